@@ -1,0 +1,34 @@
+# Quick start: `make demo` and `make test` on a fresh machine (they install what is missing).
+# FG_BACKEND=auto|cpu|cuda picks the build (auto: CUDA when nvcc and a GPU are present).
+FG_BACKEND ?= auto
+JOBS ?= $(shell nproc)
+BUILD := build/$(FG_BACKEND)
+DEMO_GRAPH := data/wiki-Vote.txt.gz
+
+.PHONY: all deps configure build demo test build-cuda clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake --preset $(FG_BACKEND) >/dev/null
+
+build: configure
+	@cmake --build --preset $(FG_BACKEND) -j $(JOBS)
+
+# The main job on the embedded graph: stream it into DCSR in batches, defragment, PageRank, top 10.
+demo: build
+	@$(BUILD)/fluxgraph stream $(DEMO_GRAPH) --batch 10000 --top 10
+
+test: build
+	@ctest --preset $(FG_BACKEND) -j $(JOBS)
+
+# CUDA build without running it (CI has nvcc but no GPU).
+build-cuda: deps
+	@cmake --preset cuda >/dev/null
+	@cmake --build --preset cuda -j $(JOBS)
+
+clean:
+	rm -rf build

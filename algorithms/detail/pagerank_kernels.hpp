@@ -1,0 +1,40 @@
+// Vector kernels of one PageRank iteration; the SpMV itself is the store's. Twins:
+//   pagerank_kernels<host_space>   algorithms/reference/pagerank_step.cpp
+//   pagerank_kernels<device_space> algorithms/device/pagerank_step.cpp (OpenMP or CUDA)
+#pragma once
+#include <cstdint>
+
+#include "core/array.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg::detail {
+
+struct pagerank_sums {
+  double change = 0;    ///< L1 distance between the old and new score vectors
+  double dangling = 0;  ///< score mass on vertices without out-edges (new vector)
+};
+
+template <class Space>
+struct pagerank_kernels;
+
+#define FG_PAGERANK_KERNELS                                                                      \
+  /* out[u] = sum of the entries in column u of the in-edge store (u's out-weight) */            \
+  template <class V>                                                                             \
+  static void out_weights(const dcsr_view<V>& At, double* out, vertex_t n);                      \
+  /* rank = 1/n; scaled = rank / out_w (0 where out_w = 0); returns the dangling mass */         \
+  static double init(double* rank, double* scaled, const double* out_w, vertex_t n);             \
+  /* rank' = damping * y + base; scaled = rank' / out_w; returns L1 change and dangling mass */  \
+  static pagerank_sums update(const double* y, double* rank, double* scaled, const double* out_w, \
+                              vertex_t n, double damping, double base);
+
+template <>
+struct pagerank_kernels<host_space> {
+  FG_PAGERANK_KERNELS
+};
+template <>
+struct pagerank_kernels<device_space> {
+  FG_PAGERANK_KERNELS
+};
+#undef FG_PAGERANK_KERNELS
+
+}  // namespace fg::detail

@@ -1,0 +1,75 @@
+// Device twin of algorithms/reference/pagerank_step.cpp. The update is one fused pass (new score,
+// L1 change, next scaled vector, dangling mass), so an iteration reads each vector once.
+#include <thrust/transform_reduce.h>
+
+#include "algorithms/detail/pagerank_kernels.hpp"
+#include "storage/detail/kernels.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using P = pagerank_kernels<device_space>;
+
+namespace {
+FG_HD inline void add_to(double* p, double v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(p, v);
+#elif defined(_OPENMP)
+#pragma omp atomic
+  *p += v;
+#else
+  *p += v;
+#endif
+}
+struct add_sums {
+  FG_HD pagerank_sums operator()(const pagerank_sums& a, const pagerank_sums& b) const {
+    return {a.change + b.change, a.dangling + b.dangling};
+  }
+};
+}  // namespace
+
+template <class V>
+void P::out_weights(const dcsr_view<V>& At, double* out, vertex_t n) {
+  memory::zero_on_device(out, sizeof(double) * std::size_t(n));
+  // A thread per in-edge row scatters into the column's out-weight. Floating-point atomics make the
+  // last bits order-dependent for weighted graphs; pattern counts are exact (integers in doubles).
+  parallel_for(At.rows, FG_LAMBDA(std::int64_t v) {
+    offset_t left = At.sizes[v];
+    for (int s = 0; s < At.nseg[v] && left > 0; ++s)
+      for (offset_t j = At.seg[s * At.pitch + 2 * v]; j < At.seg[s * At.pitch + 2 * v + 1] && left > 0; ++j, --left) {
+        add_to(out + At.col[j], value_or<V>(At.val, j, 1.0));
+      }
+  });
+}
+
+double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
+  const double r0 = 1.0 / n;
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+      FG_LAMBDA(std::int64_t u) {
+        rank[u] = r0;
+        scaled[u] = out_w[u] > 0 ? r0 / out_w[u] : 0.0;
+        return out_w[u] == 0 ? r0 : 0.0;
+      },
+      0.0, thrust::plus<double>());
+}
+
+pagerank_sums P::update(const double* y, double* rank, double* scaled, const double* out_w, vertex_t n,
+                        double damping, double base) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+      FG_LAMBDA(std::int64_t v) {
+        const double r = damping * y[v] + base;
+        pagerank_sums s;
+        s.change = r > rank[v] ? r - rank[v] : rank[v] - r;
+        rank[v] = r;
+        scaled[v] = out_w[v] > 0 ? r / out_w[v] : 0.0;
+        s.dangling = out_w[v] == 0 ? r : 0.0;
+        return s;
+      },
+      pagerank_sums{}, add_sums{});
+}
+
+template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);
+template void P::out_weights<double>(const dcsr_view<double>&, double*, vertex_t);
+
+}  // namespace fg::detail

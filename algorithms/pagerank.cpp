@@ -1,0 +1,94 @@
+// PageRank by power iteration (networkx.pagerank semantics): damping d, uniform teleport, dangling
+// mass spread uniformly, stop when the L1 change < tol * n. Each iteration is one plus-times SpMV
+// over the in-edge store (pull: no atomics) and one fused vector pass.
+#include "algorithms/pagerank.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "algorithms/detail/pagerank_kernels.hpp"
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "loaders/graph_file.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg {
+
+namespace {
+void check(const pagerank_options& o) {
+  FG_EXPECTS(o.damping >= 0 && o.damping < 1, "pagerank: damping must be in [0, 1)");
+  FG_EXPECTS(o.tol > 0 && std::isfinite(o.tol), "pagerank: tolerance must be > 0");
+  FG_EXPECTS(o.max_iter >= 1, "pagerank: max-iter must be >= 1");
+}
+}  // namespace
+
+template <class V, class S>
+pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt) {
+  check(opt);
+  using P = detail::pagerank_kernels<S>;
+  const vertex_t n = At.rows();
+  pagerank_result res;
+  if (n == 0) {
+    res.converged = true;
+    return res;
+  }
+  array<double, S> out_w(n), rank(n), scaled(n), y(n);
+  P::template out_weights<V>(At.view(), out_w.data(), n);
+  if constexpr (!is_pattern_v<V>) {
+    // A negative out-weight would make the "probabilities" negative: not a Markov chain.
+    for (double w : to_vector(out_w))
+      FG_EXPECTS(w >= 0, "pagerank: weighted PageRank needs non-negative edge weights");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  double dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
+  const double d = opt.damping;
+  for (int it = 1; it <= opt.max_iter; ++it) {
+    spmv<plus_times<double>>(At, scaled, y);
+    const double base = (d * dangling + (1.0 - d)) / n;
+    const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), n, d, base);
+    dangling = s.dangling;
+    res.iterations = it;
+    res.last_change = s.change;
+    if (opt.progress) opt.progress(it, s.change);
+    if (s.change < opt.tol * n) {
+      res.converged = true;
+      break;
+    }
+  }
+  memory::synchronize();
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res.score = to_vector(rank);
+  return res;
+}
+
+namespace {
+template <class V, class S>
+pagerank_result run_on(const edge_file& f, const pagerank_options& opt) {
+  FG_EXPECTS(f.num_vertices < 2147483647, "pagerank: too many vertices");
+  dcsr_config cfg;
+  cfg.dups = is_pattern_v<V> ? duplicates::collapse : duplicates::accumulate;
+  std::vector<stored_t<V>> w;
+  if constexpr (!is_pattern_v<V>) w.assign(f.weight.begin(), f.weight.end());
+  // In-edge store: the edge u -> v is entry (v, u).
+  auto batch = make_coo<V, S>(f.dst, f.src, w);
+  const auto n = vertex_t(f.num_vertices);
+  auto At = dcsr_matrix<V, S>::from_coo(batch, n, n, cfg);
+  At.defragment();
+  return pagerank(At, opt);
+}
+}  // namespace
+
+pagerank_result pagerank(const edge_file& f, const pagerank_options& opt, exec where) {
+  check(opt);
+  const bool weighted = opt.weighted && f.weighted();
+  if (where == exec::reference)
+    return weighted ? run_on<double, host_space>(f, opt) : run_on<pattern, host_space>(f, opt);
+  return weighted ? run_on<double, device_space>(f, opt) : run_on<pattern, device_space>(f, opt);
+}
+
+template pagerank_result pagerank(const dcsr_matrix<pattern, host_space>&, const pagerank_options&);
+template pagerank_result pagerank(const dcsr_matrix<pattern, device_space>&, const pagerank_options&);
+template pagerank_result pagerank(const dcsr_matrix<double, host_space>&, const pagerank_options&);
+template pagerank_result pagerank(const dcsr_matrix<double, device_space>&, const pagerank_options&);
+
+}  // namespace fg

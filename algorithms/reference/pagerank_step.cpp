@@ -1,0 +1,49 @@
+// Reference twin of algorithms/device/pagerank_step.cpp: sequential loops.
+#include <cmath>
+
+#include "algorithms/detail/pagerank_kernels.hpp"
+#include "storage/detail/kernels.hpp"
+
+namespace fg::detail {
+using P = pagerank_kernels<host_space>;
+
+template <class V>
+void P::out_weights(const dcsr_view<V>& At, double* out, vertex_t n) {
+  for (vertex_t u = 0; u < n; ++u) out[u] = 0;
+  for (vertex_t v = 0; v < At.rows; ++v) {
+    offset_t left = At.sizes[v];
+    for (int s = 0; s < At.nseg[v] && left > 0; ++s)
+      for (offset_t j = At.seg[s * At.pitch + 2 * offset_t(v)]; j < At.seg[s * At.pitch + 2 * offset_t(v) + 1] && left > 0; ++j, --left) {
+        if constexpr (is_pattern_v<V>) out[At.col[j]] += 1.0;
+        else out[At.col[j]] += double(At.val[j]);
+      }
+  }
+}
+
+double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
+  double dangling = 0;
+  for (vertex_t u = 0; u < n; ++u) {
+    rank[u] = 1.0 / n;
+    scaled[u] = out_w[u] > 0 ? rank[u] / out_w[u] : 0.0;
+    if (out_w[u] == 0) dangling += rank[u];
+  }
+  return dangling;
+}
+
+pagerank_sums P::update(const double* y, double* rank, double* scaled, const double* out_w, vertex_t n,
+                        double damping, double base) {
+  pagerank_sums s;
+  for (vertex_t v = 0; v < n; ++v) {
+    const double r = damping * y[v] + base;
+    s.change += std::fabs(r - rank[v]);
+    rank[v] = r;
+    scaled[v] = out_w[v] > 0 ? r / out_w[v] : 0.0;
+    if (out_w[v] == 0) s.dangling += r;
+  }
+  return s;
+}
+
+template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);
+template void P::out_weights<double>(const dcsr_view<double>&, double*, vertex_t);
+
+}  // namespace fg::detail

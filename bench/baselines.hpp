@@ -1,0 +1,33 @@
+// Baselines measured in the same run as fluxgraph's kernels, and synthetic inputs.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/array.hpp"
+#include "core/types.hpp"
+
+namespace fg::bench {
+
+/// The usual alternative to a dynamic store: keep CSR and rebuild it for every batch (device sort of
+/// all keys so far + unique + row offsets by binary search). Returns the distinct edge count.
+class csr_rebuild {
+ public:
+  explicit csr_rebuild(vertex_t n) : n_(n) {}
+  offset_t insert(const array<vertex_t, device_space>& src, const array<vertex_t, device_space>& dst,
+                  std::size_t count);
+  const array<offset_t, device_space>& row_ptr() const { return row_ptr_; }
+
+ private:
+  vertex_t n_;
+  array<std::uint64_t, device_space> keys_;  ///< (row << 32 | col), sorted, distinct
+  array<offset_t, device_space> row_ptr_;
+};
+
+/// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written.
+double copy_bandwidth_gbs(std::size_t bytes);
+
+/// R-MAT edges (Graph500 a=.57, b=.19, c=.19), 2^scale vertices, edge_factor * 2^scale edges,
+/// generated on all host threads with a fixed seed.
+void rmat(int scale, int edge_factor, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst);
+
+}  // namespace fg::bench

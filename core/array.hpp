@@ -1,0 +1,139 @@
+// Owning, move-only arrays with the memory space as a type parameter (CUSP's habit).
+// host_space: ordinary host memory, used by the reference twins.
+// device_space: memory from fg::memory (the GPU in the CUDA build, host memory in the CPU build).
+// Contents are uninitialised after construction: T must be trivially copyable.
+#pragma once
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+
+namespace fg {
+
+struct host_space {};
+struct device_space {};
+
+template <class T, class Space>
+class array {
+  static_assert(std::is_trivially_copyable_v<T>, "array holds trivially copyable types only");
+
+ public:
+  using value_type = T;
+  using space = Space;
+
+  array() = default;
+  explicit array(std::size_t n) : size_(n) {
+    if (n == 0) return;
+    if constexpr (std::is_same_v<Space, device_space>) {
+      data_ = static_cast<T*>(memory::allocate(n * sizeof(T)));
+    } else {
+      data_ = static_cast<T*>(std::malloc(n * sizeof(T)));
+      if (data_ == nullptr) throw out_of_memory("host out of memory");
+    }
+  }
+  array(const array&) = delete;
+  array& operator=(const array&) = delete;
+  array(array&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  array& operator=(array&& o) noexcept {
+    if (this != &o) {
+      release();
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+  ~array() { release(); }
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+
+  /// Host-space element access (the reference twins index directly).
+  T& operator[](std::size_t i) noexcept {
+    static_assert(std::is_same_v<Space, host_space>, "device arrays are not indexable on the host");
+    return data_[i];
+  }
+  const T& operator[](std::size_t i) const noexcept {
+    static_assert(std::is_same_v<Space, host_space>, "device arrays are not indexable on the host");
+    return data_[i];
+  }
+
+ private:
+  void release() noexcept {
+    if (data_ == nullptr) return;
+    if constexpr (std::is_same_v<Space, device_space>) memory::deallocate(data_);
+    else std::free(data_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// @brief Copy between any two spaces (sizes must match).
+template <class T, class S1, class S2>
+void copy(array<T, S1>& dst, const array<T, S2>& src) {
+  FG_EXPECTS(dst.size() == src.size(), "copy: size mismatch");
+  constexpr bool dd = std::is_same_v<S1, device_space>, sd = std::is_same_v<S2, device_space>;
+  if constexpr (dd && sd) memory::copy_on_device(dst.data(), src.data(), src.bytes());
+  else if constexpr (dd) memory::copy_to_device(dst.data(), src.data(), src.bytes());
+  else if constexpr (sd) memory::copy_to_host(dst.data(), src.data(), src.bytes());
+  else if (src.bytes()) std::memcpy(dst.data(), src.data(), src.bytes());
+}
+
+template <class Space, class T>
+array<T, Space> to_space(const T* src, std::size_t n) {
+  array<T, Space> a(n);
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_device(a.data(), src, n * sizeof(T));
+  else if (n) std::memcpy(a.data(), src, n * sizeof(T));
+  return a;
+}
+template <class Space, class T>
+array<T, Space> to_space(const std::vector<T>& v) { return to_space<Space>(v.data(), v.size()); }
+
+template <class T, class Space>
+std::vector<T> to_vector(const array<T, Space>& a) {
+  std::vector<T> v(a.size());
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_host(v.data(), a.data(), a.bytes());
+  else if (a.size()) std::memcpy(v.data(), a.data(), a.bytes());
+  return v;
+}
+
+template <class Space, class T, class S2>
+array<T, Space> clone(const array<T, S2>& src) {
+  array<T, Space> a(src.size());
+  copy(a, src);
+  return a;
+}
+
+/// @brief Zero every byte of a (same-space) array.
+template <class T, class Space>
+void fill_zero(array<T, Space>& a) {
+  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data(), a.bytes());
+  else if (a.size()) std::memset(a.data(), 0, a.bytes());
+}
+
+/// @brief dst[dst_off, dst_off + n) = src[src_off, src_off + n), both in one space.
+template <class T, class Space>
+void copy_range(array<T, Space>& dst, std::size_t dst_off, const array<T, Space>& src,
+                std::size_t src_off, std::size_t n) {
+  FG_EXPECTS(dst_off + n <= dst.size() && src_off + n <= src.size(), "copy_range: out of bounds");
+  if (n == 0) return;
+  if constexpr (std::is_same_v<Space, device_space>)
+    memory::copy_on_device(dst.data() + dst_off, src.data() + src_off, n * sizeof(T));
+  else
+    std::memcpy(dst.data() + dst_off, src.data() + src_off, n * sizeof(T));
+}
+template <class T, class Space>
+void copy_prefix(array<T, Space>& dst, const array<T, Space>& src, std::size_t n) {
+  copy_range(dst, 0, src, 0, n);
+}
+
+}  // namespace fg

@@ -1,0 +1,18 @@
+// FG_CUDA_TRY: every CUDA runtime call goes through this; failures become fg::cuda_error with file:line.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+#define FG_CUDA_TRY(call)                                                                    \
+  do {                                                                                       \
+    cudaError_t fg_err_ = (call);                                                            \
+    if (fg_err_ != cudaSuccess)                                                              \
+      throw ::fg::cuda_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + \
+                             #call + ": " + cudaGetErrorString(fg_err_));                    \
+  } while (0)
+
+/// After a kernel launch: configuration errors surface here, execution errors at the next sync.
+#define FG_CUDA_CHECK_LAUNCH() FG_CUDA_TRY(cudaGetLastError())

@@ -1,0 +1,28 @@
+// The one allocator. cudaMalloc/cudaFree appear only in core/memory.cpp; everything else (arrays,
+// Thrust temporary storage) allocates through here, so out-of-memory is one exception type and the
+// peak footprint is one counter.
+#pragma once
+#include <cstddef>
+
+namespace fg::memory {
+
+/// @brief Device memory (host memory in the CPU build). Never returns null for bytes > 0.
+/// @throws fg::out_of_memory when the allocation fails (the caller's state is untouched).
+void* allocate(std::size_t bytes);
+void deallocate(void* p) noexcept;
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes);
+void copy_to_host(void* dst, const void* src, std::size_t bytes);
+void copy_on_device(void* dst, const void* src, std::size_t bytes);
+void zero_on_device(void* dst, std::size_t bytes);
+/// @brief Wait for all device work (no-op in the CPU build) and surface asynchronous errors.
+void synchronize();
+
+/// @brief Bytes currently allocated through allocate(), and the high-water mark since reset_peak().
+std::size_t bytes_in_use() noexcept;
+std::size_t peak_bytes() noexcept;
+void reset_peak() noexcept;
+/// @brief Test hook: make allocations fail once more than `bytes` are in use (0 = no limit).
+void set_limit_for_testing(std::size_t bytes) noexcept;
+
+}  // namespace fg::memory

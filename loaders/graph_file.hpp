@@ -1,0 +1,45 @@
+// Graph files in, edge lists out. Host-only. Every error is an fg::input_error naming file and line.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fg {
+
+/// @brief A graph read from a file: edges in a dense vertex range [0, n), plus the map back to the
+///        file's own ids so results can be reported in the input's numbering.
+struct edge_file {
+  std::string path;
+  std::int64_t num_vertices = 0;   ///< n: .mtx: max(rows, cols) of the header; edge list: distinct ids
+  std::vector<std::int32_t> src;   ///< dense ids, one entry per edge as stored (symmetric .mtx: both directions)
+  std::vector<std::int32_t> dst;
+  std::vector<double> weight;      ///< empty when the file has no weights (pattern .mtx, 2-column edge list)
+  /// original_id[v] is the file's id for dense vertex v (.mtx: v + 1; edge list: the id as written).
+  std::vector<std::int64_t> original_id;
+  bool weighted() const noexcept { return !weight.empty(); }
+  std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
+};
+
+enum class file_format { matrix_market, edge_list };
+
+/// @brief Format from the name: *.mtx / *.mtx.gz are Matrix Market, anything else an edge list.
+///        The suffix is compared case-insensitively (".MTX" is Matrix Market too).
+file_format guess_format(const std::string& path);
+
+/// @brief Matrix Market coordinate: real/integer/pattern, general/symmetric/skew-symmetric; .gz read
+///        transparently. Entry (i, j) is the edge i->j; symmetric files give both directions
+///        (the diagonal once); skew-symmetric gives (j, i) with the negated value.
+/// @throws fg::input_error on a bad header, wrong count, index out of range or < 1, non-numeric
+///         token, NaN/inf value, truncated file or empty file.
+edge_file read_matrix_market(const std::string& path);
+
+/// @brief SNAP / whitespace edge list: "src dst [weight]" per line, '#' or '%' comment lines,
+///        blank lines skipped, .gz transparently. Ids are non-negative integers; the vertex set is the
+///        ids that appear, mapped to [0, n) in increasing id order.
+/// @throws fg::input_error naming file and line for anything else.
+edge_file read_edge_list(const std::string& path);
+
+/// @brief Dispatch on guess_format(path).
+edge_file read_graph(const std::string& path);
+
+}  // namespace fg

@@ -1,0 +1,132 @@
+#include "loaders/text_reader.hpp"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.hpp"
+
+namespace fg {
+
+namespace {
+// Large reads amortise the per-call cost of gzread; the line scan itself is a memchr.
+constexpr std::size_t read_chunk = std::size_t{1} << 20;
+// zlib's default 8 KiB input buffer makes decompression syscall-bound on large files.
+constexpr unsigned zlib_buffer = 1u << 17;
+
+gzFile as_gz(void* p) { return static_cast<gzFile>(p); }
+}  // namespace
+
+std::string quote_token(std::string_view tok) {
+  constexpr std::size_t max_shown = 40;
+  std::string out = "'";
+  if (tok.size() <= max_shown) {
+    out.append(tok);
+  } else {
+    out.append(tok.substr(0, max_shown));
+    out += "...";
+  }
+  out += '\'';
+  return out;
+}
+
+text_reader::text_reader(const std::string& path) : path_(path) {
+  // gzopen() opens a directory without complaint and only fails at the first read, with a
+  // message that would carry a misleading line number; catch it here instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw input_error(path, 0, std::string("cannot open file: ") + std::strerror(EISDIR));
+  errno = 0;
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    const int err = errno;
+    throw input_error(path, 0,
+                      std::string("cannot open file: ") +
+                          (err != 0 ? std::strerror(err) : "out of memory"));
+  }
+  gzbuffer(f, zlib_buffer);
+  file_ = f;
+  try {
+    buf_.resize(read_chunk);
+  } catch (...) {
+    gzclose(f);
+    throw;
+  }
+}
+
+text_reader::~text_reader() {
+  if (file_ != nullptr) gzclose(as_gz(file_));
+}
+
+void text_reader::fill() {
+  pos_ = end_ = 0;
+  const int n = gzread(as_gz(file_), buf_.data(), static_cast<unsigned>(buf_.size()));
+  const int read_errno = errno;  // gzerror() below may overwrite it
+  int errnum = Z_OK;
+  const char* msg = gzerror(as_gz(file_), &errnum);
+  // The line being read when the stream broke is the most useful place to point at.
+  const std::int64_t where = line_no_ + 1;
+  if (n > 0) {
+    end_ = static_cast<std::size_t>(n);
+    return;
+  }
+  switch (errnum) {
+    case Z_OK:
+      eof_ = true;
+      return;
+    case Z_BUF_ERROR:
+      // zlib reports a stream cut short only as a soft Z_BUF_ERROR ("unexpected end of file"),
+      // after handing out everything it could decode; so it shows up once the data is used up.
+      throw input_error(path_, where, "truncated gzip stream");
+    case Z_ERRNO:
+      throw input_error(path_, where, std::string("read error: ") + std::strerror(read_errno));
+    case Z_DATA_ERROR: {
+      // gzerror() prefixes the path; the input_error already names it.
+      std::string what = msg != nullptr ? msg : "";
+      const std::string prefix = path_ + ": ";
+      if (what.compare(0, prefix.size(), prefix) == 0) what.erase(0, prefix.size());
+      throw input_error(path_, where, "corrupt gzip stream: " + what);
+    }
+    default:
+      throw input_error(path_, where, "read error (zlib error " + std::to_string(errnum) + ")");
+  }
+}
+
+bool text_reader::next(std::string_view& line) {
+  bool carrying = false;
+  carry_.clear();
+  while (true) {
+    if (pos_ < end_) {
+      const char* begin = buf_.data() + pos_;
+      const std::size_t avail = end_ - pos_;
+      const char* nl = static_cast<const char*>(std::memchr(begin, '\n', avail));
+      if (nl != nullptr) {
+        const std::size_t len = static_cast<std::size_t>(nl - begin);
+        pos_ += len + 1;
+        if (carrying) {
+          carry_.append(begin, len);
+          line = carry_;
+        } else {
+          line = std::string_view(begin, len);
+        }
+        break;
+      }
+      carry_.append(begin, avail);
+      carrying = true;
+      pos_ = end_;
+    }
+    if (!eof_) fill();
+    if (eof_) {
+      if (!carrying) return false;
+      line = carry_;  // last line without a terminator
+      break;
+    }
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++line_no_;
+  return true;
+}
+
+}  // namespace fg

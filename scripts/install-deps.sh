@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the build needs and is missing (Debian/Ubuntu). Quiet when everything is there.
+set -euo pipefail
+
+missing=()
+have_header() { [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ]; }
+command -v cmake >/dev/null || missing+=(cmake)
+command -v ninja >/dev/null || missing+=(ninja-build)
+command -v g++ >/dev/null || missing+=(g++)
+have_header boost/graph/adjacency_list.hpp || missing+=(libboost-graph-dev)
+have_header fmt/core.h || missing+=(libfmt-dev)
+have_header doctest/doctest.h || missing+=(doctest-dev)
+have_header zlib.h || missing+=(zlib1g-dev)
+# Thrust/CUB: a CUDA toolkit's CCCL, else Debian's packages.
+if ! { [ -e /usr/local/cuda/include/cccl/thrust/version.h ] || [ -e /usr/local/cuda/include/thrust/version.h ] ||
+       have_header thrust/version.h; }; then
+  missing+=(libthrust-dev libcub-dev)
+fi
+cmake_ok=$(cmake --version 2>/dev/null | awk 'NR==1 { split($3, v, "."); print (v[1] > 3 || (v[1] == 3 && v[2] >= 24)) }')
+[ "${cmake_ok:-0}" = 1 ] || missing+=(cmake)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root to install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,50 @@
+// DCSR SpMV (King et al. 2016, Algorithm 3): CSR-vector with an outer loop over the row's segments;
+// sub-warp width from mu. Replaces the portable twin in storage/device/spmv.cpp in the CUDA build;
+// reference twin: storage/reference/spmv.cpp.
+#include "core/semiring.hpp"
+#include "storage/cuda/vector_common.cuh"
+#include "storage/detail/kernels.hpp"
+
+namespace fg::detail {
+namespace {
+
+template <int W, class Sr, class V>
+__global__ void __launch_bounds__(vector_block)
+dcsr_vector_kernel(dcsr_view<V> A, const typename Sr::value_type* __restrict__ x,
+                   typename Sr::value_type* __restrict__ y) {
+  const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t row = tid / W;
+  const int lane = int(tid % W);
+  auto acc = Sr::zero();
+  if (row < A.rows) {
+    offset_t left = A.sizes[row];
+    const int nseg = A.nseg[row];
+    for (int s = 0; s < nseg && left > 0; ++s) {
+      const offset_t b = A.seg[s * A.pitch + 2 * row];
+      const offset_t len = min(A.seg[s * A.pitch + 2 * row + 1] - b, left);
+      for (offset_t j = b + lane; j < b + len; j += W)
+        acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
+      left -= len;
+    }
+  }
+  acc = subwarp_reduce<W, Sr>(acc);
+  if (row < A.rows && lane == 0) y[row] = acc;
+}
+
+}  // namespace
+
+template <class Sr, class V>
+void kernels<device_space>::dcsr_spmv(const dcsr_view<V>& A, const typename Sr::value_type* x,
+                                      typename Sr::value_type* y) {
+  dispatch_width(A.mean_row, [&](auto w) {
+    dcsr_vector_kernel<decltype(w)::value, Sr, V><<<vector_blocks(A.rows, w), vector_block>>>(A, x, y);
+    FG_CUDA_CHECK_LAUNCH();
+  });
+}
+
+#define FG_INSTANTIATE(Sr, V) \
+  template void kernels<device_space>::dcsr_spmv<Sr, V>(const dcsr_view<V>&, const Sr::value_type*, Sr::value_type*);
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail

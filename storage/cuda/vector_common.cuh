@@ -1,0 +1,54 @@
+// Shared pieces of the CSR-vector style kernels (Bell & Garland): a sub-warp of W lanes per row,
+// W chosen from the mean row length mu, partial sums combined by shuffles within the sub-warp.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/cuda_check.hpp"
+#include "core/types.hpp"
+
+namespace fg::detail {
+
+/// Sub-warp width from the mean row length: the smallest power of two >= mu, in [2, 32].
+inline int vector_width(double mu) {
+  int w = 2;
+  while (w < 32 && w < mu) w *= 2;
+  return w;
+}
+
+template <class T>
+__device__ inline T shuffle_down(T v, int offset, int width) {
+  if constexpr (sizeof(T) < 4) return T(__shfl_down_sync(0xffffffffu, int(v), offset, width));
+  else return __shfl_down_sync(0xffffffffu, v, offset, width);
+}
+
+/// Every lane of the warp must call this (rows past the end included), since the shuffles use the
+/// full mask. Lane 0 of the sub-warp ends with the row's total.
+template <int W, class Sr>
+__device__ inline typename Sr::value_type subwarp_reduce(typename Sr::value_type v) {
+#pragma unroll
+  for (int off = W / 2; off > 0; off /= 2) v = Sr::add(v, shuffle_down(v, off, W));
+  return v;
+}
+
+constexpr int vector_block = 256;
+
+inline unsigned vector_blocks(std::int64_t rows, int width) {
+  return unsigned((rows * width + vector_block - 1) / vector_block);
+}
+
+/// Calls launch(std::integral_constant<int, W>{}) with W the compile-time width for mu.
+template <class Launch>
+void dispatch_width(double mu, Launch&& launch) {
+  switch (vector_width(mu)) {
+    case 2: launch(std::integral_constant<int, 2>{}); break;
+    case 4: launch(std::integral_constant<int, 4>{}); break;
+    case 8: launch(std::integral_constant<int, 8>{}); break;
+    case 16: launch(std::integral_constant<int, 16>{}); break;
+    default: launch(std::integral_constant<int, 32>{}); break;
+  }
+}
+
+}  // namespace fg::detail

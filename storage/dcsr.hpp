@@ -1,0 +1,158 @@
+// DCSR: dynamic compressed sparse row (King et al. 2016, §III). Each row owns up to k segments of a
+// shared column/value buffer; new segments come from a bump allocator; defragment() compacts every
+// row into one segment by a scan of the row sizes (Algorithm 4).
+//
+// Departures from the paper, each for a reason:
+//  - Segment addresses come from an exclusive scan over the batch's touched rows, not an atomicAdd:
+//    the layout is then deterministic, so the device store and its reference twin are bit-identical
+//    and tests compare them exactly.
+//  - Each row stores its segment count (nseg), so "row is at k segments" needs no walk.
+//  - A row that would need more than k segments, or a full buffer, triggers an automatic compaction
+//    (into a larger buffer if needed) before the batch is written; the batch never fails for space.
+//  - Every allocation a batch needs happens before the first write, so a failed batch (bad edge,
+//    out of memory) leaves the store exactly as it was.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/array.hpp"
+#include "core/types.hpp"
+#include "storage/coo.hpp"
+#include "storage/csr.hpp"
+
+namespace fg {
+
+/// How repeated (row, col) entries are treated.
+enum class duplicates {
+  automatic,   ///< collapse for pattern graphs, accumulate for weighted matrices
+  accumulate,  ///< keep every entry: values add up in every operation (matrix semantics)
+  collapse,    ///< keep the first: an edge exists once (graph semantics)
+};
+
+struct dcsr_config {
+  int max_segments = 8;            ///< k: segment pairs per row (>= 2)
+  vertex_t initial_segment = 0;    ///< mu: capacity every row of a blank store starts with
+  offset_t reserve = 0;            ///< initial buffer size in entries (the paper's user-given maximum; grows when full)
+  offset_t alpha = -1;             ///< slack added to each new segment; < 0: the current mean row length (the paper's mu), at least 1
+  duplicates dups = duplicates::automatic;
+  double growth = 1.5;             ///< buffer / row-table growth factor when full (> 1)
+  bool square = true;              ///< a graph: rows and columns grow together to max id + 1
+};
+
+/// Counters of what the store did on its own; tests and benchmarks read them.
+struct dcsr_stats {
+  std::int64_t batches = 0;             ///< batches applied (failed ones not counted)
+  std::int64_t entries_inserted = 0;    ///< entries written
+  std::int64_t duplicates_dropped = 0;  ///< entries not written because of collapse
+  std::int64_t segments_allocated = 0;
+  std::int64_t defrag_requested = 0;    ///< defragment() calls
+  std::int64_t defrag_segment_limit = 0;///< automatic compactions because a row would exceed k segments
+  std::int64_t defrag_buffer_full = 0;  ///< automatic compactions because the buffer was full
+  std::int64_t buffer_grows = 0;        ///< of those, how many enlarged the buffer
+  std::int64_t row_table_grows = 0;     ///< times the row table was enlarged for new vertices
+};
+
+/// Trivially copyable view for kernels. Segment s of row r is [seg[s*pitch+2r], seg[s*pitch+2r+1]).
+template <class V>
+struct dcsr_view {
+  vertex_t rows = 0, cols = 0;
+  int k = 0;
+  offset_t pitch = 0;
+  vertex_t* sizes = nullptr;
+  std::uint8_t* nseg = nullptr;
+  offset_t* seg = nullptr;
+  vertex_t* col = nullptr;
+  stored_t<V>* val = nullptr;  ///< null for pattern
+  double mean_row = 0;         ///< nnz / rows, for kernels that pick a vector width
+
+  /// Physical position of the p-th entry of row r (p < capacity of its segments).
+  FG_HD offset_t locate(vertex_t r, offset_t p) const {
+    for (int s = 0; s < nseg[r]; ++s) {
+      offset_t b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
+      if (p < e - b) return b + p;
+      p -= e - b;
+    }
+    return -1;
+  }
+  FG_HD offset_t capacity(vertex_t r) const {
+    offset_t c = 0;
+    for (int s = 0; s < nseg[r]; ++s) c += seg[s * pitch + 2 * offset_t(r) + 1] - seg[s * pitch + 2 * offset_t(r)];
+    return c;
+  }
+};
+
+template <class V, class Space>
+class dcsr_matrix {
+ public:
+  using value_type = V;
+  using space = Space;
+
+  /// @brief An empty 0 x 0 store.
+  explicit dcsr_matrix(const dcsr_config& cfg = {});
+  /// @brief rows x cols, every row with an initial segment of cfg.initial_segment entries.
+  static dcsr_matrix blank(vertex_t rows, vertex_t cols, const dcsr_config& cfg = {});
+  /// @brief From edges in any order (duplicates per cfg.dups); rows are packed with no slack.
+  static dcsr_matrix from_coo(const coo_matrix<V, Space>& coo, vertex_t rows, vertex_t cols,
+                              const dcsr_config& cfg = {});
+  /// @brief From CSR: arrays copied, one segment per row (the paper's O(n) conversion).
+  static dcsr_matrix from_csr(const csr_matrix<V, Space>& csr, const dcsr_config& cfg = {});
+
+  dcsr_matrix(dcsr_matrix&&) noexcept = default;
+  dcsr_matrix& operator=(dcsr_matrix&&) noexcept = default;
+
+  /// @brief Insert a batch; ids beyond the current size grow the store.
+  /// @throws fg::batch_error for a negative id or a NaN/inf value (naming the edge);
+  ///         fg::out_of_memory. On any exception the store is unchanged.
+  void insert_batch(const coo_matrix<V, Space>& batch);
+  /// @brief Ensure at least rows x cols (square stores keep rows == cols).
+  void resize(vertex_t rows, vertex_t cols);
+  /// @brief Compact every row into one segment, in row order, with no slack (Algorithm 4).
+  void defragment();
+  /// @brief Copy as CSR (rows in order, entries in stored order). The store is not changed.
+  csr_matrix<V, Space> to_csr() const;
+  coo_matrix<V, Space> to_coo() const;
+  /// @brief Check every invariant; throws fg::error naming the first violation.
+  void validate() const;
+
+  vertex_t rows() const noexcept { return rows_; }
+  vertex_t cols() const noexcept { return cols_; }
+  offset_t nnz() const noexcept { return nnz_; }
+  offset_t capacity() const noexcept { return static_cast<offset_t>(col_.size()); }
+  offset_t allocation_pointer() const noexcept { return alloc_ptr_; }
+  /// True when some row has reached k segments (the paper's flag).
+  bool needs_defragment() const noexcept { return at_limit_; }
+  bool collapses_duplicates() const noexcept;
+  const dcsr_config& config() const noexcept { return cfg_; }
+  const dcsr_stats& stats() const noexcept { return stats_; }
+  /// Bytes held by the store's arrays.
+  std::size_t bytes() const noexcept;
+  dcsr_view<V> view() const noexcept;
+
+ private:
+  dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity);
+  void grow_row_table(vertex_t rows_needed);
+  dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity) const;
+  offset_t slack() const noexcept;
+
+  dcsr_config cfg_;
+  dcsr_stats stats_;
+  vertex_t rows_ = 0, cols_ = 0, row_cap_ = 0;
+  offset_t nnz_ = 0, alloc_ptr_ = 0;
+  bool at_limit_ = false;
+  array<vertex_t, Space> sizes_;      ///< row_cap_ entries
+  array<std::uint8_t, Space> nseg_;   ///< row_cap_ entries
+  array<offset_t, Space> seg_;        ///< k * pitch, pitch = 2 * row_cap_
+  array<vertex_t, Space> col_;        ///< capacity entries
+  array<stored_t<V>, Space> val_;     ///< capacity entries, none for pattern
+};
+
+/// @brief y = A (+).(x) x over semiring S, directly on the (possibly fragmented) store.
+template <class S, class V, class Space>
+void spmv(const dcsr_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
+          array<typename S::value_type, Space>& y);
+/// @brief y = A (+).(x) x over semiring S on CSR.
+template <class S, class V, class Space>
+void spmv(const csr_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
+          array<typename S::value_type, Space>& y);
+
+}  // namespace fg

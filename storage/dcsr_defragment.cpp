@@ -1,0 +1,71 @@
+// DCSR defragmentation and conversion to CSR/COO (King et al. 2016, Algorithm 4): an exclusive scan
+// of the row sizes gives every row its packed place; entries move there with no sort.
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "storage/dcsr.hpp"
+#include "storage/detail/kernels.hpp"
+
+namespace fg {
+
+template <class V, class S>
+dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t row_capacity) const {
+  using K = detail::kernels<S>;
+  dcsr_matrix next(cfg_, row_capacity, std::max(new_capacity, nnz_));
+  next.stats_ = stats_;
+  next.rows_ = rows_;
+  next.cols_ = cols_;
+  next.nnz_ = next.alloc_ptr_ = nnz_;
+  if (rows_ == 0) return next;
+  array<offset_t, S> row_ptr(std::size_t(rows_) + 1);
+  K::scan_sizes(sizes_.data(), rows_, row_ptr.data());
+  K::compact(view(), row_ptr.data(), next.col_.data(), is_pattern_v<V> ? nullptr : next.val_.data());
+  copy_prefix(next.sizes_, sizes_, std::size_t(rows_));
+  K::single_segments(next.sizes_.data(), next.nseg_.data(), next.seg_.data(), rows_, row_ptr.data(), false);
+  return next;
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::defragment() {
+  dcsr_matrix next = compacted(capacity(), row_cap_);
+  *this = std::move(next);
+  ++stats_.defrag_requested;
+}
+
+template <class V, class S>
+csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const {
+  using K = detail::kernels<S>;
+  csr_matrix<V, S> c;
+  c.rows = rows_;
+  c.cols = cols_;
+  c.row_ptr = array<offset_t, S>(std::size_t(rows_) + 1);
+  c.col = array<vertex_t, S>(std::size_t(nnz_));
+  c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz_));
+  K::scan_sizes(sizes_.data(), rows_, c.row_ptr.data());
+  if (rows_ > 0) K::compact(view(), c.row_ptr.data(), c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
+  return c;
+}
+
+template <class V, class S>
+coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const {
+  csr_matrix<V, S> c = to_csr();
+  coo_matrix<V, S> o;
+  o.nnz = std::size_t(c.nnz());
+  o.row = array<vertex_t, S>(o.nnz);
+  if (rows_ > 0) detail::kernels<S>::expand_rows(c.row_ptr.data(), rows_, o.row.data());
+  o.col = std::move(c.col);
+  o.val = std::move(c.val);
+  return o;
+}
+
+#define FG_INSTANTIATE_IN(V, S)                                                              \
+  template dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t, vertex_t) const;          \
+  template void dcsr_matrix<V, S>::defragment();                                              \
+  template csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const;                                \
+  template coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const;
+#define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE_IN
+#undef FG_INSTANTIATE
+
+}  // namespace fg

@@ -1,0 +1,99 @@
+// The kernel interface every storage operation is written against. Two specialisations implement it:
+//   kernels<host_space>   = storage/reference/*.cpp : plain sequential twins (always built)
+//   kernels<device_space> = storage/device/*.cpp    : Thrust, OpenMP in the CPU build, CUDA in the
+//                           CUDA build; storage/cuda/*.cu replace some of them there (same symbols).
+// Orchestration (when to compact, how to recover from errors) lives once, in storage/dcsr_*.cpp.
+#pragma once
+#include <cstddef>
+
+#include "core/array.hpp"
+#include "storage/coo.hpp"
+#include "storage/csr.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg::detail {
+
+/// What is wrong with a batch, if anything, and how far its ids reach.
+struct batch_summary {
+  offset_t first_bad = -1;  ///< index of the first bad edge, -1 if none
+  int reason = 0;           ///< 1: negative row, 2: negative column, 3: NaN or infinite value
+  vertex_t max_row = -1, max_col = -1;
+};
+
+/// Outcome of planning a batch's segment allocations.
+struct plan_totals {
+  offset_t total = 0;     ///< entries to take from the bump allocator
+  bool overflow = false;  ///< some row would need more than k segments
+  bool at_limit = false;  ///< some row reaches exactly k segments
+  offset_t segments = 0;  ///< new segments the batch allocates
+};
+
+template <class Space>
+struct kernels;
+
+#define FG_STORAGE_KERNELS(S)                                                                      \
+  template <class V>                                                                               \
+  static batch_summary summarize(const coo_matrix<V, S>& b);                                       \
+  /* stable sort by (row, col): equal keys keep batch order, so layouts are deterministic */       \
+  template <class V>                                                                               \
+  static void sort_batch(coo_matrix<V, S>& b);                                                     \
+  /* b sorted; drops entries equal to their predecessor or already stored in A; shrinks b.nnz */   \
+  template <class V>                                                                               \
+  static void drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, S>& b);                         \
+  /* runs of equal rows of a sorted batch: run_row[m], run_start[m + 1]; returns m */              \
+  static std::size_t row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, S>& run_row,    \
+                              array<offset_t, S>& run_start);                                      \
+  /* need[i] = size of the new segment run i's row needs (0 if its free space suffices);           \
+     rows >= A.rows are new and empty; need has m + 1 entries, need[m] = 0 */                       \
+  template <class V>                                                                               \
+  static plan_totals plan(const dcsr_view<V>& A, const vertex_t* run_row,                          \
+                          const offset_t* run_start, std::size_t m, offset_t alpha, offset_t* need); \
+  /* in place exclusive scan of n values; returns their sum */                                      \
+  static offset_t exclusive_scan(offset_t* data, std::size_t n);                                   \
+  /* addr = exclusive scan of need (m + 1 entries), relative to base: adds segments, writes the    \
+     batch entries after each row's current ones, then bumps the row sizes */                      \
+  template <class V>                                                                               \
+  static void write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,     \
+                    std::size_t m, const offset_t* addr, offset_t base, const coo_matrix<V, S>& b); \
+  /* row_ptr[rows + 1] = exclusive scan of sizes; returns nnz */                                    \
+  static offset_t scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr);             \
+  /* gathers every row's entries, in order, to out at row_ptr (Algorithm 4's CompactIndices) */     \
+  template <class V>                                                                               \
+  static void compact(const dcsr_view<V>& A, const offset_t* row_ptr, vertex_t* out_col,           \
+                      stored_t<V>* out_val);                                                       \
+  /* one segment per row at row_ptr; sizes too when set_sizes (CSR -> DCSR) */                      \
+  static void single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,   \
+                              const offset_t* row_ptr, bool set_sizes);                            \
+  /* every row of [0, rows) gets an empty segment of mu entries at r * mu (blank store) */         \
+  static void blank_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,    \
+                             offset_t mu);                                                         \
+  /* rows of a CSR / expanded COO row ids */                                                        \
+  static void expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row);              \
+  template <class Sr, class V>                                                                     \
+  static void dcsr_spmv(const dcsr_view<V>& A, const typename Sr::value_type* x,                   \
+                        typename Sr::value_type* y);                                               \
+  template <class Sr, class V>                                                                     \
+  static void csr_spmv(const csr_view<V>& A, const typename Sr::value_type* x,                     \
+                       typename Sr::value_type* y);
+
+template <>
+struct kernels<host_space> {
+  FG_STORAGE_KERNELS(host_space)
+};
+template <>
+struct kernels<device_space> {
+  FG_STORAGE_KERNELS(device_space)
+};
+#undef FG_STORAGE_KERNELS
+
+}  // namespace fg::detail
+
+// Explicit-instantiation lists shared by every implementation file.
+#define FG_FOR_EACH_VALUE(M) M(float) M(double) M(::fg::pattern)
+// (semiring, matrix value) pairs SpMV is built for.
+#define FG_FOR_EACH_SPMV(M)                                                                 \
+  M(::fg::plus_times<float>, float) M(::fg::plus_times<double>, double)                     \
+  M(::fg::plus_times<float>, ::fg::pattern) M(::fg::plus_times<double>, ::fg::pattern)      \
+  M(::fg::or_and, ::fg::pattern) M(::fg::min_plus<float>, float)                            \
+  M(::fg::min_plus<double>, double) M(::fg::min_plus<double>, ::fg::pattern)                \
+  M(::fg::min_plus<float>, ::fg::pattern)

@@ -1,0 +1,222 @@
+// Device twin of storage/reference/dcsr_insert.cpp (King et al. 2016, Algorithms 1-2) in Thrust:
+// runs on OpenMP threads in the CPU build and on the GPU in the CUDA build. Segment addresses come
+// from a scan instead of an atomicAdd, so the layout matches the reference twin exactly.
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/remove.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
+#include <thrust/unique.h>
+
+#include <cmath>
+
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/search.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using K = kernels<device_space>;
+
+namespace {
+struct combine_summary {
+  FG_HD batch_summary operator()(const batch_summary& a, const batch_summary& b) const {
+    batch_summary s;
+    const bool take_a = a.first_bad >= 0 && (b.first_bad < 0 || a.first_bad < b.first_bad);
+    s.first_bad = take_a ? a.first_bad : b.first_bad;
+    s.reason = take_a ? a.reason : b.reason;
+    s.max_row = a.max_row > b.max_row ? a.max_row : b.max_row;
+    s.max_col = a.max_col > b.max_col ? a.max_col : b.max_col;
+    return s;
+  }
+};
+struct combine_plan {
+  FG_HD plan_totals operator()(const plan_totals& a, const plan_totals& b) const {
+    plan_totals t;
+    t.total = a.total + b.total;
+    t.overflow = a.overflow || b.overflow;
+    t.at_limit = a.at_limit || b.at_limit;
+    t.segments = a.segments + b.segments;
+    return t;
+  }
+};
+
+template <class T>
+T read_back(const T* p) {
+  T v;
+  memory::copy_to_host(&v, p, sizeof(T));
+  return v;
+}
+}  // namespace
+
+template <class V>
+batch_summary K::summarize(const coo_matrix<V, device_space>& b) {
+  const vertex_t* row = b.row.data();
+  const vertex_t* col = b.col.data();
+  const stored_t<V>* val = b.val.data();
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0),
+      thrust::counting_iterator<std::int64_t>(std::int64_t(b.nnz)),
+      FG_LAMBDA(std::int64_t e) {
+        batch_summary s;
+        int reason = row[e] < 0 ? 1 : col[e] < 0 ? 2 : 0;
+        if (reason == 0 && !value_is_finite<V>(val, e)) reason = 3;
+        if (reason != 0) {
+          s.first_bad = e;
+          s.reason = reason;
+        }
+        s.max_row = row[e];
+        s.max_col = col[e];
+        return s;
+      },
+      batch_summary{}, combine_summary{});
+}
+
+template <class V>
+void K::sort_batch(coo_matrix<V, device_space>& b) {
+  const std::int64_t n = std::int64_t(b.nnz);
+  FG_EXPECTS(n < (std::int64_t(1) << 32), "batch too large for one sort");
+  // One 64-bit key per edge: a radix sort on the GPU, and row/col come back out of the key.
+  array<std::uint64_t, device_space> keys(static_cast<std::size_t>(n));
+  std::uint64_t* key = keys.data();
+  vertex_t* row = b.row.data();
+  vertex_t* col = b.col.data();
+  parallel_for(n, FG_LAMBDA(std::int64_t e) {
+    key[e] = (std::uint64_t(std::uint32_t(row[e])) << 32) | std::uint32_t(col[e]);
+  });
+  if constexpr (is_pattern_v<V>) {
+    thrust::sort(policy(), key, key + n);
+  } else {
+    array<std::uint32_t, device_space> perm(static_cast<std::size_t>(n));
+    thrust::sequence(policy(), perm.data(), perm.data() + n);
+    thrust::stable_sort_by_key(policy(), key, key + n, perm.data());
+    array<V, device_space> val(static_cast<std::size_t>(n));
+    const V* old = b.val.data();
+    V* out = val.data();
+    const std::uint32_t* p = perm.data();
+    parallel_for(n, FG_LAMBDA(std::int64_t e) { out[e] = old[p[e]]; });
+    b.val = std::move(val);
+  }
+  parallel_for(n, FG_LAMBDA(std::int64_t e) {
+    row[e] = vertex_t(key[e] >> 32);
+    col[e] = vertex_t(std::uint32_t(key[e]));
+  });
+}
+
+template <class V>
+void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b) {
+  const std::int64_t n = std::int64_t(b.nnz);
+  array<std::uint8_t, device_space> drop(static_cast<std::size_t>(n));
+  std::uint8_t* d = drop.data();
+  const vertex_t* row = b.row.data();
+  const vertex_t* col = b.col.data();
+  // Consecutive threads hold consecutive sorted entries, mostly of one row, so on the GPU a warp
+  // scans that row together and the reads coalesce into broadcasts.
+  parallel_for(n, FG_LAMBDA(std::int64_t e) {
+    const vertex_t r = row[e], c = col[e];
+    bool dup = e > 0 && row[e - 1] == r && col[e - 1] == c;
+    if (!dup && r < A.rows) {
+      offset_t left = A.sizes[r];
+      for (int s = 0; s < A.nseg[r] && left > 0 && !dup; ++s) {
+        const offset_t sb = A.seg[s * A.pitch + 2 * offset_t(r)], se = A.seg[s * A.pitch + 2 * offset_t(r) + 1];
+        for (offset_t j = sb; j < se && left > 0; ++j, --left)
+          if (A.col[j] == c) {
+            dup = true;
+            break;
+          }
+      }
+    }
+    d[e] = dup ? 1 : 0;
+  });
+  auto identity = FG_LAMBDA(std::uint8_t f) { return f != 0; };
+  if constexpr (is_pattern_v<V>) {
+    auto first = thrust::make_zip_iterator(thrust::make_tuple(b.row.data(), b.col.data()));
+    b.nnz = std::size_t(thrust::remove_if(policy(), first, first + n, d, identity) - first);
+  } else {
+    auto first = thrust::make_zip_iterator(thrust::make_tuple(b.row.data(), b.col.data(), b.val.data()));
+    b.nnz = std::size_t(thrust::remove_if(policy(), first, first + n, d, identity) - first);
+  }
+}
+
+std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, device_space>& run_row,
+                        array<offset_t, device_space>& run_start) {
+  run_row = array<vertex_t, device_space>(n);
+  run_start = array<offset_t, device_space>(n + 1);
+  auto ends = thrust::unique_by_key_copy(policy(), rows, rows + n, thrust::counting_iterator<offset_t>(0),
+                                         run_row.data(), run_start.data());
+  const std::size_t m = std::size_t(ends.first - run_row.data());
+  const offset_t total = offset_t(n);
+  memory::copy_to_device(run_start.data() + m, &total, sizeof total);
+  return m;
+}
+
+template <class V>
+plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,
+                    std::size_t m, offset_t alpha, offset_t* need) {
+  const offset_t zero = 0;
+  memory::copy_to_device(need + m, &zero, sizeof zero);
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0),
+      thrust::counting_iterator<std::int64_t>(std::int64_t(m)),
+      FG_LAMBDA(std::int64_t i) {
+        const vertex_t r = run_row[i];
+        const offset_t b = run_start[i + 1] - run_start[i];
+        const offset_t free_space = A.capacity(r) - A.sizes[r];
+        const offset_t n = b <= free_space ? 0 : b - free_space + alpha;
+        need[i] = n;
+        const int segs = A.nseg[r] + (n > 0 ? 1 : 0);
+        plan_totals t;
+        t.total = n;
+        t.overflow = segs > A.k;
+        t.at_limit = segs == A.k;
+        t.segments = n > 0 ? 1 : 0;
+        return t;
+      },
+      plan_totals{}, combine_plan{});
+}
+
+offset_t K::exclusive_scan(offset_t* data, std::size_t n) {
+  if (n == 0) return 0;
+  const offset_t last = read_back(data + n - 1);
+  thrust::exclusive_scan(policy(), data, data + n, data);
+  return read_back(data + n - 1) + last;
+}
+
+template <class V>
+void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start, std::size_t m,
+              const offset_t* addr, offset_t base, const coo_matrix<V, device_space>& b) {
+  parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) {  // Algorithm 1: new segments
+    if (addr[i + 1] > addr[i]) {
+      const vertex_t r = run_row[i];
+      const int s = A.nseg[r];
+      A.seg[s * A.pitch + 2 * offset_t(r)] = base + addr[i];
+      A.seg[s * A.pitch + 2 * offset_t(r) + 1] = base + addr[i + 1];
+      A.nseg[r] = std::uint8_t(s + 1);
+    }
+  });
+  const vertex_t* col = b.col.data();
+  const stored_t<V>* val = b.val.data();
+  parallel_for(std::int64_t(b.nnz), FG_LAMBDA(std::int64_t e) {  // Algorithm 2: the entries
+    const std::int64_t i = last_not_greater(run_start, std::int64_t(m) + 1, offset_t(e));
+    const vertex_t r = run_row[i];
+    const offset_t idx = A.locate(r, A.sizes[r] + (e - run_start[i]));
+    A.col[idx] = col[e];
+    copy_value<V>(A.val, idx, val, e);
+  });
+  parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) {
+    A.sizes[run_row[i]] += vertex_t(run_start[i + 1] - run_start[i]);
+  });
+}
+
+#define FG_INSTANTIATE(V)                                                                          \
+  template batch_summary K::summarize<V>(const coo_matrix<V, device_space>&);                      \
+  template void K::sort_batch<V>(coo_matrix<V, device_space>&);                                    \
+  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&);          \
+  template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,           \
+                                  std::size_t, offset_t, offset_t*);                               \
+  template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,    \
+                            const offset_t*, offset_t, const coo_matrix<V, device_space>&);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail

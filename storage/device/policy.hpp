@@ -1,0 +1,47 @@
+// Thrust plumbing for the device twins: the execution policy (OpenMP or CUDA, chosen by the build)
+// with temporary storage drawn from the one allocator, and a parallel-for over an index range.
+#pragma once
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/memory.hpp"
+
+#if defined(FG_WITH_CUDA)
+#include <thrust/system/cuda/execution_policy.h>
+#else
+#include <thrust/system/omp/execution_policy.h>
+#endif
+
+namespace fg::detail {
+
+/// Thrust's temporary storage (sort and scan buffers) comes from fg::memory, so out-of-memory is
+/// fg::out_of_memory and the peak counter sees it.
+struct temp_allocator {
+  using value_type = char;
+  char* allocate(std::ptrdiff_t n) { return static_cast<char*>(memory::allocate(std::size_t(n))); }
+  void deallocate(char* p, std::size_t) noexcept { memory::deallocate(p); }
+};
+
+inline auto policy() {
+#if defined(FG_WITH_CUDA)
+  return thrust::cuda::par(temp_allocator{});
+#else
+  return thrust::omp::par(temp_allocator{});
+#endif
+}
+
+/// f(i) for i in [0, n), in parallel. f must be FG_HD and capture by value.
+template <class F>
+void parallel_for(std::int64_t n, F f) {
+  if (n <= 0) return;
+  thrust::for_each_n(policy(), thrust::counting_iterator<std::int64_t>(0), n, f);
+}
+
+}  // namespace fg::detail
+
+/// Lambda usable on host and device (nvcc needs --extended-lambda).
+#define FG_LAMBDA [=] FG_HD

@@ -1,0 +1,43 @@
+// Portable device twins of the SpMV kernels (CPU build: OpenMP, a thread per row, dynamic enough
+// through Thrust's chunking). The CUDA build compiles storage/cuda/dcsr_spmv.cu and csr_spmv.cu
+// instead, which define the same symbols. Reference twin: storage/reference/spmv.cpp.
+#include "core/semiring.hpp"
+#include "storage/detail/kernels.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using K = kernels<device_space>;
+
+template <class Sr, class V>
+void K::dcsr_spmv(const dcsr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+  parallel_for(A.rows, FG_LAMBDA(std::int64_t r) {  // Algorithm 3 with a vector width of one
+    auto acc = Sr::zero();
+    offset_t left = A.sizes[r];
+    for (int s = 0; s < A.nseg[r] && left > 0; ++s) {
+      const offset_t b = A.seg[s * A.pitch + 2 * r], e = A.seg[s * A.pitch + 2 * r + 1];
+      for (offset_t j = b; j < e && left > 0; ++j, --left) {
+        acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
+      }
+    }
+    y[r] = acc;
+  });
+}
+
+template <class Sr, class V>
+void K::csr_spmv(const csr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+  parallel_for(A.rows, FG_LAMBDA(std::int64_t r) {
+    auto acc = Sr::zero();
+    for (offset_t j = A.row_ptr[r]; j < A.row_ptr[r + 1]; ++j) {
+      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
+    }
+    y[r] = acc;
+  });
+}
+
+#define FG_INSTANTIATE(Sr, V)                                                                     \
+  template void K::dcsr_spmv<Sr, V>(const dcsr_view<V>&, const Sr::value_type*, Sr::value_type*); \
+  template void K::csr_spmv<Sr, V>(const csr_view<V>&, const Sr::value_type*, Sr::value_type*);
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail

@@ -1,0 +1,62 @@
+// Reference twin of storage/device/dcsr_compact.cpp: the scan of row sizes and the gather of
+// Algorithm 4, plus the segment-table set-ups for blank, CSR and compacted stores.
+#include "storage/detail/kernels.hpp"
+
+namespace fg::detail {
+using K = kernels<host_space>;
+
+offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr) {
+  offset_t sum = 0;
+  for (vertex_t r = 0; r < rows; ++r) {
+    row_ptr[r] = sum;
+    sum += sizes[r];
+  }
+  row_ptr[rows] = sum;
+  return sum;
+}
+
+template <class V>
+void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, vertex_t* out_col, stored_t<V>* out_val) {
+  for (vertex_t r = 0; r < A.rows; ++r) {
+    offset_t out = row_ptr[r], left = A.sizes[r];
+    for (int s = 0; s < A.nseg[r] && left > 0; ++s) {
+      const offset_t b = A.seg[s * A.pitch + 2 * offset_t(r)], e = A.seg[s * A.pitch + 2 * offset_t(r) + 1];
+      for (offset_t j = b; j < e && left > 0; ++j, --left, ++out) {
+        out_col[out] = A.col[j];
+        if constexpr (!is_pattern_v<V>) out_val[out] = A.val[j];
+      }
+    }
+  }
+}
+
+void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
+                        const offset_t* row_ptr, bool set_sizes) {
+  for (vertex_t r = 0; r < rows; ++r) {
+    const offset_t n = row_ptr[r + 1] - row_ptr[r];
+    if (set_sizes) sizes[r] = vertex_t(n);
+    nseg[r] = n > 0 ? 1 : 0;
+    seg[2 * offset_t(r)] = row_ptr[r];
+    seg[2 * offset_t(r) + 1] = row_ptr[r + 1];
+  }
+}
+
+void K::blank_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows, offset_t mu) {
+  for (vertex_t r = 0; r < rows; ++r) {
+    sizes[r] = 0;
+    nseg[r] = mu > 0 ? 1 : 0;
+    seg[2 * offset_t(r)] = offset_t(r) * mu;
+    seg[2 * offset_t(r) + 1] = offset_t(r + 1) * mu;
+  }
+}
+
+void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
+  for (vertex_t r = 0; r < rows; ++r)
+    for (offset_t j = row_ptr[r]; j < row_ptr[r + 1]; ++j) out_row[j] = r;
+}
+
+#define FG_INSTANTIATE(V) \
+  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, vertex_t*, stored_t<V>*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail

@@ -1,0 +1,34 @@
+// SpMV entry points: argument checks, then the twin of the store's memory space.
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "storage/detail/kernels.hpp"
+
+namespace fg {
+
+template <class Sr, class V, class S>
+void spmv(const dcsr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
+          array<typename Sr::value_type, S>& y) {
+  FG_EXPECTS(x.size() >= std::size_t(A.cols()), "spmv: x shorter than the matrix has columns");
+  FG_EXPECTS(y.size() >= std::size_t(A.rows()), "spmv: y shorter than the matrix has rows");
+  if (A.rows() > 0) detail::kernels<S>::template dcsr_spmv<Sr>(A.view(), x.data(), y.data());
+}
+
+template <class Sr, class V, class S>
+void spmv(const csr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
+          array<typename Sr::value_type, S>& y) {
+  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
+  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  if (A.rows > 0) detail::kernels<S>::template csr_spmv<Sr>(A.view(), x.data(), y.data());
+}
+
+#define FG_INSTANTIATE_IN(Sr, V, S)                                                                \
+  template void spmv<Sr, V, S>(const dcsr_matrix<V, S>&, const array<Sr::value_type, S>&,          \
+                               array<Sr::value_type, S>&);                                         \
+  template void spmv<Sr, V, S>(const csr_matrix<V, S>&, const array<Sr::value_type, S>&,           \
+                               array<Sr::value_type, S>&);
+#define FG_INSTANTIATE(Sr, V) FG_INSTANTIATE_IN(Sr, V, host_space) FG_INSTANTIATE_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+
+}  // namespace fg

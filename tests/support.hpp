@@ -1,0 +1,87 @@
+// Helpers shared by the test suites: a host edge-set model and store comparisons.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "storage/dcsr.hpp"
+
+namespace fg::test {
+
+/// Host model of a store: per (row, col), how many entries and their value sum.
+struct edge_model {
+  bool collapse = true;
+  std::map<std::pair<vertex_t, vertex_t>, std::pair<std::int64_t, double>> cells;
+  void add(vertex_t r, vertex_t c, double v) {
+    auto& cell = cells[{r, c}];
+    if (collapse && cell.first > 0) return;
+    cell.first += 1;
+    cell.second += v;
+  }
+  std::int64_t nnz() const {
+    std::int64_t n = 0;
+    for (const auto& kv : cells) n += kv.second.first;
+    return n;
+  }
+};
+
+/// The store's content as (row, col) -> (count, value sum), read through to_coo().
+template <class V, class S>
+std::map<std::pair<vertex_t, vertex_t>, std::pair<std::int64_t, double>> cells_of(const dcsr_matrix<V, S>& A) {
+  const auto coo = A.to_coo();
+  const auto r = to_vector(coo.row), c = to_vector(coo.col);
+  std::vector<stored_t<V>> v;
+  if constexpr (!is_pattern_v<V>) v = to_vector(coo.val);
+  std::map<std::pair<vertex_t, vertex_t>, std::pair<std::int64_t, double>> m;
+  for (std::size_t e = 0; e < coo.nnz; ++e) {
+    auto& cell = m[{r[e], c[e]}];
+    cell.first += 1;
+    if constexpr (!is_pattern_v<V>) cell.second += double(v[e]);
+    else cell.second += 1.0;
+  }
+  return m;
+}
+
+/// REQUIREs that the store holds exactly the model's edges (values within a relative tolerance).
+template <class V, class S>
+void require_matches(const dcsr_matrix<V, S>& A, const edge_model& model) {
+  const auto got = cells_of(A);
+  REQUIRE(got.size() == model.cells.size());
+  REQUIRE(A.nnz() == model.nnz());
+  auto g = got.begin();
+  for (const auto& [key, want] : model.cells) {
+    REQUIRE(g->first == key);
+    REQUIRE(g->second.first == want.first);
+    if constexpr (!is_pattern_v<V>)
+      REQUIRE(std::fabs(g->second.second - want.second) <= 1e-4 * (1.0 + std::fabs(want.second)));
+    ++g;
+  }
+}
+
+/// Exact equality of two stores' observable state: layout-determined CSR (stored order within
+/// rows), counters and allocation. Device and reference twins must agree bit for bit.
+template <class V, class S1, class S2>
+void require_identical(const dcsr_matrix<V, S1>& a, const dcsr_matrix<V, S2>& b) {
+  REQUIRE(a.rows() == b.rows());
+  REQUIRE(a.cols() == b.cols());
+  REQUIRE(a.nnz() == b.nnz());
+  REQUIRE(a.capacity() == b.capacity());
+  REQUIRE(a.allocation_pointer() == b.allocation_pointer());
+  REQUIRE(a.needs_defragment() == b.needs_defragment());
+  const auto ca = a.to_csr(), cb = b.to_csr();
+  REQUIRE(to_vector(ca.row_ptr) == to_vector(cb.row_ptr));
+  REQUIRE(to_vector(ca.col) == to_vector(cb.col));
+  if constexpr (!is_pattern_v<V>) REQUIRE(to_vector(ca.val) == to_vector(cb.val));
+  const dcsr_stats &sa = a.stats(), &sb = b.stats();
+  REQUIRE(sa.segments_allocated == sb.segments_allocated);
+  REQUIRE(sa.defrag_segment_limit == sb.defrag_segment_limit);
+  REQUIRE(sa.defrag_buffer_full == sb.defrag_buffer_full);
+  REQUIRE(sa.duplicates_dropped == sb.duplicates_dropped);
+}
+
+}  // namespace fg::test

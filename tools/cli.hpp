@@ -1,0 +1,38 @@
+// The `fluxgraph` command: parsed options and the subcommands.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace fg::cli {
+
+/// Usage error: exit code 1 with the message and a hint to --help.
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct options {
+  std::string command, file;
+  std::map<std::string, std::string> values;  ///< --name value
+  std::vector<std::string> flags;             ///< --name (no value)
+  bool has(const std::string& flag) const;
+  std::string get(const std::string& name, const std::string& fallback) const;
+  double number(const std::string& name, double fallback, double lo, double hi) const;
+  std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const;
+};
+
+/// Parses argv against the options each command accepts; throws usage_error.
+options parse(int argc, char** argv);
+/// exec::reference or exec::device from --backend (cpu|cuda), and a description for the output.
+exec backend_of(const options& o, std::string& description);
+
+int run_info(const options& o);
+int run_pagerank(const options& o);
+int run_stream(const options& o);
+
+extern const char* usage_text;
+
+}  // namespace fg::cli

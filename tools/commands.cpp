@@ -1,0 +1,171 @@
+// The subcommands. Results are reported in the input file's own vertex ids.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+
+#include "algorithms/pagerank.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "engine/graph.hpp"
+#include "loaders/graph_file.hpp"
+#include "tools/cli.hpp"
+
+namespace fg::cli {
+
+namespace {
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+edge_file load(const std::string& path, double& seconds) {
+  auto t = clock_type::now();
+  edge_file f = read_graph(path);
+  seconds = since(t);
+  return f;
+}
+
+pagerank_options pagerank_opts(const options& o) {
+  pagerank_options p;
+  p.damping = o.number("damping", 0.85, 0.0, 0.999999);
+  p.tol = o.number("tol", 1e-10, 1e-300, 1.0);
+  p.max_iter = int(o.integer("max-iter", 1000, 1, 100000000));
+  p.weighted = o.has("weighted");
+  if (isatty(STDERR_FILENO))  // progress only for a person watching, never into logs
+    p.progress = [](int it, double change) { fmt::print(stderr, "\riteration {:5d}  L1 change {:.3e}", it, change); };
+  return p;
+}
+
+// Scores go to a temporary file renamed into place at the end: a failure leaves no partial --out.
+void write_scores(const std::string& path, const edge_file& f, const std::vector<double>& score) {
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  std::FILE* out = std::fopen(tmp.c_str(), "w");
+  if (out == nullptr) throw error("cannot write " + path);
+  bool ok = true;
+  for (std::size_t v = 0; v < score.size() && ok; ++v)
+    ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(f.original_id[v]), score[v]) > 0;
+  ok = std::fclose(out) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw error("cannot write " + path);
+  }
+}
+
+void print_top(const edge_file& f, const std::vector<double>& score, std::int64_t k) {
+  std::vector<std::size_t> idx(score.size());
+  std::iota(idx.begin(), idx.end(), std::size_t(0));
+  k = std::min<std::int64_t>(k, std::int64_t(idx.size()));
+  std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](std::size_t a, std::size_t b) {
+    return score[a] != score[b] ? score[a] > score[b] : a < b;
+  });
+  fmt::print("top {}:\n{:>6}  {:>12}  {}\n", k, "rank", "vertex", "score");
+  for (std::int64_t i = 0; i < k; ++i)
+    fmt::print("{:>6}  {:>12}  {:.10f}\n", i + 1, f.original_id[idx[std::size_t(i)]], score[idx[std::size_t(i)]]);
+}
+
+void report(const options& o, const edge_file& f, const pagerank_result& r, const pagerank_options& p) {
+  if (p.progress) fmt::print(stderr, "\n");
+  fmt::print("pagerank: {} iterations, {} (L1 change {:.3e}, tolerance {:.3e}), {:.4f} s\n", r.iterations,
+             r.converged ? "converged" : "NOT converged", r.last_change, p.tol * double(f.num_vertices), r.seconds);
+  if (o.values.count("out")) {
+    write_scores(o.get("out", ""), f, r.score);
+    fmt::print("scores written to {}\n", o.get("out", ""));
+  } else {
+    print_top(f, r.score, o.integer("top", 10, 0, 1000000000));
+  }
+}
+}  // namespace
+
+exec backend_of(const options& o, std::string& description) {
+  const std::string b = o.get("backend", "");
+  const bool cuda_build = std::string(device_backend_name()) == "cuda";
+  if (!b.empty() && b != "cpu" && b != "cuda") throw usage_error("--backend must be cpu or cuda, got '" + b + "'");
+  if (b == "cuda" && !cuda_build)
+    throw usage_error("this is the CPU build: --backend cuda needs the CUDA build (make FG_BACKEND=cuda)");
+  if (b == "cpu" && cuda_build) {
+    description = "reference (sequential host twin)";
+    return exec::reference;
+  }
+  description = std::string(device_backend_name()) + " (" + device_description() + ")";
+  return exec::device;
+}
+
+int run_info(const options& o) {
+  double t_load = 0;
+  const edge_file f = load(o.file, t_load);
+  FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
+  graph<pattern, device_space> g(orientation::out, vertex_t(f.num_vertices));
+  g.insert(f, 0, f.src.size());
+  const degree_profile p = profile(g.store());
+  fmt::print("file: {}\n", f.path);
+  fmt::print("vertices: {}\nedges: {} in the file, {} distinct\n", p.vertices, f.num_edges(), p.edges);
+  fmt::print("weights: {}\n", f.weighted() ? "yes" : "no");
+  fmt::print("out-degree: mu {:.3f}, sigma {:.3f}, max {} (vertex {})\n", p.mean, p.stddev, p.max_degree,
+             p.max_vertex >= 0 ? f.original_id[std::size_t(p.max_vertex)] : -1);
+  fmt::print("empty rows (no out-edges): {}\n", p.empty_rows);
+  fmt::print("load time: {:.3f} s\n", t_load);
+  return 0;
+}
+
+int run_pagerank(const options& o) {
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  const pagerank_options p = pagerank_opts(o);
+  double t_load = 0;
+  const edge_file f = load(o.file, t_load);
+  fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices,
+             f.num_edges(), t_load, backend);
+  const pagerank_result r = pagerank(f, p, where);
+  report(o, f, r, p);
+  return 0;  // not converging within --max-iter is reported, not an error
+}
+
+namespace {
+template <class S>
+int stream_on(const options& o, const edge_file& f, const std::string& backend) {
+  const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
+  const pagerank_options p = pagerank_opts(o);
+  FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
+  fmt::print("backend: {}\n", backend);
+  // In-edge orientation: PageRank pulls along in-edges with no atomics.
+  graph<pattern, S> g(orientation::in, vertex_t(f.num_vertices));
+  fmt::print("{:>6}  {:>10}  {:>10}  {:>14}\n", "batch", "edges", "ms", "edges/s");
+  const auto t_all = clock_type::now();
+  std::size_t b = 0;
+  for (std::size_t first = 0; first < f.src.size(); first += batch, ++b) {
+    const std::size_t last = std::min(f.src.size(), first + batch);
+    const auto t = clock_type::now();
+    g.insert(f, first, last);
+    memory::synchronize();
+    const double s = since(t);
+    fmt::print("{:>6}  {:>10}  {:>10.3f}  {:>14.0f}\n", b + 1, last - first, s * 1e3, double(last - first) / s);
+  }
+  const double t_ins = since(t_all);
+  const dcsr_stats& st = g.store().stats();
+  fmt::print("inserted {} edges in {} batches: {:.3f} s, {:.0f} edges/s; {} distinct, {} duplicates dropped\n",
+             f.num_edges(), b, t_ins, double(f.num_edges()) / t_ins, g.num_edges(), st.duplicates_dropped);
+  fmt::print("store: capacity {}, {} segments allocated, automatic compactions {} (segment limit) + {} (buffer full, {} grew)\n",
+             g.store().capacity(), st.segments_allocated, st.defrag_segment_limit, st.defrag_buffer_full, st.buffer_grows);
+  const auto t_def = clock_type::now();
+  g.defragment();
+  memory::synchronize();
+  fmt::print("defragment: {:.3f} ms\n", since(t_def) * 1e3);
+  const pagerank_result r = pagerank(g.store(), p);
+  report(o, f, r, p);
+  return 0;
+}
+}  // namespace
+
+int run_stream(const options& o) {
+  if (!o.values.count("batch")) throw usage_error("stream needs --batch N");
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  double t_load = 0;
+  const edge_file f = load(o.file, t_load);
+  fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\n", f.path, f.num_vertices, f.num_edges(), t_load);
+  return where == exec::reference ? stream_on<host_space>(o, f, backend) : stream_on<device_space>(o, f, backend);
+}
+
+}  // namespace fg::cli

@@ -1,0 +1,116 @@
+// fluxgraph: command-line front end. Every failure is one line on stderr and exit code 1.
+#include <fmt/core.h>
+
+#include <charconv>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <set>
+
+#include "core/error.hpp"
+#include "tools/cli.hpp"
+
+namespace fg::cli {
+
+const char* usage_text =
+    "usage: fluxgraph info FILE\n"
+    "       fluxgraph pagerank FILE [--damping D] [--tol T] [--max-iter N] [--top K] [--out FILE]\n"
+    "                               [--weighted] [--backend cpu|cuda]\n"
+    "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
+    "                             [--max-iter N] [--backend cpu|cuda]\n"
+    "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
+    "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
+    "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
+
+namespace {
+// Options that take a value, per command; everything else that starts with -- is a flag.
+const std::map<std::string, std::set<std::string>> valued = {
+    {"info", {}},
+    {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend"}},
+    {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend"}},
+};
+const std::map<std::string, std::set<std::string>> flag_names = {
+    {"info", {}}, {"pagerank", {"weighted"}}, {"stream", {}}};
+}  // namespace
+
+bool options::has(const std::string& f) const {
+  for (const auto& x : flags)
+    if (x == f) return true;
+  return false;
+}
+std::string options::get(const std::string& n, const std::string& fallback) const {
+  auto it = values.find(n);
+  return it == values.end() ? fallback : it->second;
+}
+double options::number(const std::string& n, double fallback, double lo, double hi) const {
+  auto it = values.find(n);
+  if (it == values.end()) return fallback;
+  const std::string& s = it->second;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !(v >= lo && v <= hi))
+    throw usage_error(fmt::format("--{} needs a number in [{}, {}], got '{}'", n, lo, hi, s));
+  return v;
+}
+std::int64_t options::integer(const std::string& n, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
+  auto it = values.find(n);
+  if (it == values.end()) return fallback;
+  const std::string& s = it->second;
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi)
+    throw usage_error(fmt::format("--{} needs an integer in [{}, {}], got '{}'", n, lo, hi, s));
+  return v;
+}
+
+options parse(int argc, char** argv) {
+  options o;
+  if (argc < 2) throw usage_error("no command given");
+  o.command = argv[1];
+  auto vit = valued.find(o.command);
+  if (vit == valued.end()) throw usage_error("unknown command '" + o.command + "'");
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) == 0) {
+      std::string name = a.substr(2);
+      if (vit->second.count(name)) {
+        if (i + 1 >= argc) throw usage_error("--" + name + " needs a value");
+        if (o.values.count(name)) throw usage_error("--" + name + " given twice");
+        o.values[name] = argv[++i];
+      } else if (flag_names.at(o.command).count(name)) {
+        o.flags.push_back(name);
+      } else {
+        throw usage_error("unknown option '" + a + "' for " + o.command);
+      }
+    } else if (o.file.empty()) {
+      o.file = a;
+    } else {
+      throw usage_error("unexpected argument '" + a + "'");
+    }
+  }
+  if (o.file.empty()) throw usage_error(o.command + " needs a FILE");
+  return o;
+}
+
+}  // namespace fg::cli
+
+int main(int argc, char** argv) {
+  using namespace fg::cli;
+  if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    fmt::print("{}", usage_text);
+    return 0;
+  }
+  try {
+    const options o = parse(argc, argv);
+    if (o.command == "info") return run_info(o);
+    if (o.command == "pagerank") return run_pagerank(o);
+    return run_stream(o);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "fluxgraph: out of host memory\n");
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "fluxgraph: {}\n", e.what());
+  }
+  return 1;
+}
