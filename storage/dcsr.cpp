@@ -15,6 +15,7 @@ void check_config(const dcsr_config& c) {
              "dcsr_config.max_segments must be in [2, 255]");
   FG_EXPECTS(c.initial_segment >= 0, "dcsr_config.initial_segment must be >= 0");
   FG_EXPECTS(c.reserve >= 0, "dcsr_config.reserve must be >= 0");
+  FG_EXPECTS(c.row_growth >= 0 && c.row_growth <= 16, "dcsr_config.row_growth must be in [0, 16]");
   FG_EXPECTS(c.growth > 1.0 && std::isfinite(c.growth), "dcsr_config.growth must be > 1");
 }
 }  // namespace
@@ -46,7 +47,8 @@ dcsr_view<V> dcsr_matrix<V, S>::view() const noexcept {
   auto* self = const_cast<dcsr_matrix*>(this);  // views are shallow; const-ness is the caller's
   return {rows_, cols_, cfg_.max_segments, 2 * offset_t(row_cap_), self->sizes_.data(),
           self->nseg_.data(), self->seg_.data(), self->col_.data(),
-          is_pattern_v<V> ? nullptr : self->val_.data(), rows_ > 0 ? double(nnz_) / rows_ : 0.0};
+          is_pattern_v<V> ? nullptr : self->val_.data(), rows_ > 0 ? double(nnz_) / rows_ : 0.0,
+          max_nseg_ <= 1};
 }
 
 template <class V, class S>
@@ -68,6 +70,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::blank(vertex_t rows, vertex_t cols, const d
   m.rows_ = rows;
   m.cols_ = cfg.square ? std::max(rows, cols) : cols;
   m.alloc_ptr_ = offset_t(rows) * mu;
+  m.max_nseg_ = mu > 0 ? 1 : 0;
   if (rows > 0) detail::kernels<S>::blank_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), rows, mu);
   return m;
 }
@@ -77,6 +80,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, verte
                                               const dcsr_config& cfg) {
   dcsr_config packed = cfg;
   packed.alpha = 0;  // construction packs rows exactly; later batches get the configured slack
+  packed.row_growth = 0;
   dcsr_matrix m(packed);
   m.resize(rows, cols);
   m.insert_batch(coo);
@@ -92,6 +96,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(const csr_matrix<V, S>& csr, const
   m.rows_ = csr.rows;
   m.cols_ = cfg.square ? std::max(csr.rows, csr.cols) : csr.cols;
   m.nnz_ = m.alloc_ptr_ = csr.nnz();
+  m.max_nseg_ = 1;
   copy(m.col_, csr.col);
   if constexpr (!is_pattern_v<V>) copy(m.val_, csr.val);
   if (csr.rows > 0)

@@ -34,6 +34,7 @@ struct dcsr_config {
   vertex_t initial_segment = 0;    ///< mu: capacity every row of a blank store starts with
   offset_t reserve = 0;            ///< initial buffer size in entries (the paper's user-given maximum; grows when full)
   offset_t alpha = -1;             ///< slack added to each new segment; < 0: the current mean row length (the paper's mu), at least 1
+  double row_growth = 0.5;         ///< slack is at least this fraction of the row's new size (0: the paper's constant alpha)
   duplicates dups = duplicates::automatic;
   double growth = 1.5;             ///< buffer / row-table growth factor when full (> 1)
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
@@ -64,6 +65,7 @@ struct dcsr_view {
   vertex_t* col = nullptr;
   stored_t<V>* val = nullptr;  ///< null for pattern
   double mean_row = 0;         ///< nnz / rows, for kernels that pick a vector width
+  bool single_segment = false; ///< no row has more than one segment (kernels may read it as CSR)
 
   /// Physical position of the p-th entry of row r (p < capacity of its segments).
   FG_HD offset_t locate(vertex_t r, offset_t p) const {
@@ -139,6 +141,7 @@ class dcsr_matrix {
   vertex_t rows_ = 0, cols_ = 0, row_cap_ = 0;
   offset_t nnz_ = 0, alloc_ptr_ = 0;
   bool at_limit_ = false;
+  int max_nseg_ = 0;  ///< upper bound on any row's segment count
   array<vertex_t, Space> sizes_;      ///< row_cap_ entries
   array<std::uint8_t, Space> nseg_;   ///< row_cap_ entries
   array<offset_t, Space> seg_;        ///< k * pitch, pitch = 2 * row_cap_

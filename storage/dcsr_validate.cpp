@@ -38,6 +38,7 @@ void dcsr_matrix<V, S>::validate() const {
     }
     if (sizes[r] < 0) fail(at + "negative size");
     if (nseg[r] > k) fail(at + "more than k segments");
+    if (nseg[r] > max_nseg_) fail(at + "more segments than the store's bound (single-segment flag is wrong)");
     any_at_limit = any_at_limit || nseg[r] == k;
     offset_t cap = 0;
     row_cols.clear();

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 #include "algorithms/pagerank.hpp"
@@ -42,14 +44,15 @@ pagerank_options pagerank_opts(const options& o) {
 void write_scores(const std::string& path, const edge_file& f, const std::vector<double>& score) {
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
   std::FILE* out = std::fopen(tmp.c_str(), "w");
-  if (out == nullptr) throw error("cannot write " + path);
+  if (out == nullptr) throw error("cannot write " + path + ": " + std::strerror(errno));
   bool ok = true;
   for (std::size_t v = 0; v < score.size() && ok; ++v)
     ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(f.original_id[v]), score[v]) > 0;
   ok = std::fclose(out) == 0 && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
     std::remove(tmp.c_str());
-    throw error("cannot write " + path);
+    throw error("cannot write " + path + ": " + std::strerror(err));
   }
 }
 

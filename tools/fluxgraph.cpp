@@ -1,6 +1,7 @@
 // fluxgraph: command-line front end. Every failure is one line on stderr and exit code 1.
 #include <fmt/core.h>
 
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <exception>
@@ -48,7 +49,7 @@ double options::number(const std::string& n, double fallback, double lo, double 
   const std::string& s = it->second;
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !(v >= lo && v <= hi))
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' || !(v >= lo && v <= hi))
     throw usage_error(fmt::format("--{} needs a number in [{}, {}], got '{}'", n, lo, hi, s));
   return v;
 }

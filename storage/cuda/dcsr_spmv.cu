@@ -31,13 +31,35 @@ dcsr_vector_kernel(dcsr_view<V> A, const typename Sr::value_type* __restrict__ x
   if (row < A.rows && lane == 0) y[row] = acc;
 }
 
+// Every row has at most one segment (after defragment, or built from CSR): the row is
+// [seg[2r], seg[2r] + size), read exactly like a CSR row.
+template <int W, class Sr, class V>
+__global__ void __launch_bounds__(vector_block)
+dcsr_single_segment_kernel(dcsr_view<V> A, const typename Sr::value_type* __restrict__ x,
+                           typename Sr::value_type* __restrict__ y) {
+  const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t row = tid / W;
+  const int lane = int(tid % W);
+  auto acc = Sr::zero();
+  if (row < A.rows) {
+    const offset_t b = A.seg[2 * row], end = b + A.sizes[row];
+    for (offset_t j = b + lane; j < end; j += W)
+      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
+  }
+  acc = subwarp_reduce<W, Sr>(acc);
+  if (row < A.rows && lane == 0) y[row] = acc;
+}
+
 }  // namespace
 
 template <class Sr, class V>
 void kernels<device_space>::dcsr_spmv(const dcsr_view<V>& A, const typename Sr::value_type* x,
                                       typename Sr::value_type* y) {
   dispatch_width(A.mean_row, [&](auto w) {
-    dcsr_vector_kernel<decltype(w)::value, Sr, V><<<vector_blocks(A.rows, w), vector_block>>>(A, x, y);
+    if (A.single_segment)
+      dcsr_single_segment_kernel<decltype(w)::value, Sr, V><<<vector_blocks(A.rows, w), vector_block>>>(A, x, y);
+    else
+      dcsr_vector_kernel<decltype(w)::value, Sr, V><<<vector_blocks(A.rows, w), vector_block>>>(A, x, y);
     FG_CUDA_CHECK_LAUNCH();
   });
 }

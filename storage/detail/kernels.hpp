@@ -26,7 +26,16 @@ struct plan_totals {
   bool overflow = false;  ///< some row would need more than k segments
   bool at_limit = false;  ///< some row reaches exactly k segments
   offset_t segments = 0;  ///< new segments the batch allocates
+  int max_nseg = 0;       ///< most segments any touched row has afterwards
 };
+
+/// Slack a new segment gets beyond what the batch needs: the larger of the constant alpha (the
+/// paper's mu) and a fraction of the row's new size. Proportional slack makes a growing row's
+/// capacity geometric, so a hub row needs O(log) segments instead of one per batch.
+FG_HD inline offset_t segment_slack(offset_t alpha, double row_growth, offset_t row_size) {
+  const auto prop = offset_t(row_growth * double(row_size));
+  return prop > alpha ? prop : alpha;
+}
 
 template <class Space>
 struct kernels;
@@ -47,7 +56,8 @@ struct kernels;
      rows >= A.rows are new and empty; need has m + 1 entries, need[m] = 0 */                       \
   template <class V>                                                                               \
   static plan_totals plan(const dcsr_view<V>& A, const vertex_t* run_row,                          \
-                          const offset_t* run_start, std::size_t m, offset_t alpha, offset_t* need); \
+                          const offset_t* run_start, std::size_t m, offset_t alpha,              \
+                          double row_growth, offset_t* need);                                      \
   /* in place exclusive scan of n values; returns their sum */                                      \
   static offset_t exclusive_scan(offset_t* data, std::size_t n);                                   \
   /* addr = exclusive scan of need (m + 1 entries), relative to base: adds segments, writes the    \

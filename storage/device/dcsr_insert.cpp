@@ -37,6 +37,7 @@ struct combine_plan {
     t.overflow = a.overflow || b.overflow;
     t.at_limit = a.at_limit || b.at_limit;
     t.segments = a.segments + b.segments;
+    t.max_nseg = a.max_nseg > b.max_nseg ? a.max_nseg : b.max_nseg;
     return t;
   }
 };
@@ -110,23 +111,33 @@ void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b) {
   std::uint8_t* d = drop.data();
   const vertex_t* row = b.row.data();
   const vertex_t* col = b.col.data();
-  // Consecutive threads hold consecutive sorted entries, mostly of one row, so on the GPU a warp
-  // scans that row together and the reads coalesce into broadcasts.
-  parallel_for(n, FG_LAMBDA(std::int64_t e) {
-    const vertex_t r = row[e], c = col[e];
-    bool dup = e > 0 && row[e - 1] == r && col[e - 1] == c;
-    if (!dup && r < A.rows) {
-      offset_t left = A.sizes[r];
-      for (int s = 0; s < A.nseg[r] && left > 0 && !dup; ++s) {
-        const offset_t sb = A.seg[s * A.pitch + 2 * offset_t(r)], se = A.seg[s * A.pitch + 2 * offset_t(r) + 1];
-        for (offset_t j = sb; j < se && left > 0; ++j, --left)
-          if (A.col[j] == c) {
-            dup = true;
-            break;
-          }
-      }
+  parallel_for(n, FG_LAMBDA(std::int64_t e) {  // repeats within the (sorted) batch
+    d[e] = e > 0 && row[e - 1] == row[e] && col[e - 1] == col[e] ? 1 : 0;
+  });
+  // Against the store: one thread per STORED entry of a touched row binary-searches the batch's
+  // sorted run for that row. Work is the touched rows' volume, spread evenly; scanning the row once
+  // per batch entry instead would cost (entries in the row) x (row length) on hub rows.
+  array<vertex_t, device_space> run_row;
+  array<offset_t, device_space> run_start;
+  const std::size_t m = row_runs(row, std::size_t(n), run_row, run_start);
+  array<offset_t, device_space> volume(m + 1);
+  offset_t* vol = volume.data();
+  const vertex_t* rr = run_row.data();
+  const offset_t* rs = run_start.data();
+  parallel_for(std::int64_t(m) + 1, FG_LAMBDA(std::int64_t i) {
+    vol[i] = i < std::int64_t(m) && rr[i] < A.rows ? A.sizes[rr[i]] : 0;
+  });
+  const offset_t total = exclusive_scan(vol, m + 1);
+  parallel_for(total, FG_LAMBDA(std::int64_t t) {
+    const std::int64_t i = last_not_greater(vol, std::int64_t(m) + 1, offset_t(t));
+    const vertex_t c = A.col[A.locate(rr[i], t - vol[i])];
+    offset_t lo = rs[i], hi = rs[i + 1];  // first batch entry of the run with col >= c
+    while (lo < hi) {
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (col[mid] < c) lo = mid + 1;
+      else hi = mid;
     }
-    d[e] = dup ? 1 : 0;
+    if (lo < rs[i + 1] && col[lo] == c) d[lo] = 1;  // racing writers all store 1
   });
   auto identity = FG_LAMBDA(std::uint8_t f) { return f != 0; };
   if constexpr (is_pattern_v<V>) {
@@ -152,7 +163,7 @@ std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, dev
 
 template <class V>
 plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,
-                    std::size_t m, offset_t alpha, offset_t* need) {
+                    std::size_t m, offset_t alpha, double row_growth, offset_t* need) {
   const offset_t zero = 0;
   memory::copy_to_device(need + m, &zero, sizeof zero);
   return thrust::transform_reduce(
@@ -162,7 +173,7 @@ plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset
         const vertex_t r = run_row[i];
         const offset_t b = run_start[i + 1] - run_start[i];
         const offset_t free_space = A.capacity(r) - A.sizes[r];
-        const offset_t n = b <= free_space ? 0 : b - free_space + alpha;
+        const offset_t n = b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, A.sizes[r] + b);
         need[i] = n;
         const int segs = A.nseg[r] + (n > 0 ? 1 : 0);
         plan_totals t;
@@ -170,6 +181,7 @@ plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset
         t.overflow = segs > A.k;
         t.at_limit = segs == A.k;
         t.segments = n > 0 ? 1 : 0;
+        t.max_nseg = segs;
         return t;
       },
       plan_totals{}, combine_plan{});
@@ -213,7 +225,7 @@ void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* ru
   template void K::sort_batch<V>(coo_matrix<V, device_space>&);                                    \
   template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&);          \
   template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,           \
-                                  std::size_t, offset_t, offset_t*);                               \
+                                  std::size_t, offset_t, double, offset_t*);                               \
   template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,    \
                             const offset_t*, offset_t, const coo_matrix<V, device_space>&);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)

@@ -76,18 +76,19 @@ std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, hos
 
 template <class V>
 plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,
-                    std::size_t m, offset_t alpha, offset_t* need) {
+                    std::size_t m, offset_t alpha, double row_growth, offset_t* need) {
   plan_totals t;
   for (std::size_t i = 0; i < m; ++i) {
     const vertex_t r = run_row[i];
     const offset_t b = run_start[i + 1] - run_start[i];
     const offset_t free_space = A.capacity(r) - A.sizes[r];
-    need[i] = b <= free_space ? 0 : b - free_space + alpha;
+    need[i] = b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, A.sizes[r] + b);
     const int segs = A.nseg[r] + (need[i] > 0 ? 1 : 0);
     t.overflow = t.overflow || segs > A.k;
     t.at_limit = t.at_limit || segs == A.k;
     t.total += need[i];
     t.segments += need[i] > 0 ? 1 : 0;
+    t.max_nseg = std::max(t.max_nseg, segs);
   }
   need[m] = 0;
   return t;
@@ -128,7 +129,7 @@ void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* ru
   template void K::sort_batch<V>(coo_matrix<V, host_space>&);                                    \
   template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&);          \
   template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,         \
-                                  std::size_t, offset_t, offset_t*);                             \
+                                  std::size_t, offset_t, double, offset_t*);                             \
   template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,  \
                             const offset_t*, offset_t, const coo_matrix<V, host_space>&);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)

@@ -126,7 +126,10 @@ TEST_CASE_TEMPLATE("device DCSR equals the reference on edge cases", V, float, d
     dcsr_config tight;
     tight.max_segments = 2;
     tight.alpha = 0;
+    tight.row_growth = 0;
     run<V>("past k", tight, 40, [](std::mt19937_64& g, int) { return uniform(g, 40, 10, 1000); }, 6);
+    tight.row_growth = 0.5;
+    run<V>("past k, proportional slack", tight, 40, [](std::mt19937_64& g, int) { return uniform(g, 60, 10, 1000); }, 7);
   }
   SUBCASE("a blank store with an initial segment per row") {
     dcsr_config blank_cfg;

@@ -81,6 +81,22 @@ TEST_CASE("matrix semantics keep duplicates and their values add up in SpMV") {
   CHECK(y[1] == 40.0);
 }
 
+TEST_CASE("proportional slack: a new segment gets half the row's new size as room to grow") {
+  dcsr_config cfg;
+  cfg.alpha = 1;
+  cfg.row_growth = 0.5;
+  cfg.reserve = 64;
+  dcsr_matrix<pattern, H> A(cfg);
+  A.insert_batch(batch<pattern>({0, 0, 0, 0}, {0, 1, 2, 3}));  // 4 entries: segment of 4 + 2
+  CHECK(A.allocation_pointer() == 6);
+  A.insert_batch(batch<pattern>({0, 0}, {4, 5}));  // fits in the slack
+  CHECK(A.allocation_pointer() == 6);
+  A.insert_batch(batch<pattern>({0, 0, 0}, {6, 7, 8}));  // 9 entries: 3 more + 4 slack
+  CHECK(A.allocation_pointer() == 13);
+  CHECK(A.stats().segments_allocated == 2);
+  A.validate();
+}
+
 TEST_CASE("new vertex ids grow a square store") {
   auto A = dcsr_matrix<pattern, H>::from_coo(batch<pattern>({0}, {1}), 2, 2);
   A.insert_batch(batch<pattern>({5}, {9}));
@@ -93,6 +109,7 @@ TEST_CASE("a row pushed past k segments triggers one automatic compaction and lo
   dcsr_config cfg;
   cfg.max_segments = 2;
   cfg.alpha = 0;
+  cfg.row_growth = 0;  // the paper's constant slack
   auto A = dcsr_matrix<pattern, H>::from_coo(batch<pattern>({0}, {0}), 1, 8, cfg);
   // Each batch adds one entry to row 0 with no slack: segment 2 fits, segment 3 does not.
   A.insert_batch(batch<pattern>({0}, {1}));

@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `fluxgraph` command (run by ctest as fg_test_cli).
+#
+#   usage: run_cli_tests.sh FLUXGRAPH_BINARY DATA_DIR      (DATA_DIR = tests/data)
+#
+# Needs only bash, awk and coreutils. Prints one line per check ("ok N - ..." or "FAIL N - ...",
+# with the reason), then "N checks passed" and exits 0, or a failure summary and exits 1.
+#
+# What is checked:
+#  - every file of DATA_DIR/loaders/malformed/: pagerank --out, stream --out and info exit with
+#    status 1 (not a signal), print exactly one stderr line "fluxgraph: PATH:LINE: what", and
+#    leave no --out file and no OUT.tmp* behind;
+#  - a nonexistent input file; usage errors (status 1, one line on stderr); --help (status 0);
+#  - pagerank and stream --tol 1e-12 on every graph of DATA_DIR/pagerank/graphs: one "id score"
+#    line per vertex of expected/<name>.pr (networkx), L1 distance <= 1e-6;
+#  - info on karate.mtx; --out into a directory that does not exist.
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 FLUXGRAPH_BINARY DATA_DIR" >&2
+  exit 2
+fi
+BIN=$1
+DATA=$2
+if [ ! -x "$BIN" ]; then
+  echo "FAIL: $BIN is not an executable" >&2
+  exit 1
+fi
+if [ ! -d "$DATA/loaders/malformed" ] || [ ! -d "$DATA/pagerank/graphs" ]; then
+  echo "FAIL: $DATA does not look like tests/data" >&2
+  exit 1
+fi
+
+L1_TOL=1e-6
+CMD_TIMEOUT=120   # seconds per command: a hang is a failure, not a stuck ctest
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fg_cli_tests.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+checks=0
+passed=0
+failures=()
+
+# pass DESCRIPTION / fail DESCRIPTION REASON...
+pass() {
+  checks=$((checks + 1))
+  passed=$((passed + 1))
+  echo "ok $checks - $1"
+}
+fail() {
+  checks=$((checks + 1))
+  local what=$1 why
+  shift
+  why=$*
+  why=${why//$'\n'/\\n}  # one line per check, even for multi-line output
+  echo "FAIL $checks - $what: $why"
+  failures+=("$checks - $what: $why")
+}
+
+# run ARGS...: runs the binary; sets RC, OUT_TEXT (stdout), ERR_TEXT (stderr, without its final
+# newline) and ERR_LINES (newline-terminated lines on stderr). No subshells: forks are slow.
+RC=0
+OUT_TEXT=
+ERR_TEXT=
+ERR_LINES=0
+run() {
+  timeout "$CMD_TIMEOUT" "$BIN" "$@" >"$TMP/stdout" 2>"$TMP/stderr" </dev/null
+  RC=$?
+  local lines=() l
+  mapfile lines <"$TMP/stdout"
+  printf -v OUT_TEXT '%s' "${lines[@]}"
+  mapfile lines <"$TMP/stderr"
+  ERR_TEXT=
+  ERR_LINES=0
+  for l in "${lines[@]}"; do
+    ERR_TEXT+=$l
+    [[ $l == *$'\n' ]] && ERR_LINES=$((ERR_LINES + 1))
+  done
+  ERR_TEXT=${ERR_TEXT%$'\n'}
+}
+
+# status_text: RC in words (in STATUS), for failure messages.
+STATUS=
+status_text() {
+  if [ "$RC" -eq 124 ]; then STATUS="status 124 (timed out after ${CMD_TIMEOUT}s)"
+  elif [ "$RC" -ge 128 ]; then STATUS="status $RC (killed by signal $((RC - 128)))"
+  else STATUS="status $RC"
+  fi
+}
+
+# The checks below set PROBLEM to a reason, and leave it alone when all is well (so they chain:
+# PROBLEM=; check_a; check_b; [ -z "$PROBLEM" ] && pass ...).
+PROBLEM=
+
+# The last run is a clean one-line error exit (status 1, exactly one line on stderr).
+error_exit_problem() {
+  [ -n "$PROBLEM" ] && return
+  if [ "$RC" -ne 1 ]; then
+    status_text
+    PROBLEM="expected status 1, got $STATUS; stderr: ${ERR_TEXT:0:300}"
+  elif [ "$ERR_LINES" -ne 1 ] || [ -z "$ERR_TEXT" ] || [[ $ERR_TEXT == *$'\n'* ]]; then
+    PROBLEM="expected exactly one line on stderr, got $ERR_LINES: ${ERR_TEXT:0:300}"
+  fi
+}
+
+# ERR_TEXT is "fluxgraph: PATH:LINE: what".
+file_message_problem() {
+  [ -n "$PROBLEM" ] && return
+  local path=$1 prefix="fluxgraph: $1:"
+  if [ "${ERR_TEXT:0:${#prefix}}" != "$prefix" ]; then
+    PROBLEM="stderr does not start with '$prefix': $ERR_TEXT"
+  elif ! [[ ${ERR_TEXT:${#prefix}} =~ ^[0-9]+:\ .+ ]]; then
+    PROBLEM="no 'LINE: message' after '$path:': $ERR_TEXT"
+  fi
+}
+
+# Neither OUT nor OUT.tmp* exists.
+leftover_problem() {
+  [ -n "$PROBLEM" ] && return
+  local out=$1 left=()
+  if [ -e "$out" ]; then PROBLEM="$out exists after the failure"; return; fi
+  left=("$out".tmp*)
+  if [ -e "${left[0]}" ]; then PROBLEM="temporary file left behind: ${left[*]}"; fi
+}
+
+# ---- malformed inputs ---------------------------------------------------------------------------
+malformed=0
+for f in "$DATA"/loaders/malformed/*; do
+  [ -f "$f" ] || continue
+  malformed=$((malformed + 1))
+  name=${f##*/}
+  for cmd in pagerank stream info; do
+    out="$TMP/malformed_${cmd}_$name.out"
+    case $cmd in
+      pagerank) run pagerank "$f" --out "$out" ;;
+      stream) run stream "$f" --batch 7 --out "$out" ;;
+      info) run info "$f" ;;
+    esac
+    PROBLEM=
+    error_exit_problem
+    file_message_problem "$f"
+    leftover_problem "$out"
+    if [ -z "$PROBLEM" ]; then pass "malformed $name: $cmd fails with one 'PATH:LINE:' line, no output file"
+    else fail "malformed $name: $cmd" "$PROBLEM"
+    fi
+  done
+done
+if [ "$malformed" -ge 30 ]; then pass "malformed corpus: $malformed files"
+else fail "malformed corpus" "only $malformed files in $DATA/loaders/malformed (expected >= 30)"
+fi
+
+# ---- nonexistent input --------------------------------------------------------------------------
+missing="$TMP/no such dir/missing-graph.mtx"
+for cmd in pagerank info; do
+  run "$cmd" "$missing"
+  PROBLEM=
+  error_exit_problem
+  if [ -z "$PROBLEM" ] && [[ $ERR_TEXT != *"$missing"* ]]; then PROBLEM="message does not name $missing: $ERR_TEXT"; fi
+  if [ -z "$PROBLEM" ]; then pass "nonexistent file: $cmd fails naming it: $ERR_TEXT"
+  else fail "nonexistent file: $cmd" "$PROBLEM"
+  fi
+done
+
+# ---- usage errors -------------------------------------------------------------------------------
+KARATE="$DATA/loaders/karate.mtx"
+# usage_error DESCRIPTION ARGS...: status 1, one line on stderr, no --out file left.
+usage_error() {
+  local what=$1
+  shift
+  run "$@"
+  PROBLEM=
+  error_exit_problem
+  leftover_problem "$TMP/usage.out"
+  if [ -z "$PROBLEM" ]; then pass "usage error ($what): status 1, one line: $ERR_TEXT"
+  else fail "usage error ($what)" "$PROBLEM"
+  fi
+}
+usage_error "no command"
+usage_error "unknown command" frobnicate "$KARATE"
+usage_error "unknown option" pagerank "$KARATE" --frobnicate --out "$TMP/usage.out"
+usage_error "unknown option for the command" info "$KARATE" --damping 0.5
+usage_error "--damping 1.5" pagerank "$KARATE" --damping 1.5 --out "$TMP/usage.out"
+usage_error "--damping abc" pagerank "$KARATE" --damping abc --out "$TMP/usage.out"
+usage_error "--max-iter 0" pagerank "$KARATE" --max-iter 0 --out "$TMP/usage.out"
+usage_error "--tol 0" pagerank "$KARATE" --tol 0 --out "$TMP/usage.out"
+usage_error "--top -1" pagerank "$KARATE" --top -1
+usage_error "stream without --batch" stream "$KARATE" --out "$TMP/usage.out"
+usage_error "--batch 0" stream "$KARATE" --batch 0 --out "$TMP/usage.out"
+usage_error "--batch abc" stream "$KARATE" --batch abc --out "$TMP/usage.out"
+usage_error "--backend gpu" pagerank "$KARATE" --backend gpu --out "$TMP/usage.out"
+usage_error "missing value after --out" pagerank "$KARATE" --out
+usage_error "option given twice" pagerank "$KARATE" --tol 1e-8 --tol 1e-9 --out "$TMP/usage.out"
+usage_error "two files" pagerank "$KARATE" "$KARATE" --out "$TMP/usage.out"
+usage_error "no file" pagerank --out "$TMP/usage.out"
+
+# --backend cuda is a usage error in the CPU build only: ask the binary which build it is.
+run pagerank "$KARATE" --top 1
+backend_line=$(printf '%s\n' "$OUT_TEXT" | grep '^backend: ' | head -n 1)
+status_text
+if [ "$RC" -ne 0 ]; then
+  fail "pagerank on karate.mtx (to learn the backend)" "$STATUS: ${ERR_TEXT:0:300}"
+elif [[ $backend_line == "backend: openmp"* ]]; then
+  usage_error "--backend cuda in the CPU build" pagerank "$KARATE" --backend cuda --out "$TMP/usage.out"
+elif [[ $backend_line == "backend: cuda"* ]]; then
+  echo "skip - --backend cuda is valid in the CUDA build ($backend_line)"
+else
+  fail "pagerank on karate.mtx (to learn the backend)" "no 'backend: openmp|cuda' line in: ${OUT_TEXT:0:300}"
+fi
+
+# ---- --help -------------------------------------------------------------------------------------
+run --help
+status_text
+if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == usage:* ]]; then pass "--help: status 0, usage on stdout"
+else fail "--help" "$STATUS, stdout: ${OUT_TEXT:0:200}"
+fi
+
+# ---- info ---------------------------------------------------------------------------------------
+run info "$KARATE"
+status_text
+if [ "$RC" -ne 0 ]; then fail "info karate.mtx" "$STATUS: ${ERR_TEXT:0:300}"
+elif [[ $'\n'$OUT_TEXT$'\n' != *$'\nvertices: 34\n'* ]]; then fail "info karate.mtx" "no line 'vertices: 34' in: $OUT_TEXT"
+else pass "info karate.mtx: vertices: 34"
+fi
+
+# ---- --out into a directory that does not exist -------------------------------------------------
+nodir="$TMP/no-such-dir"
+run pagerank "$KARATE" --out "$nodir/scores.txt"
+PROBLEM=
+error_exit_problem
+if [ -z "$PROBLEM" ] && [ -e "$nodir" ]; then PROBLEM="$nodir was created"; fi
+leftover_problem "$TMP/scores.txt"
+if [ -z "$PROBLEM" ]; then pass "--out into a missing directory: status 1, nothing created: $ERR_TEXT"
+else fail "--out into a missing directory" "$PROBLEM"
+fi
+
+# ---- a failed run leaves an existing --out alone ---------------------------------------------------
+existing="$TMP/existing.out"
+printf 'keep me\n' >"$existing"
+run pagerank "$DATA/loaders/malformed/nan_value.mtx" --out "$existing"
+PROBLEM=
+error_exit_problem
+if [ -z "$PROBLEM" ] && [ "$(<"$existing")" != "keep me" ]; then PROBLEM="$existing was changed"; fi
+tmps=("$existing".tmp*)
+if [ -z "$PROBLEM" ] && [ -e "${tmps[0]}" ]; then PROBLEM="temporary file left behind: ${tmps[*]}"; fi
+if [ -z "$PROBLEM" ]; then pass "failed run: an existing --out file is left unchanged"
+else fail "failed run with an existing --out file" "$PROBLEM"
+fi
+
+# --out naming an existing directory: status 1, the directory untouched.
+outdir="$TMP/out-is-a-dir"
+mkdir "$outdir"
+run pagerank "$KARATE" --out "$outdir"
+PROBLEM=
+error_exit_problem
+if [ -z "$PROBLEM" ] && [ ! -d "$outdir" ]; then PROBLEM="$outdir is no longer a directory"; fi
+if [ -z "$PROBLEM" ]; then
+  inside=("$outdir"/* "$outdir".tmp*)
+  for x in "${inside[@]}"; do [ -e "$x" ] && PROBLEM="file left behind: $x"; done
+fi
+if [ -z "$PROBLEM" ]; then pass "--out naming a directory: status 1, nothing written: $ERR_TEXT"
+else fail "--out naming a directory" "$PROBLEM"
+fi
+
+# ---- PageRank against networkx ------------------------------------------------------------------
+# compare_scores OUT EXPECTED: prints "L1 n" or an error and returns non-zero.
+compare_scores() {
+  awk -v tol="$L1_TOL" '
+    FNR == 1 { file++ }
+    file == 1 {                      # expected: "#" comment lines, then "id score"
+      if ($0 ~ /^#/ || NF == 0) next
+      if (NF != 2) { printf "expected file line %d: %s\n", FNR, $0; bad = 1; exit }
+      if ($1 in want) { printf "expected file repeats id %s\n", $1; bad = 1; exit }
+      want[$1] = $2 + 0; n++
+      next
+    }
+    {                                # fluxgraph --out: "id score" only
+      if (NF != 2) { printf "output line %d is not \"id score\": %s\n", FNR, $0; bad = 1; exit }
+      if (!($1 in want)) { printf "output id %s is not a vertex of the expected file\n", $1; bad = 1; exit }
+      if ($1 in seen) { printf "output repeats id %s\n", $1; bad = 1; exit }
+      if ($2 !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) { printf "output score %s is not a number\n", $2; bad = 1; exit }
+      seen[$1] = 1; got++
+      d = $2 - want[$1]; l1 += d < 0 ? -d : d
+    }
+    END {
+      if (bad) exit 1
+      if (n == 0) { print "expected file has no vertices"; exit 1 }
+      if (got != n) { printf "%d output lines for %d vertices\n", got, n; exit 1 }
+      printf "L1 %.3e n %d\n", l1, n
+      if (!(l1 <= tol)) exit 1
+    }' "$2" "$1"
+}
+
+# The comparison itself must be able to fail: a perturbed, a truncated and a foreign vector.
+karate_pr="$DATA/pagerank/expected/karate.pr"
+grep -v '^#' "$karate_pr" >"$TMP/karate.exact"
+awk 'NR == 5 { $2 = $2 + 2e-6 } { print }' "$TMP/karate.exact" >"$TMP/karate.perturbed"
+head -n 33 "$TMP/karate.exact" >"$TMP/karate.truncated"
+grep -v '^#' "$DATA/pagerank/expected/west0067.pr" >"$TMP/west.exact"
+if result=$(compare_scores "$TMP/karate.exact" "$karate_pr"); then pass "comparison: expected vs itself: $result"
+else fail "comparison: expected vs itself" "$result"
+fi
+for bad in perturbed truncated; do
+  if result=$(compare_scores "$TMP/karate.$bad" "$karate_pr"); then fail "comparison: $bad vector" "accepted: $result"
+  else pass "comparison: $bad vector rejected ($result)"
+  fi
+done
+if result=$(compare_scores "$TMP/west.exact" "$karate_pr"); then fail "comparison: foreign vector" "accepted: $result"
+else pass "comparison: foreign vector rejected ($result)"
+fi
+
+graphs=0
+for g in "$DATA"/pagerank/graphs/*; do
+  [ -f "$g" ] || continue
+  graphs=$((graphs + 1))
+  base=${g##*/}
+  name=${base%.gz}
+  name=${name%.*}
+  expected="$DATA/pagerank/expected/$name.pr"
+  if [ ! -f "$expected" ]; then
+    fail "pagerank $base" "no expected file $expected"
+    continue
+  fi
+  for cmd in pagerank stream; do
+    out="$TMP/$cmd-$name.out"
+    if [ "$cmd" = pagerank ]; then run pagerank "$g" --tol 1e-12 --out "$out"
+    else run stream "$g" --batch 1000 --tol 1e-12 --out "$out"
+    fi
+    status_text
+    if [ "$RC" -ne 0 ]; then fail "$cmd $base" "$STATUS: ${ERR_TEXT:0:300}"; continue; fi
+    if [ ! -f "$out" ]; then fail "$cmd $base" "status 0 but no $out"; continue; fi
+    tmps=("$out".tmp*)
+    if [ -e "${tmps[0]}" ]; then fail "$cmd $base" "temporary file left behind: ${tmps[*]}"; continue; fi
+    if result=$(compare_scores "$out" "$expected"); then pass "$cmd $base vs networkx: $result <= $L1_TOL"
+    else fail "$cmd $base vs networkx" "$result"
+    fi
+  done
+done
+# Many small batches (the store grows, fragments and compacts on its way) give the same result.
+for spec in karate.mtx:5 west0067.mtx:13 hartford_drug.edgelist:17; do
+  base=${spec%%:*}
+  batch=${spec##*:}
+  name=${base%.*}
+  out="$TMP/stream-small-$name.out"
+  run stream "$DATA/pagerank/graphs/$base" --batch "$batch" --tol 1e-12 --out "$out"
+  status_text
+  if [ "$RC" -ne 0 ]; then fail "stream $base --batch $batch" "$STATUS: ${ERR_TEXT:0:300}"; continue; fi
+  if result=$(compare_scores "$out" "$DATA/pagerank/expected/$name.pr"); then
+    pass "stream $base --batch $batch vs networkx: $result <= $L1_TOL"
+  else
+    fail "stream $base --batch $batch vs networkx" "$result"
+  fi
+done
+
+if [ "$graphs" -ge 10 ]; then pass "pagerank graphs: $graphs files"
+else fail "pagerank graphs" "only $graphs files in $DATA/pagerank/graphs (expected >= 10)"
+fi
+
+# ---- summary ------------------------------------------------------------------------------------
+if [ "${#failures[@]}" -gt 0 ]; then
+  echo
+  echo "${#failures[@]} of $checks checks FAILED:"
+  printf '  %s\n' "${failures[@]}"
+  exit 1
+fi
+echo "$passed checks passed"
+exit 0
