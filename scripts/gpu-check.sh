@@ -24,9 +24,15 @@ step configure 300 cmake --preset cuda -DFG_BACKEND=cuda || { echo "configure fa
 step build 900 cmake --build --preset cuda -j "$(nproc)" || { echo "build failed"; exit 1; }
 step tests 1200 ctest --preset cuda -V
 step demo 120 build/cuda/fluxgraph stream data/wiki-Vote.txt.gz --batch 10000 --top 10
-graphs=(rmat:20 rmat:22)
-for f in .data/*.gz; do [ -e "$f" ] && graphs=("$f" "${graphs[@]}"); done
-step bench 900 build/cuda/bench/fluxgraph_bench --json "$out/bench.json" "${graphs[@]}"
+# Insert benchmark on two real graphs and R-MAT; SpMV benchmark on every matrix in .data (see
+# scripts/prepare-bench-data.sh) plus generated ones spanning mu from 2 to 100+ (override: FG_SPMV_SET).
+ins=(rmat:20 rmat:22)
+for f in .data/cnr-2000.mtx.gz .data/soc-Slashdot0902.txt.gz; do [ -e "$f" ] && ins=("$f" "${ins[@]}"); done
+step bench 300 build/cuda/fluxgraph bench insert --json "$out/insert.json" "${ins[@]}"
+spmv_set=${FG_SPMV_SET:-"$(ls .data/* 2>/dev/null | tr '\n' ' ') rmat:20 rmat:22 rmat:24 uniform:22:2 uniform:22:8 uniform:20:32 uniform:18:128 poisson2d:2048 poisson3d:160"}
+# shellcheck disable=SC2086
+step spmv 600 build/cuda/fluxgraph bench spmv --json "$out/spmv.json" $spmv_set
+python3 scripts/plot_spmv.py "$out/spmv.json" "$out/spmv" > "$out/spmv-summary.txt" 2>&1
 for f in .data/*.mtx.gz; do
   [ -e "$f" ] && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
 done
@@ -39,8 +45,10 @@ echo "-- tests (doctest counts per executable, CLI checks) --"
 grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|\[doctest\] (test cases|assertions)|checks passed" "$out/tests.log" | sed 's/^ *//'
 echo "-- demo --"
 grep -E "inserted|defragment:|pagerank:|backend:" "$out/demo.log"
-echo "-- bench --"
+echo "-- bench insert --"
 grep -E "^[a-z0-9].*:|copy bandwidth|insert|speedup|SpMV|/ CSR|eta|defragment" "$out/bench.log" | grep -v "^device"
+echo "-- bench spmv (best kernel per matrix; full table in spmv.log / spmv.json) --"
+cat "$out/spmv-summary.txt"
 for f in "$out"/pagerank-*.log; do [ -e "$f" ] && grep -E "pagerank:|backend" "$f"; done
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 exit $status

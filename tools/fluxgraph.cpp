@@ -8,6 +8,7 @@
 #include <new>
 #include <set>
 
+#include "bench/bench.hpp"
 #include "core/error.hpp"
 #include "tools/cli.hpp"
 
@@ -19,6 +20,7 @@ const char* usage_text =
     "                               [--weighted] [--backend cpu|cuda]\n"
     "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
     "                             [--max-iter N] [--backend cpu|cuda]\n"
+    "       fluxgraph bench spmv|insert ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
@@ -102,6 +104,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
+    if (argc >= 3 && std::strcmp(argv[1], "bench") == 0) {
+      const std::vector<std::string> args(argv + 3, argv + argc);
+      if (std::strcmp(argv[2], "spmv") == 0) return fg::bench::run_spmv(args);
+      if (std::strcmp(argv[2], "insert") == 0) return fg::bench::run_insert(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv or insert)");
+    }
     const options o = parse(argc, argv);
     if (o.command == "info") return run_info(o);
     if (o.command == "pagerank") return run_pagerank(o);

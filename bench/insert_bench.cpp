@@ -1,5 +1,5 @@
-// fluxgraph_bench: insert throughput (DCSR vs CSR rebuild per batch) and SpMV on fragmented and
-// defragmented DCSR vs CSR. Medians of event-timed runs after warm-up; x vectors rotated so L2 does
+// fluxgraph bench insert: insert throughput (DCSR vs CSR rebuild per batch) and SpMV on fragmented
+// and defragmented DCSR vs CSR. Medians of event-timed runs after warm-up; x vectors rotated so L2 does
 // not hold them; GB/s counted as the bytes a CSR SpMV must move; eta = GB/s / measured copy BW.
 #include <fmt/core.h>
 #include <fmt/ostream.h>
@@ -12,14 +12,15 @@
 #include <vector>
 
 #include "bench/baselines.hpp"
+#include "bench/bench.hpp"
+#include "bench/matrices.hpp"
 #include "bench/timer.hpp"
 #include "core/error.hpp"
 #include "core/semiring.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
 
-using namespace fg;
-using namespace fg::bench;
+namespace fg::bench {
 
 namespace {
 struct row {
@@ -33,31 +34,8 @@ void record(const std::string& g, const std::string& what, double v, const std::
   fmt::print("  {:<44} {:>14.4f} {}\n", what, v, unit);
 }
 
-struct graph_input {
-  std::string name;
-  vertex_t n = 0;
-  std::vector<vertex_t> src, dst;
-};
-
-graph_input load(const std::string& spec) {
-  graph_input g;
-  if (spec.rfind("rmat:", 0) == 0) {
-    const int scale = std::stoi(spec.substr(5));
-    g.name = "rmat-" + std::to_string(scale);
-    g.n = vertex_t(1) << scale;
-    rmat(scale, 16, 42, g.src, g.dst);
-  } else {
-    edge_file f = read_graph(spec);
-    g.name = spec.substr(spec.find_last_of('/') + 1);
-    g.n = vertex_t(f.num_vertices);
-    g.src = std::move(f.src);
-    g.dst = std::move(f.dst);
-  }
-  return g;
-}
-
 // Time streaming all edges in batches of `batch` into DCSR and into a per-batch CSR rebuild.
-dcsr_matrix<pattern, device_space> stream(const graph_input& g, std::size_t batch, device_timer& t, bool baseline) {
+dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch, device_timer& t, bool baseline) {
   const std::size_t m = g.src.size(), nb = (m + batch - 1) / batch;
   std::vector<coo_matrix<pattern, device_space>> batches;
   for (std::size_t b = 0; b < nb; ++b) {
@@ -91,7 +69,7 @@ double spmv_ms(const Mat& A, device_timer& t, std::vector<array<float, device_sp
 }
 
 void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std::size_t>& batch_sizes) {
-  const graph_input g = load(spec);
+  const edge_list g = make_matrix(spec);
   fmt::print("\n{}: {} vertices, {} edges\n", g.name, g.n, g.src.size());
   device_timer t;
   dcsr_matrix<pattern, device_space> frag;
@@ -137,44 +115,43 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    std::string json;
-    std::vector<std::string> graphs;
-    std::vector<std::size_t> batches = {100000, 1000000, 10000000};
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a == "--json" && i + 1 < argc) json = argv[++i];
-      else if (a == "--batches" && i + 1 < argc) {
-        batches.clear();
-        std::string s = argv[++i];
-        for (std::size_t p = 0; p < s.size();) {
-          std::size_t q = s.find(',', p);
-          batches.push_back(std::size_t(std::stod(s.substr(p, q - p))));
-          p = q == std::string::npos ? s.size() : q + 1;
-        }
-      } else graphs.push_back(a);
-    }
-    if (graphs.empty()) {
-      fmt::print(stderr, "usage: fluxgraph_bench [--json FILE] [--batches 1e5,1e6] GRAPH|rmat:SCALE ...\n");
-      return 1;
-    }
-    std::sort(batches.begin(), batches.end());
-    fmt::print("device: {} ({})\n", device_backend_name(), device_description());
-    const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
-    record("-", "copy bandwidth (read + write)", copy, "GB/s");
-    for (const auto& g : graphs) bench_graph(g, copy, batches);
-    if (!json.empty()) {
-      std::ofstream out(json);
-      out << "[\n";
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        fmt::print(out, "  {{\"graph\": \"{}\", \"metric\": \"{}\", \"value\": {}, \"unit\": \"{}\"}}{}\n", rows[i].graph,
-                   rows[i].what, rows[i].value, rows[i].unit, i + 1 < rows.size() ? "," : "");
-      out << "]\n";
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "fluxgraph_bench: {}\n", e.what());
-    return 1;
+const char* bench_usage =
+    "usage: fluxgraph bench spmv [--json FILE] [--runs N] [--types float,double] [--kernels a,b] MATRIX...\n"
+    "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
+    "MATRIX: a graph file, rmat:SCALE, uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
+
+int run_insert(const std::vector<std::string>& args) {
+  std::string json;
+  std::vector<std::string> graphs;
+  std::vector<std::size_t> batches = {100000, 1000000, 10000000};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--json" && i + 1 < args.size()) json = args[++i];
+    else if (a == "--batches" && i + 1 < args.size()) {
+      batches.clear();
+      const std::string s = args[++i];
+      for (std::size_t p = 0; p < s.size();) {
+        std::size_t q = s.find(',', p);
+        batches.push_back(std::size_t(std::stod(s.substr(p, q - p))));
+        p = q == std::string::npos ? s.size() : q + 1;
+      }
+    } else graphs.push_back(a);
   }
+  FG_EXPECTS(!graphs.empty(), std::string("bench insert needs matrices\n") + bench_usage);
+  std::sort(batches.begin(), batches.end());
+  fmt::print("device: {} ({})\n", device_backend_name(), device_description());
+  const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
+  record("-", "copy bandwidth (read + write)", copy, "GB/s");
+  for (const auto& g : graphs) bench_graph(g, copy, batches);
+  if (!json.empty()) {
+    std::ofstream out(json);
+    out << "[\n";
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      fmt::print(out, "  {{\"graph\": \"{}\", \"metric\": \"{}\", \"value\": {}, \"unit\": \"{}\"}}{}\n", rows[i].graph,
+                 rows[i].what, rows[i].value, rows[i].unit, i + 1 < rows.size() ? "," : "");
+    out << "]\n";
+  }
+  return 0;
 }
+
+}  // namespace fg::bench

@@ -1,0 +1,79 @@
+// cuSPARSE baseline: cusparseSpMV, CSR, CUSPARSE_SPMV_ALG_DEFAULT; descriptors and the external
+// buffer are set up once so each run() is one library call, as a tuned caller would do.
+#include <cusparse.h>
+
+#include <string>
+
+#include "bench/cusparse_spmv.hpp"
+#include "core/cuda_check.hpp"
+#include "storage/device/policy.hpp"
+
+#define FG_CUSPARSE_TRY(call)                                                                   \
+  do {                                                                                          \
+    cusparseStatus_t st_ = (call);                                                              \
+    if (st_ != CUSPARSE_STATUS_SUCCESS)                                                         \
+      throw ::fg::cuda_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " +    \
+                             #call + ": " + cusparseGetErrorString(st_));                       \
+  } while (0)
+
+namespace fg::bench {
+
+template <class V>
+struct cusparse_csr<V>::state {
+  cusparseHandle_t handle{};
+  cusparseSpMatDescr_t A{};
+  cusparseDnVecDescr_t x{}, y{};
+  array<std::int32_t, device_space> row_ptr;
+  array<char, device_space> buffer;
+  std::int64_t rows = 0, cols = 0;
+};
+
+template <class V>
+cusparse_csr<V>::cusparse_csr(const csr_matrix<V, device_space>& A) : s_(new state) {
+  FG_EXPECTS(A.nnz() < 2147483647, "cuSPARSE baseline: 32-bit offsets need nnz < 2^31");
+  constexpr cudaDataType type = std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
+  s_->rows = A.rows;
+  s_->cols = A.cols;
+  s_->row_ptr = array<std::int32_t, device_space>(std::size_t(A.rows) + 1);
+  std::int32_t* rp = s_->row_ptr.data();
+  const offset_t* src = A.row_ptr.data();
+  detail::parallel_for(std::int64_t(A.rows) + 1, FG_LAMBDA(std::int64_t i) { rp[i] = std::int32_t(src[i]); });
+  FG_CUSPARSE_TRY(cusparseCreate(&s_->handle));
+  FG_CUSPARSE_TRY(cusparseCreateCsr(&s_->A, A.rows, A.cols, A.nnz(), rp, const_cast<vertex_t*>(A.col.data()),
+                                    const_cast<V*>(A.val.data()), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                    CUSPARSE_INDEX_BASE_ZERO, type));
+  // Placeholder vectors for the buffer query; run() points them at the caller's arrays.
+  array<V, device_space> tx(std::size_t(std::max<vertex_t>(A.cols, 1))), ty(std::size_t(std::max<vertex_t>(A.rows, 1)));
+  FG_CUSPARSE_TRY(cusparseCreateDnVec(&s_->x, A.cols, tx.data(), type));
+  FG_CUSPARSE_TRY(cusparseCreateDnVec(&s_->y, A.rows, ty.data(), type));
+  const V one = 1, zero = 0;
+  std::size_t bytes = 0;
+  FG_CUSPARSE_TRY(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->A, s_->x, &zero,
+                                          s_->y, type, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+  s_->buffer = array<char, device_space>(std::max<std::size_t>(bytes, 1));
+  FG_CUSPARSE_TRY(cusparseSpMV_preprocess(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->A, s_->x, &zero,
+                                          s_->y, type, CUSPARSE_SPMV_ALG_DEFAULT, s_->buffer.data()));
+}
+
+template <class V>
+cusparse_csr<V>::~cusparse_csr() {
+  cusparseDestroyDnVec(s_->x);
+  cusparseDestroyDnVec(s_->y);
+  cusparseDestroySpMat(s_->A);
+  cusparseDestroy(s_->handle);
+}
+
+template <class V>
+void cusparse_csr<V>::run(const array<V, device_space>& x, array<V, device_space>& y) {
+  constexpr cudaDataType type = std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
+  const V one = 1, zero = 0;
+  FG_CUSPARSE_TRY(cusparseDnVecSetValues(s_->x, const_cast<V*>(x.data())));
+  FG_CUSPARSE_TRY(cusparseDnVecSetValues(s_->y, y.data()));
+  FG_CUSPARSE_TRY(cusparseSpMV(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->A, s_->x, &zero, s_->y, type,
+                               CUSPARSE_SPMV_ALG_DEFAULT, s_->buffer.data()));
+}
+
+template class cusparse_csr<float>;
+template class cusparse_csr<double>;
+
+}  // namespace fg::bench

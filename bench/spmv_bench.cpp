@@ -1,0 +1,174 @@
+// fluxgraph bench spmv: every kernel's median SpMV time (device timer, warm-up, >= 20 runs, x
+// vectors rotated so L2 does not hold them), beta+ bytes from CMRS Eq. (6.1), GB/s, eta+ = GB/s /
+// copy bandwidth measured at the start, speedup vs cuSPARSE measured in the same process,
+// conversion time in SpMV units, bytes per nonzero, and the max error vs the reference.
+#include <fmt/core.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "bench/baselines.hpp"
+#include "bench/bench.hpp"
+#include "bench/matrices.hpp"
+#include "bench/spmv_kernels.hpp"
+#include "bench/timer.hpp"
+#include "core/error.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg::bench {
+
+namespace {
+struct result {
+  std::string matrix, kind, type, kernel, note;
+  vertex_t rows;
+  offset_t nnz;
+  double mu, sigma, max_row, convert_ms, spmv_ms, gbs, eta, speedup, convert_spmvs, bytes_per_nnz, error;
+};
+
+struct options {
+  std::string json;
+  int runs = 25;
+  std::vector<std::string> types = {"float", "double"}, only, specs;
+};
+
+template <class V>
+csr_matrix<V, device_space> valued_csr(const edge_list& e) {
+  std::vector<V> w(e.src.size());
+  std::mt19937_64 g(3);
+  for (auto& v : w) v = V(std::uniform_real_distribution<double>(0.5, 1.5)(g));  // no cancellation
+  dcsr_config cfg;
+  cfg.dups = duplicates::collapse;  // a graph: each edge once
+  auto A = dcsr_matrix<V, device_space>::from_coo(make_coo<V, device_space>(e.src, e.dst, w), e.n, e.n, cfg);
+  return A.to_csr();
+}
+
+template <class V>
+void bench_type(const edge_list& e, const options& o, double copy_gbs, device_timer& t, std::vector<result>& out) {
+  const auto A = valued_csr<V>(e);
+  const auto rp = to_vector(A.row_ptr);
+  const auto col = to_vector(A.col);
+  const auto val = to_vector(A.val);
+  const std::size_t n = std::size_t(A.rows);
+  double mu = double(A.nnz()) / std::max<std::size_t>(1, n), s2 = 0, mx = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    const double len = double(rp[r + 1] - rp[r]);
+    s2 += (len - mu) * (len - mu);
+    mx = std::max(mx, len);
+  }
+  const double sigma = std::sqrt(s2 / std::max<std::size_t>(1, n));
+  // x vectors rotate through more than L2 (50 MB on the H100) so timings are not cache-resident.
+  const std::size_t copies = std::clamp<std::size_t>((100u << 20) / (n * sizeof(V) + 1) + 1, 2, 16);
+  std::vector<array<V, device_space>> xs;
+  std::mt19937 g(1);
+  std::vector<V> x0;
+  for (std::size_t c = 0; c < copies; ++c) {
+    std::vector<V> h(n);
+    for (auto& v : h) v = V(std::uniform_real_distribution<double>(-1, 1)(g));
+    if (c == 0) x0 = h;
+    xs.push_back(to_space<device_space>(h));
+  }
+  std::vector<double> yref(n, 0.0), bound(n, 0.0);  // double-precision reference and |A||x| bound
+  for (std::size_t r = 0; r < n; ++r)
+    for (offset_t j = rp[r]; j < rp[r + 1]; ++j) {
+      yref[r] += double(val[std::size_t(j)]) * double(x0[std::size_t(col[std::size_t(j)])]);
+      bound[r] += std::fabs(double(val[std::size_t(j)]) * double(x0[std::size_t(col[std::size_t(j)])]));
+    }
+  // CMRS Eq. (6.1) with strips = rows: the bytes any kernel must move if x is cached.
+  const double beta = double(sizeof(V) + 4) * double(A.nnz()) + 4.0 * double(n) + 2.0 * sizeof(V) * double(n);
+  array<V, device_space> y(n);
+  double base_ms = 0;
+  for (const auto& k : spmv_kernels<V>()) {
+    if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), k.name) == o.only.end() && k.name != "cusparse") continue;
+    prepared<V> p;
+    double conv = 0;
+    try {
+      conv = t.time_ms([&] { p = k.build(A); });
+    } catch (const error& ex) {  // a format that cannot hold this matrix says why and is skipped
+      fmt::print("  {:<14} skipped: {}\n", k.name, ex.what());
+      continue;
+    }
+    const double ms = median_ms(t, 3, o.runs, [&](int i) { p.run(xs[std::size_t(i) % copies], y); });
+    memory::zero_on_device(y.data(), y.bytes());
+    p.run(xs[0], y);
+    const auto got = to_vector(y);
+    double err = 0;
+    for (std::size_t r = 0; r < n; ++r) err = std::max(err, std::fabs(double(got[r]) - yref[r]) / (bound[r] + 1e-30));
+    if (k.name == "cusparse") base_ms = ms;
+    const double gbs = beta / (ms * 1e-3) / 1e9;
+    out.push_back({e.name, e.kind, sizeof(V) == 4 ? "float" : "double", k.name, p.note, A.rows, A.nnz(), mu, sigma, mx,
+                   conv, ms, gbs, gbs / copy_gbs, base_ms > 0 ? base_ms / ms : 0.0, conv / ms,
+                   double(p.bytes) / double(std::max<offset_t>(1, A.nnz())), err});
+    const auto& r = out.back();
+    fmt::print("  {:<6} {:<14} {:>9.4f} ms {:>8.1f} GB/s  eta+ {:.3f}  x{:<6.2f} conv {:>8.2f} ms ({:>7.1f} SpMVs) {:>6.2f} B/nnz err {:.1e}  {}\n",
+               r.type, r.kernel, r.spmv_ms, r.gbs, r.eta, r.speedup, r.convert_ms, r.convert_spmvs, r.bytes_per_nnz, r.error, r.note);
+  }
+}
+
+void write_json(const std::string& path, double copy_gbs, const std::vector<result>& rs) {
+  std::ofstream f(path);
+  fmt::print(f, "{{\"copy_bandwidth_gbs\": {}, \"results\": [\n", copy_gbs);
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    const auto& r = rs[i];
+    fmt::print(f,
+               "  {{\"matrix\": \"{}\", \"kind\": \"{}\", \"type\": \"{}\", \"kernel\": \"{}\", \"rows\": {}, \"nnz\": {}, "
+               "\"mu\": {:.4f}, \"sigma\": {:.4f}, \"max_row\": {}, \"convert_ms\": {:.6f}, \"spmv_ms\": {:.6f}, \"gbs\": {:.3f}, "
+               "\"eta_plus\": {:.4f}, \"speedup_vs_cusparse\": {:.4f}, \"convert_in_spmvs\": {:.3f}, \"bytes_per_nnz\": {:.3f}, "
+               "\"max_rel_error\": {:.3e}, \"note\": \"{}\"}}{}\n",
+               r.matrix, r.kind, r.type, r.kernel, r.rows, r.nnz, r.mu, r.sigma, r.max_row, r.convert_ms, r.spmv_ms, r.gbs,
+               r.eta, r.speedup, r.convert_spmvs, r.bytes_per_nnz, r.error, r.note, i + 1 < rs.size() ? "," : "");
+  }
+  fmt::print(f, "]}}\n");
+}
+}  // namespace
+
+int run_spmv(const std::vector<std::string>& args) {
+  options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto list = [&](std::vector<std::string>& v) {
+      FG_EXPECTS(i + 1 < args.size(), a + " needs a value");
+      v.clear();
+      const std::string s = args[++i];
+      for (std::size_t p = 0, q; p <= s.size(); p = q + 1) {
+        q = s.find(',', p);
+        if (q == std::string::npos) q = s.size();
+        v.push_back(s.substr(p, q - p));
+      }
+    };
+    if (a == "--json") {
+      FG_EXPECTS(i + 1 < args.size(), "--json needs a file");
+      o.json = args[++i];
+    } else if (a == "--runs") {
+      FG_EXPECTS(i + 1 < args.size(), "--runs needs a number");
+      o.runs = std::max(20, std::stoi(args[++i]));
+    } else if (a == "--types") {
+      list(o.types);
+    } else if (a == "--kernels") {
+      list(o.only);
+    } else {
+      o.specs.push_back(a);
+    }
+  }
+  FG_EXPECTS(!o.specs.empty(), std::string("bench spmv needs matrices\n") + bench_usage);
+  fmt::print("device: {} ({})\n", device_backend_name(), device_description());
+  const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
+  fmt::print("device-to-device copy bandwidth (read + write): {:.1f} GB/s\n", copy);
+  device_timer t;
+  std::vector<result> rs;
+  for (const auto& spec : o.specs) {
+    const edge_list e = make_matrix(spec);
+    fmt::print("\n{} ({}): {} rows, {} edges in the input\n", e.name, e.kind, e.n, e.src.size());
+    for (const auto& ty : o.types) {
+      if (ty == "float") bench_type<float>(e, o, copy, t, rs);
+      else if (ty == "double") bench_type<double>(e, o, copy, t, rs);
+      else throw invalid_argument("--types takes float and/or double");
+    }
+    if (!o.json.empty()) write_json(o.json, copy, rs);  // after every matrix: a cut-off run keeps its results
+  }
+  return 0;
+}
+
+}  // namespace fg::bench

@@ -1,0 +1,58 @@
+// Registry of the SpMV benchmark's kernels. A format joins by one entry here.
+#include "bench/spmv_kernels.hpp"
+
+#include <memory>
+
+#include "core/semiring.hpp"
+#include "storage/dcsr.hpp"
+#if defined(FG_WITH_CUDA)
+#include "bench/cusparse_spmv.hpp"
+#endif
+
+namespace fg::bench {
+
+namespace {
+template <class V>
+std::size_t csr_bytes(const csr_matrix<V, device_space>& A) {
+  return A.row_ptr.bytes() + A.col.bytes() + A.val.bytes();
+}
+// Copies the CSR so each kernel owns what it reads (the conversion time of plain CSR is a copy).
+template <class V>
+std::shared_ptr<csr_matrix<V, device_space>> copy_csr(const csr_matrix<V, device_space>& A) {
+  auto c = std::make_shared<csr_matrix<V, device_space>>();
+  c->rows = A.rows;
+  c->cols = A.cols;
+  c->row_ptr = clone<device_space>(A.row_ptr);
+  c->col = clone<device_space>(A.col);
+  c->val = clone<device_space>(A.val);
+  return c;
+}
+}  // namespace
+
+template <class V>
+std::vector<kernel_case<V>> spmv_kernels() {
+  using D = device_space;
+  std::vector<kernel_case<V>> k;
+#if defined(FG_WITH_CUDA)
+  k.push_back({"cusparse", [](const csr_matrix<V, D>& A) {
+                 auto c = std::make_shared<cusparse_csr<V>>(A);
+                 return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { c->run(x, y); }, csr_bytes(A), "CSR, ALG_DEFAULT"};
+               }});
+#endif
+  k.push_back({"csr_vector", [](const csr_matrix<V, D>& A) {
+                 auto c = copy_csr(A);
+                 return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*c, x, y); },
+                                    csr_bytes(*c), "sub-warp width from mu"};
+               }});
+  k.push_back({"dcsr", [](const csr_matrix<V, D>& A) {
+                 auto d = std::make_shared<dcsr_matrix<V, D>>(dcsr_matrix<V, D>::from_csr(A));
+                 return prepared<V>{[d](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*d, x, y); },
+                                    d->bytes(), "packed (single segment per row)"};
+               }});
+  return k;
+}
+
+template std::vector<kernel_case<float>> spmv_kernels<float>();
+template std::vector<kernel_case<double>> spmv_kernels<double>();
+
+}  // namespace fg::bench
