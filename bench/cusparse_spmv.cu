@@ -18,6 +18,13 @@
 
 namespace fg::bench {
 
+namespace {
+// cuSPARSE gets 32-bit row offsets (its fast path); ours are 64-bit.
+void narrow_offsets(const offset_t* src, std::int32_t* dst, std::int64_t n) {
+  detail::parallel_for(n, FG_LAMBDA(std::int64_t i) { dst[i] = std::int32_t(src[i]); });
+}
+}  // namespace
+
 template <class V>
 struct cusparse_csr<V>::state {
   cusparseHandle_t handle{};
@@ -36,8 +43,7 @@ cusparse_csr<V>::cusparse_csr(const csr_matrix<V, device_space>& A) : s_(new sta
   s_->cols = A.cols;
   s_->row_ptr = array<std::int32_t, device_space>(std::size_t(A.rows) + 1);
   std::int32_t* rp = s_->row_ptr.data();
-  const offset_t* src = A.row_ptr.data();
-  detail::parallel_for(std::int64_t(A.rows) + 1, FG_LAMBDA(std::int64_t i) { rp[i] = std::int32_t(src[i]); });
+  narrow_offsets(A.row_ptr.data(), rp, std::int64_t(A.rows) + 1);
   FG_CUSPARSE_TRY(cusparseCreate(&s_->handle));
   FG_CUSPARSE_TRY(cusparseCreateCsr(&s_->A, A.rows, A.cols, A.nnz(), rp, const_cast<vertex_t*>(A.col.data()),
                                     const_cast<V*>(A.val.data()), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
