@@ -1,0 +1,50 @@
+// SELL-C-sigma SpMV (Kreutzer et al. 2014 §2; the scs kernel of Wik 2021): one thread per row of a
+// chunk, a warp per chunk (C = 32), so each step k of the chunk is one coalesced 128-byte load of
+// columns. Replaces storage/device/sell_spmv_portable.cpp in the CUDA build; reference twin:
+// storage/reference/sell.cpp.
+#include "core/cuda_check.hpp"
+#include "core/semiring.hpp"
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/sell_kernels.hpp"
+
+namespace fg::detail {
+namespace {
+
+constexpr int sell_block = 256;  // 8 chunks per block
+static_assert(sell_chunk_rows == 32, "the kernel maps a chunk to a warp");
+
+// No shuffles or barriers, so threads past the last row may simply return.
+template <class Sr, class V>
+__global__ void __launch_bounds__(sell_block)
+sell_kernel(vertex_t rows, const offset_t* __restrict__ chunk_ptr, const vertex_t* __restrict__ perm,
+            const vertex_t* __restrict__ col, const stored_t<V>* __restrict__ val,
+            const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y) {
+  const std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= rows) return;
+  const std::int64_t c = s / sell_chunk_rows;
+  const offset_t end = chunk_ptr[c + 1];
+  auto acc = Sr::zero();
+  for (offset_t j = chunk_ptr[c] + s % sell_chunk_rows; j < end; j += sell_chunk_rows) {
+    const vertex_t cj = col[j];
+    if (cj < 0) break;  // padding (sell_padding) only follows a row's entries: the row ends here
+    acc = Sr::add(acc, Sr::mul(value_or<V>(val, j, Sr::pattern_value()), x[cj]));
+  }
+  y[perm[s]] = acc;
+}
+
+}  // namespace
+
+template <class Sr, class V>
+void sell_kernels<device_space>::sell_spmv(const sell_view<V>& A, const typename Sr::value_type* x,
+                                           typename Sr::value_type* y) {
+  const unsigned blocks = unsigned((std::int64_t(A.rows) + sell_block - 1) / sell_block);
+  sell_kernel<Sr, V><<<blocks, sell_block>>>(A.rows, A.chunk_ptr, A.perm, A.col, A.val, x, y);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+#define FG_INSTANTIATE(Sr, V) \
+  template void sell_kernels<device_space>::sell_spmv<Sr, V>(const sell_view<V>&, const Sr::value_type*, Sr::value_type*);
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail
