@@ -1,10 +1,14 @@
 // Registry of the SpMV benchmark's kernels. A format joins by one entry here.
 #include "bench/spmv_kernels.hpp"
 
+#include <fmt/core.h>
+
 #include <memory>
 
 #include "core/semiring.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/hyb.hpp"
+#include "storage/sell.hpp"
 #if defined(FG_WITH_CUDA)
 #include "bench/cusparse_spmv.hpp"
 #endif
@@ -48,6 +52,18 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  auto d = std::make_shared<dcsr_matrix<V, D>>(dcsr_matrix<V, D>::from_csr(A));
                  return prepared<V>{[d](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*d, x, y); },
                                     d->bytes(), "packed (single segment per row)"};
+               }});
+  k.push_back({"sell_c32_s256", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<sell_matrix<V, D>>(to_sell(A));
+                 const double pad = double(f->padded()) / double(std::max<offset_t>(1, A.nnz())) - 1.0;
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("padding {:.1f}%", 100 * pad)};
+               }});
+  k.push_back({"hyb", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<hyb_matrix<V, D>>(to_hyb(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("K {}, tail {:.1f}% of nnz", f->ell_width,
+                                                            100.0 * double(f->tail_nnz()) / double(std::max<offset_t>(1, A.nnz())))};
                }});
   return k;
 }
