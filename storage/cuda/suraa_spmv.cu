@@ -8,6 +8,8 @@
 // ever pending, and cudaLimitDevRuntimePendingLaunchCount is left at its default. Should a child
 // launch still fail, the parent thread computes the row itself (slow, never wrong).
 // Needs relocatable device code and cudadevrt (CMakeLists.txt).
+#include <algorithm>
+
 #include "core/semiring.hpp"
 #include "storage/cuda/block_reduce.cuh"
 #include "storage/cuda/stream_set.cuh"
@@ -151,10 +153,10 @@ void suraa_kernels<device_space>::suraa_spmv(const suraa_view<V>& A, const suraa
   }
   if (g1 > 0 && dynamic_parallelism) {
     cudaStream_t st = streams[next++];
-    for (vertex_t b = seg[0].begin; b < seg[g1 - 1].end; b += suraa_children_per_launch) {
-      const vertex_t e = b + suraa_children_per_launch < seg[g1 - 1].end ? b + suraa_children_per_launch
-                                                                        : seg[g1 - 1].end;
-      suraa_parent_kernel<Sr, V><<<blocks_for(e - b), block, 0, st>>>(A, b, e, x, y);
+    const std::int64_t last = seg[g1 - 1].end;
+    for (std::int64_t b = seg[0].begin; b < last; b += suraa_children_per_launch) {
+      const std::int64_t e = std::min<std::int64_t>(b + suraa_children_per_launch, last);
+      suraa_parent_kernel<Sr, V><<<blocks_for(e - b), block, 0, st>>>(A, vertex_t(b), vertex_t(e), x, y);
       FG_CUDA_CHECK_LAUNCH();
     }
   } else {
