@@ -1,0 +1,57 @@
+// ADCSR construction and SpMV entry points: argument checks, the CSR copy, then the twin of the
+// matrix's memory space (storage/detail/adcsr_kernels.hpp).
+#include "storage/adcsr.hpp"
+
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "storage/detail/adcsr_kernels.hpp"
+#include "storage/detail/kernels.hpp"  // FG_FOR_EACH_VALUE, FG_FOR_EACH_SPMV
+
+namespace fg {
+
+template <class V, class S>
+adcsr_matrix<V, S> to_adcsr(const csr_matrix<V, S>& A, const adcsr_options&) {
+  FG_EXPECTS(A.rows >= 0 && A.cols >= 0, "to_adcsr: negative dimension");
+  FG_EXPECTS(A.row_ptr.size() == std::size_t(A.rows) + 1 || (A.rows == 0 && A.row_ptr.empty()),
+             "to_adcsr: row_ptr must hold rows + 1 entries");
+  adcsr_matrix<V, S> m;
+  m.rows = A.rows;
+  m.cols = A.cols;
+  m.row_ptr = clone<S>(A.row_ptr);
+  m.col = clone<S>(A.col);
+  m.val = clone<S>(A.val);
+  m.perm = array<vertex_t, S>(std::size_t(A.rows));
+  if (A.rows > 0) detail::adcsr_kernels<S>::adcsr_bin_rows(A.row_ptr.data(), A.rows, m.perm.data(), m.bin_ptr.data());
+  return m;
+}
+
+template <class V, class S>
+adcsr_matrix<V, S> to_adcsr(const dcsr_matrix<V, S>& A, const adcsr_options& opts) {
+  return to_adcsr(A.to_csr(), opts);
+}
+
+template <class Sr, class V, class S>
+void spmv(const adcsr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
+          array<typename Sr::value_type, S>& y) {
+  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
+  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  if (A.rows > 0) detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(A.view(), x.data(), y.data());
+}
+
+#define FG_INSTANTIATE_IN(V, S)                                                                    \
+  template adcsr_matrix<V, S> to_adcsr<V, S>(const csr_matrix<V, S>&, const adcsr_options&);      \
+  template adcsr_matrix<V, S> to_adcsr<V, S>(const dcsr_matrix<V, S>&, const adcsr_options&);
+#define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+
+#define FG_INSTANTIATE_IN(Sr, V, S)                                                                \
+  template void spmv<Sr, V, S>(const adcsr_matrix<V, S>&, const array<Sr::value_type, S>&,         \
+                               array<Sr::value_type, S>&);
+#define FG_INSTANTIATE(Sr, V) FG_INSTANTIATE_IN(Sr, V, host_space) FG_INSTANTIATE_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+
+}  // namespace fg

@@ -1,0 +1,27 @@
+// CSR-scalar SpMV entry point: argument checks, then the twin of the matrix's memory space.
+#include "storage/csr_scalar.hpp"
+
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "storage/detail/csr_scalar_kernels.hpp"
+#include "storage/detail/kernels.hpp"  // FG_FOR_EACH_SPMV
+
+namespace fg {
+
+template <class Sr, class V, class S>
+void spmv_scalar(const csr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
+                 array<typename Sr::value_type, S>& y) {
+  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv_scalar: x shorter than the matrix has columns");
+  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv_scalar: y shorter than the matrix has rows");
+  if (A.rows > 0) detail::csr_scalar_kernels<S>::template csr_scalar_spmv<Sr>(A.view(), x.data(), y.data());
+}
+
+#define FG_INSTANTIATE_IN(Sr, V, S)                                                                \
+  template void spmv_scalar<Sr, V, S>(const csr_matrix<V, S>&, const array<Sr::value_type, S>&,    \
+                                      array<Sr::value_type, S>&);
+#define FG_INSTANTIATE(Sr, V) FG_INSTANTIATE_IN(Sr, V, host_space) FG_INSTANTIATE_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+
+}  // namespace fg

@@ -1,0 +1,36 @@
+// Reference twins of ADCSR (storage/device/adcsr_convert.cpp, storage/device/adcsr_spmv_portable.cpp,
+// storage/cuda/adcsr_spmv.cu): binning by a counting sort (stable, like the device's sort on the
+// labels) and an SpMV that walks the bins in order, one row at a time, entries in stored order.
+#include "core/semiring.hpp"
+#include "storage/detail/adcsr_kernels.hpp"
+#include "storage/detail/kernels.hpp"
+
+namespace fg::detail {
+using K = adcsr_kernels<host_space>;
+
+void K::adcsr_bin_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* perm, vertex_t* bin_ptr) {
+  vertex_t next[adcsr_bins + 1] = {};
+  for (vertex_t r = 0; r < rows; ++r) ++next[adcsr_bin(row_ptr[r + 1] - row_ptr[r]) + 1];
+  for (int b = 0; b < adcsr_bins; ++b) next[b + 1] += next[b];
+  for (int b = 0; b <= adcsr_bins; ++b) bin_ptr[b] = next[b];
+  for (vertex_t r = 0; r < rows; ++r) perm[next[adcsr_bin(row_ptr[r + 1] - row_ptr[r])]++] = r;
+}
+
+template <class Sr, class V>
+void K::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+  for (int b = 0; b < adcsr_bins; ++b)
+    for (vertex_t k = A.bin_ptr[b]; k < A.bin_ptr[b + 1]; ++k) {
+      const vertex_t r = A.perm[k];
+      auto acc = Sr::zero();
+      for (offset_t j = A.csr.row_ptr[r]; j < A.csr.row_ptr[r + 1]; ++j)
+        acc = Sr::add(acc, Sr::mul(value_or<V>(A.csr.val, j, Sr::pattern_value()), x[A.csr.col[j]]));
+      y[r] = acc;
+    }
+}
+
+#define FG_INSTANTIATE(Sr, V) \
+  template void K::adcsr_spmv<Sr, V>(const adcsr_view<V>&, const Sr::value_type*, Sr::value_type*);
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail
