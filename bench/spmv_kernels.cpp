@@ -7,7 +7,10 @@
 
 #include "core/semiring.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/adcsr.hpp"
+#include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
+#include "storage/suraa.hpp"
 #include "storage/sell.hpp"
 #if defined(FG_WITH_CUDA)
 #include "bench/cusparse_spmv.hpp"
@@ -52,6 +55,27 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  auto d = std::make_shared<dcsr_matrix<V, D>>(dcsr_matrix<V, D>::from_csr(A));
                  return prepared<V>{[d](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*d, x, y); },
                                     d->bytes(), "packed (single segment per row)"};
+               }});
+  k.push_back({"csr_scalar", [](const csr_matrix<V, D>& A) {
+                 auto c = copy_csr(A);
+                 return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { spmv_scalar<plus_times<V>>(*c, x, y); },
+                                    csr_bytes(*c), "thread per row"};
+               }});
+  for (bool dp : {true, false})
+    k.push_back({dp ? "suraa_dp" : "suraa_once", [dp](const csr_matrix<V, D>& A) {
+                   suraa_options o;
+                   o.dynamic_parallelism = dp;
+                   auto f = std::make_shared<suraa_matrix<V, D>>(to_suraa(A, o));
+                   vertex_t g1 = 0;
+                   for (const auto& sg : f->segments)
+                     if (sg.group == suraa_group::g1_dynamic) g1 += sg.end - sg.begin;
+                   return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                      f->bytes(), fmt::format("{} segments, {} G1 rows", f->segments.size(), g1)};
+                 }});
+  k.push_back({"adcsr", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<adcsr_matrix<V, D>>(to_adcsr(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), "bins 1, 2-3, 4-8, ..."};
                }});
   k.push_back({"sell_c32_s256", [](const csr_matrix<V, D>& A) {
                  auto f = std::make_shared<sell_matrix<V, D>>(to_sell(A));
