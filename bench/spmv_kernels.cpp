@@ -8,6 +8,7 @@
 #include "core/semiring.hpp"
 #include "storage/dcsr.hpp"
 #include "storage/adcsr.hpp"
+#include "storage/cmrs.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
 #include "storage/suraa.hpp"
@@ -76,6 +77,22 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  auto f = std::make_shared<adcsr_matrix<V, D>>(to_adcsr(A));
                  return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
                                     f->bytes(), "bins 1, 2-3, 4-8, ..."};
+               }});
+  // CMRS: strip heights 2..16 for the H100 optimum search (the paper's K20 optimum: 6 float, 4 double).
+  for (int h : {2, 4, 6, 8, 12, 16})
+    k.push_back({"cmrs_h" + std::to_string(h), [h](const csr_matrix<V, D>& A) {
+                   cmrs_options o;
+                   o.height = h;
+                   auto f = std::make_shared<cmrs_matrix<V, D>>(to_cmrs(A, o));
+                   return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                      f->bytes(), fmt::format("height {}, {} warps/block", h, o.warps_per_block)};
+                 }});
+  k.push_back({"cmrs_modified", [](const csr_matrix<V, D>& A) {
+                 cmrs_options o;
+                 o.variant = cmrs_variant::modified;
+                 auto f = std::make_shared<cmrs_matrix<V, D>>(to_cmrs(A, o));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("height 16, M 8, padding {:.1f}%", 100 * f->padding_ratio())};
                }});
   k.push_back({"sell_c32_s256", [](const csr_matrix<V, D>& A) {
                  auto f = std::make_shared<sell_matrix<V, D>>(to_sell(A));
