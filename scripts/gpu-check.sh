@@ -5,8 +5,11 @@
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/fg-gpu-check}
-mkdir -p "$out"
+# Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
+# results, the plots, the summary and one tarball of every log.
+final=${OUT:-/tmp/fg-gpu-check}
+out=$(mktemp -d /tmp/fg-gpu-check.XXXX)
+mkdir -p "$final"
 status=0
 step() {  # step NAME TIMEOUT CMD...: runs with a timeout, logs to $out/NAME.log, remembers failure
   local name=$1 limit=$2
@@ -51,4 +54,6 @@ echo "-- bench spmv (best kernel per matrix; full table in spmv.log / spmv.json)
 cat "$out/spmv-summary.txt"
 for f in "$out"/pagerank-*.log; do [ -e "$f" ] && grep -E "pagerank:|backend" "$f"; done
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
+tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
+for f in spmv.json insert.json spmv-float.png spmv-double.png spmv-summary.txt; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
 exit $status
