@@ -9,6 +9,7 @@
 #include "storage/dcsr.hpp"
 #include "storage/adcsr.hpp"
 #include "storage/cmrs.hpp"
+#include "storage/csr_adaptive.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
 #include "storage/suraa.hpp"
@@ -61,6 +62,11 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  auto c = copy_csr(A);
                  return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { spmv_scalar<plus_times<V>>(*c, x, y); },
                                     csr_bytes(*c), "thread per row"};
+               }});
+  k.push_back({"csr_adaptive", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<csr_adaptive_matrix<V, D>>(to_csr_adaptive(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("{} row blocks", f->blocks)};
                }});
   for (bool dp : {true, false})
     k.push_back({dp ? "suraa_dp" : "suraa_once", [dp](const csr_matrix<V, D>& A) {

@@ -1,0 +1,48 @@
+// CSR-Adaptive orchestration: copy, cut into row blocks, SpMV dispatch (kernels in the twins).
+#include "storage/csr_adaptive.hpp"
+
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "storage/detail/csr_adaptive_kernels.hpp"
+
+namespace fg {
+
+template <class V, class S>
+csr_adaptive_matrix<V, S> to_csr_adaptive(const csr_matrix<V, S>& A, const csr_adaptive_options& o) {
+  FG_EXPECTS(o.block_nnz >= 32, "csr_adaptive: block_nnz must be >= 32");
+  csr_adaptive_matrix<V, S> m;
+  m.csr.rows = A.rows;
+  m.csr.cols = A.cols;
+  m.csr.row_ptr = clone<S>(A.row_ptr);
+  m.csr.col = clone<S>(A.col);
+  m.csr.val = clone<S>(A.val);
+  m.block_nnz = o.block_nnz;
+  array<vertex_t, S> b(std::size_t(A.rows) + 1);
+  const offset_t count = detail::csr_adaptive_kernels<S>::row_blocks(m.csr.row_ptr.data(), A.rows, o.block_nnz, b.data());
+  m.blocks = count - 1;
+  m.row_blocks = array<vertex_t, S>(std::size_t(count));
+  copy_prefix(m.row_blocks, b, std::size_t(count));
+  return m;
+}
+
+template <class Sr, class V, class S>
+void spmv(const csr_adaptive_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
+          array<typename Sr::value_type, S>& y) {
+  FG_EXPECTS(x.size() >= std::size_t(A.csr.cols), "spmv: x shorter than the matrix has columns");
+  FG_EXPECTS(y.size() >= std::size_t(A.csr.rows), "spmv: y shorter than the matrix has rows");
+  if (A.blocks > 0) detail::csr_adaptive_kernels<S>::template spmv<Sr>(A.view(), x.data(), y.data());
+}
+
+#define FG_CONVERT(V)                                                                                          \
+  template csr_adaptive_matrix<V, host_space> to_csr_adaptive(const csr_matrix<V, host_space>&, const csr_adaptive_options&); \
+  template csr_adaptive_matrix<V, device_space> to_csr_adaptive(const csr_matrix<V, device_space>&, const csr_adaptive_options&);
+FG_FOR_EACH_VALUE(FG_CONVERT)
+#undef FG_CONVERT
+#define FG_SPMV_IN(Sr, V, S) \
+  template void spmv<Sr, V, S>(const csr_adaptive_matrix<V, S>&, const array<Sr::value_type, S>&, array<Sr::value_type, S>&);
+#define FG_SPMV(Sr, V) FG_SPMV_IN(Sr, V, host_space) FG_SPMV_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMV(FG_SPMV)
+#undef FG_SPMV
+#undef FG_SPMV_IN
+
+}  // namespace fg
