@@ -23,7 +23,9 @@ csr_adaptive_kernel(csr_adaptive_view<V> A, const typename Sr::value_type* __res
   const offset_t* rp = A.csr.row_ptr;
   const vertex_t r0 = A.row_blocks[blockIdx.x], r1 = A.row_blocks[blockIdx.x + 1];
   const offset_t base = rp[r0], nnz = rp[r1] - base;
-  if (nnz > A.block_nnz) {  // one long row: uniform branch for the whole block (block_reduce syncs)
+  // A multi-row block holds < 2 * block_nnz products; only a block of one long row takes this path
+  // (a uniform branch for the whole block, as block_reduce synchronises).
+  if (r1 - r0 == 1 && nnz > A.block_nnz) {
     T acc = Sr::zero();
     for (offset_t j = base + threadIdx.x; j < base + nnz; j += blockDim.x)
       acc = Sr::add(acc, Sr::mul(value_or<V>(A.csr.val, j, Sr::pattern_value()), x[A.csr.col[j]]));
