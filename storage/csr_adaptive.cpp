@@ -9,7 +9,8 @@ namespace fg {
 
 template <class V, class S>
 csr_adaptive_matrix<V, S> to_csr_adaptive(const csr_matrix<V, S>& A, const csr_adaptive_options& o) {
-  FG_EXPECTS(o.block_nnz >= 32, "csr_adaptive: block_nnz must be >= 32");
+  FG_EXPECTS(o.block_nnz >= 32 && o.block_nnz <= csr_adaptive_max_block_nnz,
+             "csr_adaptive: block_nnz must be in [32, 2048] (row blocks are staged in shared memory)");
   csr_adaptive_matrix<V, S> m;
   m.csr.rows = A.rows;
   m.csr.cols = A.cols;

@@ -10,8 +10,12 @@
 
 namespace fg {
 
+/// Largest bucket: a row block's < 2 * block_nnz staged products must fit in shared memory
+/// (2 x 2048 doubles = 32 KB, under the 48 KB a block gets without opting in).
+inline constexpr offset_t csr_adaptive_max_block_nnz = 2048;
+
 struct csr_adaptive_options {
-  offset_t block_nnz = 1024;  ///< bucket size; a row block holds < 2 * block_nnz products in shared memory
+  offset_t block_nnz = 1024;  ///< bucket size in [32, csr_adaptive_max_block_nnz]
 };
 
 template <class V>
@@ -33,7 +37,8 @@ struct csr_adaptive_matrix {
   csr_adaptive_view<V> view() const noexcept { return {csr.view(), row_blocks.data(), blocks, block_nnz}; }
 };
 
-/// @brief Copies A and cuts its rows into blocks. @throws fg::invalid_argument for block_nnz < 32.
+/// @brief Copies A and cuts its rows into blocks.
+/// @throws fg::invalid_argument for block_nnz outside [32, csr_adaptive_max_block_nnz].
 template <class V, class Space>
 csr_adaptive_matrix<V, Space> to_csr_adaptive(const csr_matrix<V, Space>& A, const csr_adaptive_options& o = {});
 
