@@ -1,8 +1,6 @@
 // Engine graph: turns file edges into oriented batches for the store.
 #include "engine/graph.hpp"
 
-#include <cmath>
-
 #include "core/error.hpp"
 #include "loaders/graph_file.hpp"
 
@@ -27,31 +25,7 @@ void graph<V, S>::insert(const edge_file& f, std::size_t first, std::size_t last
   store_.insert_batch(make_coo<V, S>(r, c, w));
 }
 
-template <class V, class S>
-degree_profile profile(const dcsr_matrix<V, S>& A) {
-  degree_profile p;
-  p.vertices = A.rows();
-  p.edges = A.nnz();
-  if (A.rows() == 0) return p;
-  const auto row_ptr = to_vector(A.to_csr().row_ptr);
-  double sum2 = 0;
-  for (vertex_t v = 0; v < A.rows(); ++v) {
-    const auto d = vertex_t(row_ptr[v + 1] - row_ptr[v]);
-    if (d == 0) ++p.empty_rows;
-    if (d > p.max_degree) {
-      p.max_degree = d;
-      p.max_vertex = v;
-    }
-    sum2 += double(d) * d;
-  }
-  p.mean = double(p.edges) / p.vertices;
-  p.stddev = std::sqrt(std::max(0.0, sum2 / p.vertices - p.mean * p.mean));
-  return p;
-}
-
-#define FG_INSTANTIATE(V, S) \
-  template class graph<V, S>; \
-  template degree_profile profile(const dcsr_matrix<V, S>&);
+#define FG_INSTANTIATE(V, S) template class graph<V, S>;
 FG_INSTANTIATE(pattern, host_space)
 FG_INSTANTIATE(pattern, device_space)
 FG_INSTANTIATE(double, host_space)

@@ -34,14 +34,4 @@ class graph {
   dcsr_matrix<V, Space> store_;
 };
 
-/// Degree statistics of an out-oriented store (what `fluxgraph info` prints).
-struct degree_profile {
-  vertex_t vertices = 0;
-  offset_t edges = 0;
-  double mean = 0, stddev = 0;
-  vertex_t max_degree = 0, max_vertex = -1, empty_rows = 0;
-};
-template <class V, class Space>
-degree_profile profile(const dcsr_matrix<V, Space>& A);
-
 }  // namespace fg

@@ -12,7 +12,9 @@
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "engine/cost_model.hpp"
 #include "engine/graph.hpp"
+#include "engine/profile.hpp"
 #include "loaders/graph_file.hpp"
 #include "tools/cli.hpp"
 
@@ -95,20 +97,45 @@ exec backend_of(const options& o, std::string& description) {
   return exec::device;
 }
 
+namespace {
+// The selector's view of this matrix: profile, every kernel's predicted cost for the stated reads
+// (a PageRank-like pass: double vectors), and the choice with its reason.
+void explain(const options& o, const dcsr_matrix<pattern, device_space>& store) {
+  const double reads = o.number("reads", 50, 1, 1e12);
+  const matrix_profile p = profile(store);
+  const calibration cal = load_calibration(device_description());
+  const selection s = select_kernel(p, 8, reads, cal, o.get("kernel", "auto"));
+  fmt::print("\nprofile: {} rows, {} nnz, mu {:.2f}, sigma {:.2f}, max row {}, empty rows {}\n", p.rows, p.nnz, p.mu,
+             p.sigma, p.max_row, p.empty_rows);
+  fmt::print("row length quartiles (from a log2 histogram): {:.1f} / {:.1f} / {:.1f}\n", p.q1, p.median, p.q3);
+  fmt::print("store: {:.2f} segments per non-empty row, {:.1f}% of the allocated buffer unused\n", p.segments_per_row,
+             100 * p.gap_fraction);
+  fmt::print("calibration: {}\n", cal.source);
+  fmt::print("predicted cost of {} SpMVs (double vectors):\n{:<14} {:>10} {:>11} {:>11}\n", reads, "kernel", "SpMV ms",
+             "convert ms", "total ms");
+  for (const auto& e : s.estimates) {
+    if (e.feasible) fmt::print("{:<14} {:>10.4f} {:>11.4f} {:>11.4f}\n", e.kernel, e.spmv_ms, e.convert_ms, e.total_ms);
+    else fmt::print("{:<14} {:>10} ({})\n", e.kernel, "-", e.why_not);
+  }
+  fmt::print("choice: {}: {}\n", s.kernel, s.reason);
+}
+}  // namespace
+
 int run_info(const options& o) {
   double t_load = 0;
   const edge_file f = load(o.file, t_load);
   FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
   graph<pattern, device_space> g(orientation::out, vertex_t(f.num_vertices));
   g.insert(f, 0, f.src.size());
-  const degree_profile p = profile(g.store());
+  const matrix_profile p = profile(g.store());
   fmt::print("file: {}\n", f.path);
-  fmt::print("vertices: {}\nedges: {} in the file, {} distinct\n", p.vertices, f.num_edges(), p.edges);
+  fmt::print("vertices: {}\nedges: {} in the file, {} distinct\n", p.rows, f.num_edges(), p.nnz);
   fmt::print("weights: {}\n", f.weighted() ? "yes" : "no");
-  fmt::print("out-degree: mu {:.3f}, sigma {:.3f}, max {} (vertex {})\n", p.mean, p.stddev, p.max_degree,
-             p.max_vertex >= 0 ? f.original_id[std::size_t(p.max_vertex)] : -1);
+  fmt::print("out-degree: mu {:.3f}, sigma {:.3f}, max {}\n", p.mu, p.sigma, p.max_row);
   fmt::print("empty rows (no out-edges): {}\n", p.empty_rows);
   fmt::print("load time: {:.3f} s\n", t_load);
+  if (o.has("explain")) explain(o, g.store());
+  else if (o.values.count("reads") || o.values.count("kernel")) throw usage_error("--reads and --kernel go with --explain");
   return 0;
 }
 

@@ -15,7 +15,7 @@
 namespace fg::cli {
 
 const char* usage_text =
-    "usage: fluxgraph info FILE\n"
+    "usage: fluxgraph info FILE [--explain [--reads R] [--kernel NAME]]\n"
     "       fluxgraph pagerank FILE [--damping D] [--tol T] [--max-iter N] [--top K] [--out FILE]\n"
     "                               [--weighted] [--backend cpu|cuda]\n"
     "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
@@ -28,12 +28,12 @@ const char* usage_text =
 namespace {
 // Options that take a value, per command; everything else that starts with -- is a flag.
 const std::map<std::string, std::set<std::string>> valued = {
-    {"info", {}},
+    {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {}}, {"pagerank", {"weighted"}}, {"stream", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
