@@ -4,11 +4,15 @@
 #include "algorithms/pagerank.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "core/error.hpp"
 #include "core/semiring.hpp"
+#include "engine/cost_model.hpp"
+#include "engine/profile.hpp"
+#include "engine/views.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
 
@@ -32,6 +36,14 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     res.converged = true;
     return res;
   }
+  // The read-heavy phase: the selector picks the kernel for about min(max_iter, 50) SpMVs.
+  const auto tv = std::chrono::steady_clock::now();
+  const double reads = std::min(opt.max_iter, 50);
+  const selection sel = select_kernel(profile(At), 8, reads, load_calibration(device_description()), opt.kernel);
+  const spmv_view<V, S> view = make_view(At, sel.kernel);
+  res.kernel = sel.kernel;
+  res.kernel_reason = sel.reason;
+  res.view_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tv).count();
   array<double, S> out_w(n), rank(n), scaled(n), y(n);
   P::template out_weights<V>(At.view(), out_w.data(), n);
   if constexpr (!is_pattern_v<V>) {
@@ -43,7 +55,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   double dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
   const double d = opt.damping;
   for (int it = 1; it <= opt.max_iter; ++it) {
-    spmv<plus_times<double>>(At, scaled, y);
+    view.run(scaled, y);
     const double base = (d * dangling + (1.0 - d)) / n;
     const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), n, d, base);
     dangling = s.dangling;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/types.hpp"
@@ -19,6 +20,8 @@ struct pagerank_options {
   double tol = 1e-10;      ///< stop when the L1 change of the score vector < tol * n
   int max_iter = 1000;     ///< stop after this many iterations even if not converged
   bool weighted = false;   ///< use edge weights (duplicates add up) instead of counting each edge once
+  /// SpMV kernel: "auto" asks the engine's selector (engine/cost_model.hpp), or a kernel name.
+  std::string kernel = "auto";
   /// Called after every iteration with (iteration, L1 change); e.g. a progress line.
   std::function<void(int, double)> progress;
 };
@@ -30,6 +33,9 @@ struct pagerank_result {
   bool converged = false;
   double last_change = 0;  ///< L1 change of the last iteration
   double seconds = 0;      ///< wall time of the iterations (store already built)
+  std::string kernel;      ///< the SpMV kernel that ran
+  std::string kernel_reason;
+  double view_seconds = 0; ///< building the kernel's view (profile, selection, conversion)
 };
 
 /// @brief PageRank over an in-edge store: row v lists the sources u of the edges u -> v (pattern:

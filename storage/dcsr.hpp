@@ -121,6 +121,9 @@ class dcsr_matrix {
   offset_t nnz() const noexcept { return nnz_; }
   offset_t capacity() const noexcept { return static_cast<offset_t>(col_.size()); }
   offset_t allocation_pointer() const noexcept { return alloc_ptr_; }
+  /// Content version: bumped by every batch that writes at least one entry (never by a rejected
+  /// batch, a batch of duplicates only, or defragment(), which moves entries but keeps them).
+  std::uint64_t version() const noexcept { return version_; }
   /// True when some row has reached k segments (the paper's flag).
   bool needs_defragment() const noexcept { return at_limit_; }
   bool collapses_duplicates() const noexcept;
@@ -142,6 +145,7 @@ class dcsr_matrix {
   offset_t nnz_ = 0, alloc_ptr_ = 0;
   bool at_limit_ = false;
   int max_nseg_ = 0;  ///< upper bound on any row's segment count
+  std::uint64_t version_ = 0;
   array<vertex_t, Space> sizes_;      ///< row_cap_ entries
   array<std::uint8_t, Space> nseg_;   ///< row_cap_ entries
   array<offset_t, Space> seg_;        ///< k * pitch, pitch = 2 * row_cap_

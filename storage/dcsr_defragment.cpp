@@ -17,6 +17,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t r
   next.cols_ = cols_;
   next.nnz_ = next.alloc_ptr_ = nnz_;
   next.max_nseg_ = 1;
+  next.version_ = version_;  // same entries, new layout
   if (rows_ == 0) return next;
   array<offset_t, S> row_ptr(std::size_t(rows_) + 1);
   K::scan_sizes(sizes_.data(), rows_, row_ptr.data());

@@ -79,6 +79,7 @@ void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>& batch) {
   at_limit_ = at_limit_ || t.at_limit;
   max_nseg_ = std::max(max_nseg_, t.max_nseg);
   ++stats_.batches;
+  if (work.nnz > 0) ++version_;
   stats_.entries_inserted += offset_t(work.nnz);
   stats_.segments_allocated += t.segments;
   stats_.duplicates_dropped += offset_t(received - work.nnz);

@@ -53,8 +53,9 @@ csr_matrix<V, host_space> graph_csr(const std::string& path) {
   return dcsr_matrix<V, host_space>::from_coo(make_coo<V, host_space>(f.src, f.dst, w), n, n).to_csr();
 }
 
-template <class Space, class V>
-csr_matrix<V, Space> csr_in(const csr_matrix<V, host_space>& h) {
+/// A copy of a CSR in another (or the same) memory space.
+template <class Space, class V, class From>
+csr_matrix<V, Space> csr_in(const csr_matrix<V, From>& h) {
   csr_matrix<V, Space> c;
   c.rows = h.rows;
   c.cols = h.cols;

@@ -37,6 +37,7 @@ pagerank_options pagerank_opts(const options& o) {
   p.tol = o.number("tol", 1e-10, 1e-300, 1.0);
   p.max_iter = int(o.integer("max-iter", 1000, 1, 100000000));
   p.weighted = o.has("weighted");
+  p.kernel = o.get("kernel", "auto");
   if (isatty(STDERR_FILENO))  // progress only for a person watching, never into logs
     p.progress = [](int it, double change) { fmt::print(stderr, "\riteration {:5d}  L1 change {:.3e}", it, change); };
   return p;
@@ -72,6 +73,7 @@ void print_top(const edge_file& f, const std::vector<double>& score, std::int64_
 
 void report(const options& o, const edge_file& f, const pagerank_result& r, const pagerank_options& p) {
   if (p.progress) fmt::print(stderr, "\n");
+  fmt::print("kernel: {} ({}; view built in {:.4f} s)\n", r.kernel, r.kernel_reason, r.view_seconds);
   fmt::print("pagerank: {} iterations, {} (L1 change {:.3e}, tolerance {:.3e}), {:.4f} s\n", r.iterations,
              r.converged ? "converged" : "NOT converged", r.last_change, p.tol * double(f.num_vertices), r.seconds);
   if (o.values.count("out")) {

@@ -17,7 +17,7 @@ namespace fg::cli {
 const char* usage_text =
     "usage: fluxgraph info FILE [--explain [--reads R] [--kernel NAME]]\n"
     "       fluxgraph pagerank FILE [--damping D] [--tol T] [--max-iter N] [--top K] [--out FILE]\n"
-    "                               [--weighted] [--backend cpu|cuda]\n"
+    "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
     "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
     "                             [--max-iter N] [--backend cpu|cuda]\n"
     "       fluxgraph bench spmv|insert ... (see fluxgraph bench spmv --help)\n"
@@ -29,8 +29,8 @@ namespace {
 // Options that take a value, per command; everything else that starts with -- is a flag.
 const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
-    {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend"}},
-    {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend"}},
+    {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
+    {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
     {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}};

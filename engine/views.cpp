@@ -1,0 +1,95 @@
+// View factory and cache (engine/views.hpp): one entry per selectable kernel.
+#include "engine/views.hpp"
+
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "storage/adcsr.hpp"
+#include "storage/cmrs.hpp"
+#include "storage/csr_adaptive.hpp"
+#include "storage/csr_scalar.hpp"
+#include "storage/hyb.hpp"
+#include "storage/sell.hpp"
+#include "storage/suraa.hpp"
+
+namespace fg {
+
+namespace {
+using Sr = plus_times<double>;
+
+template <class V, class S, class F>
+spmv_view<V, S> owning(const std::string& name, F&& format) {
+  auto f = std::make_shared<std::decay_t<F>>(std::forward<F>(format));
+  spmv_view<V, S> v;
+  v.kernel = name;
+  v.bytes = f->bytes();
+  v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
+  return v;
+}
+}  // namespace
+
+template <class V, class S>
+spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel) {
+  spmv_view<V, S> v;
+  if (kernel == "dcsr") {
+    v.kernel = kernel;
+    const dcsr_matrix<V, S>* a = &A;
+    v.run = [a](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*a, x, y); };
+  } else {
+    csr_matrix<V, S> c = A.to_csr();
+    if (kernel == "csr_vector" || kernel == "csr_scalar") {
+      auto f = std::make_shared<csr_matrix<V, S>>(std::move(c));
+      v.kernel = kernel;
+      v.bytes = f->row_ptr.bytes() + f->col.bytes() + f->val.bytes();
+      if (kernel == "csr_vector") v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
+      else v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv_scalar<Sr>(*f, x, y); };
+    } else if (kernel == "csr_adaptive") {
+      v = owning<V, S>(kernel, to_csr_adaptive(c));
+    } else if (kernel == "cmrs") {
+      v = owning<V, S>(kernel, to_cmrs(c));
+    } else if (kernel == "cmrs_modified") {
+      cmrs_options o;
+      o.variant = cmrs_variant::modified;
+      v = owning<V, S>(kernel, to_cmrs(c, o));
+    } else if (kernel == "sell") {
+      v = owning<V, S>(kernel, to_sell(c));
+    } else if (kernel == "hyb") {
+      v = owning<V, S>(kernel, to_hyb(c));
+    } else if (kernel == "suraa_dp" || kernel == "suraa_once") {
+      suraa_options o;
+      o.dynamic_parallelism = kernel == "suraa_dp";
+      v = owning<V, S>(kernel, to_suraa(c, o));
+    } else if (kernel == "adcsr") {
+      v = owning<V, S>(kernel, to_adcsr(c));
+    } else {
+      throw invalid_argument("unknown kernel '" + kernel + "'");
+    }
+  }
+  v.version = A.version();
+  return v;
+}
+
+template <class V, class S>
+const spmv_view<V, S>& view_cache<V, S>::get(const dcsr_matrix<V, S>& A, const std::string& kernel) {
+  auto it = views_.find(kernel);
+  if (it != views_.end()) {
+    if (kernel == "dcsr" || it->second.version == A.version()) {
+      ++hits_;
+      return it->second;
+    }
+    ++invalidations_;
+    views_.erase(it);  // free the stale view before building its replacement
+  }
+  ++builds_;
+  return views_.emplace(kernel, make_view(A, kernel)).first->second;
+}
+
+#define FG_INSTANTIATE(V, S)                                                                   \
+  template spmv_view<V, S> make_view(const dcsr_matrix<V, S>&, const std::string&);           \
+  template class view_cache<V, S>;
+FG_INSTANTIATE(pattern, host_space)
+FG_INSTANTIATE(pattern, device_space)
+FG_INSTANTIATE(double, host_space)
+FG_INSTANTIATE(double, device_space)
+#undef FG_INSTANTIATE
+
+}  // namespace fg

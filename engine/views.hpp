@@ -1,0 +1,46 @@
+// Read-optimized views of a DCSR store for the SpMVs of a read-heavy phase (plus-times, double
+// vectors: PageRank and the numeric fixed points), and a cache that reuses a view while the store's
+// content is unchanged.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/array.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg {
+
+template <class V, class Space>
+struct spmv_view {
+  std::string kernel;
+  std::function<void(const array<double, Space>&, array<double, Space>&)> run;  ///< y = A x
+  std::size_t bytes = 0;    ///< footprint beyond the store (0 for "dcsr")
+  std::uint64_t version = 0;  ///< store content version it was built from
+};
+
+/// @brief Builds kernel `kernel` (a name of selectable_kernels()) over A. "dcsr" reads A itself, so A
+///        must outlive that view; every other view owns its data (converted from a CSR snapshot).
+template <class V, class Space>
+spmv_view<V, Space> make_view(const dcsr_matrix<V, Space>& A, const std::string& kernel);
+
+/// @brief Views built lazily and reused while the store's content version is unchanged. A batch
+///        that writes entries invalidates every view built from a snapshot; the "dcsr" view reads
+///        the store itself and stays valid. (No format here can be patched in place cheaply:
+///        they all re-sort or re-pad rows, so a touched view is rebuilt.)
+template <class V, class Space>
+class view_cache {
+ public:
+  const spmv_view<V, Space>& get(const dcsr_matrix<V, Space>& A, const std::string& kernel);
+  std::size_t builds() const noexcept { return builds_; }
+  std::size_t hits() const noexcept { return hits_; }
+  std::size_t invalidations() const noexcept { return invalidations_; }
+  std::size_t size() const noexcept { return views_.size(); }
+
+ private:
+  std::map<std::string, spmv_view<V, Space>> views_;
+  std::size_t builds_ = 0, hits_ = 0, invalidations_ = 0;
+};
+
+}  // namespace fg

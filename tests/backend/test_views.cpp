@@ -1,0 +1,85 @@
+// Views for read-heavy phases: every kernel's view computes the reference SpMV, and the cache
+// rebuilds exactly the views a batch made stale.
+#include <doctest/doctest.h>
+
+#include "engine/cost_model.hpp"
+#include "engine/views.hpp"
+#include "tests/format_support.hpp"
+
+using namespace fg;
+using H = host_space;
+using D = device_space;
+
+namespace {
+template <class S>
+dcsr_matrix<pattern, S> power_law_store(std::uint64_t seed) {
+  const auto c = test::random_csr<pattern>(seed, 3000, 3000, 40000, test::shape::power_law);
+  const auto coo = dcsr_matrix<pattern, H>::from_csr(c).to_coo();
+  dcsr_matrix<pattern, S> A;
+  const auto r = to_vector(coo.row), col = to_vector(coo.col);
+  for (std::size_t first = 0; first < r.size(); first += 7000) {  // several batches: fragmented
+    const std::size_t last = std::min(r.size(), first + 7000);
+    A.insert_batch(make_coo<pattern, S>({r.begin() + long(first), r.begin() + long(last)},
+                                        {col.begin() + long(first), col.begin() + long(last)}));
+  }
+  return A;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("every selectable kernel's view computes the reference SpMV", S, host_space, device_space) {
+  const auto A = power_law_store<S>(21);
+  using Sr = plus_times<double>;
+  const auto xs = test::random_x<Sr>(std::size_t(A.cols()), 3);
+  for (const auto& k : selectable_kernels()) {
+    const auto v = make_view(A, k);
+    CHECK(v.kernel == k);
+    array<double, S> y(std::size_t(A.rows()));
+    v.run(to_space<S>(xs), y);
+    test::require_spmv_equal<Sr>(test::csr_in<H>(A.to_csr()), xs, to_vector(y), k.c_str());
+  }
+}
+
+TEST_CASE("the view cache rebuilds exactly the views a batch made stale") {
+  auto A = power_law_store<D>(5);
+  view_cache<pattern, D> cache;
+  cache.get(A, "csr_adaptive");
+  cache.get(A, "dcsr");
+  cache.get(A, "csr_adaptive");
+  CHECK(cache.builds() == 2);
+  CHECK(cache.hits() == 1);
+
+  SUBCASE("a batch of duplicates only changes nothing: no view is rebuilt") {
+    const auto c = A.to_coo();
+    const auto r = to_vector(c.row), col = to_vector(c.col);
+    A.insert_batch(make_coo<pattern, D>({r.begin(), r.begin() + 100}, {col.begin(), col.begin() + 100}));
+    cache.get(A, "csr_adaptive");
+    CHECK(cache.invalidations() == 0);
+  }
+  SUBCASE("defragment moves entries but keeps them: no view is rebuilt") {
+    A.defragment();
+    cache.get(A, "csr_adaptive");
+    cache.get(A, "dcsr");
+    CHECK(cache.invalidations() == 0);
+    CHECK(cache.builds() == 2);
+  }
+  SUBCASE("a rejected batch leaves every view valid") {
+    CHECK_THROWS_AS(A.insert_batch(make_coo<pattern, D>({0, -1}, {1, 1})), batch_error);
+    cache.get(A, "csr_adaptive");
+    CHECK(cache.invalidations() == 0);
+  }
+  SUBCASE("a batch that writes entries makes snapshot views stale; the store's own view is not") {
+    A.insert_batch(make_coo<pattern, D>({0, 1, 2}, {2999, 2998, 2997}));
+    const auto& v = cache.get(A, "csr_adaptive");
+    CHECK(cache.invalidations() == 1);
+    CHECK(cache.builds() == 3);
+    CHECK(v.version == A.version());
+    cache.get(A, "dcsr");
+    CHECK(cache.builds() == 3);  // reads the store itself: always current
+    // and the rebuilt view sees the new edges
+    using Sr = plus_times<double>;
+    const auto xs = test::random_x<Sr>(std::size_t(A.cols()), 8);
+    array<double, D> y(std::size_t(A.rows()));
+    v.run(to_space<D>(xs), y);
+    test::require_spmv_equal<Sr>(test::csr_in<H>(A.to_csr()), xs, to_vector(y), "rebuilt view");
+  }
+}
