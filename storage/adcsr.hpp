@@ -7,7 +7,9 @@
 // Choices the paper leaves open: empty rows share bin 0 with the rows of one entry (their y is the
 // semiring zero, a thread each); the threads per row of bin b are adcsr_bin_threads[b] (sub-warps of
 // 1-16 lanes, a warp, then a block of 64-1024 threads), i.e. about two entries per thread below the
-// last bin; the paper's §IV-B reordering of column data by bin during defragmentation is not done.
+// last bin; the paper's §IV-B reordering of column data by bin during defragmentation is not done;
+// bins whose work is bounded by 64K entries share one stream (storage/cuda/stream_set.cuh: pooled
+// streams, created once per process).
 #pragma once
 #include <array>
 #include <cstddef>

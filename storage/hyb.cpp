@@ -1,11 +1,13 @@
 // HYB construction and SpMV entry points: the K rule's threshold, argument checks and allocation,
-// then the twin of the matrix's memory space (storage/detail/hyb_kernels.hpp).
+// the tail's segments and row blocks, then the twin of the matrix's memory space
+// (storage/detail/hyb_kernels.hpp).
 #include "storage/hyb.hpp"
 
 #include <algorithm>
 
 #include "core/error.hpp"
 #include "core/semiring.hpp"
+#include "storage/detail/csr_adaptive_kernels.hpp"
 #include "storage/detail/hyb_kernels.hpp"
 #include "storage/detail/kernels.hpp"  // FG_FOR_EACH_VALUE, FG_FOR_EACH_SPMV
 
@@ -20,6 +22,27 @@ void check(const hyb_options& o) {
 // Alignment of the ELL columns: a multiple of 32 rows, so every column starts on a 128-byte
 // boundary for 4-byte columns (CUSP aligns its ELL pitch the same way).
 constexpr offset_t ell_alignment = 32;
+
+static_assert(hyb_tail_block_nnz >= 32 && hyb_tail_block_nnz <= csr_adaptive_max_block_nnz,
+              "the tail kernel stages a row block (< 2 x hyb_tail_block_nnz products) in shared memory");
+
+/// The tail's segmented reduction, fixed once: its distinct rows and their offsets (a row_ptr over
+/// the tail rows), then CSR-Adaptive's row-block cut of that row_ptr (the same rule in both twins).
+template <class V, class S>
+void build_tail_segments(hyb_matrix<V, S>& m, const array<offset_t, S>& tail_ptr) {
+  if (m.tail_rows == 0) return;
+  const std::size_t tr = std::size_t(m.tail_rows);
+  m.tail_row_key = array<vertex_t, S>(tr);
+  m.tail_row_ptr = array<offset_t, S>(tr + 1);
+  detail::hyb_kernels<S>::hyb_tail_rows(tail_ptr.data(), m.rows, m.tail_nnz(), m.tail_rows, m.tail_row_key.data(),
+                                        m.tail_row_ptr.data());
+  array<vertex_t, S> b(tr + 1);
+  const offset_t count = detail::csr_adaptive_kernels<S>::row_blocks(m.tail_row_ptr.data(), m.tail_rows,
+                                                                     hyb_tail_block_nnz, b.data());
+  m.tail_block_count = count - 1;
+  m.tail_blocks = array<vertex_t, S>(std::size_t(count));
+  copy_prefix(m.tail_blocks, b, std::size_t(count));
+}
 }  // namespace
 
 template <class V, class S>
@@ -55,22 +78,20 @@ hyb_matrix<V, S> to_hyb(const csr_matrix<V, S>& A, const hyb_options& opts) {
   m.tail_val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(tail.nnz));
   K::template hyb_fill<V>(A.view(), m.ell_width, m.pitch, tail_ptr.data(), tail.nnz, m.ell_col.data(),
                           m.ell_val.data(), m.tail_row.data(), m.tail_col.data(), m.tail_val.data());
+  build_tail_segments(m, tail_ptr);
   return m;
 }
 
 template <class Sr, class V, class S>
 void spmv(const hyb_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  using T = typename Sr::value_type;
   FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
   FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
   if (A.rows == 0) return;
   const auto v = A.view();
   detail::hyb_kernels<S>::template hyb_ell_spmv<Sr>(v, x.data(), y.data());
-  if (A.tail_nnz() == 0) return;
-  array<vertex_t, S> keys(std::size_t(A.tail_rows));  // one per tail row: reduce_by_key's outputs
-  array<T, S> sums(std::size_t(A.tail_rows));
-  detail::hyb_kernels<S>::template hyb_tail_spmv<Sr>(v, x.data(), y.data(), keys.data(), sums.data(), A.tail_rows);
+  // Ordered after the ELL part (same stream in the CUDA build); allocates nothing, does not wait.
+  if (A.tail_rows > 0) detail::hyb_kernels<S>::template hyb_tail_spmv<Sr>(v, x.data(), y.data());
 }
 
 #define FG_INSTANTIATE_IN(V, S)                                                                    \

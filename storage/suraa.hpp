@@ -18,6 +18,9 @@
 //    key (first column): the layout is deterministic and the twins compare bit for bit.
 //  - Vector-kernel Y is the paper's Y rounded up to a power of two in [32, 256] so it divides the
 //    256-thread block.
+//  - Streams (Algorithm 1: one per segment) come from a per-process pool (storage/cuda/stream_set.cuh,
+//    at most 32, reused round-robin), and segments of <= 64K entries of work share one of them, in
+//    order: on small graphs a stream per tiny segment costs more in syncs than it gains in overlap.
 //  - Child grids are capped at 2048 per parent launch (the default cudaLimitDevRuntimePendingLaunchCount;
 //    4096 hung an H100): G1 is launched as several parent grids over row ranges on one stream.
 #pragma once
@@ -36,7 +39,8 @@ struct suraa_options {
   bool dynamic_parallelism = true;
   /// Most rows G1 may hold (the paper's max_child_threads: child grids queued for execution).
   vertex_t max_child_threads = 2048;
-  /// Upper bound on the Freedman–Diaconis segment count (each segment is a stream and a launch).
+  /// Upper bound on the Freedman–Diaconis segment count (each segment is a launch; a large one has its
+  /// own stream).
   int max_segments = 64;
 };
 

@@ -1,7 +1,7 @@
 // ADCSR SpMV (King et al. 2016, §III-A adaptive binning, after ACSR): a kernel per bin of row lengths,
 // sized for the bin (sub-warps of 1-16 lanes, a warp, or a block per row), each bin on its own
-// stream. Replaces storage/device/adcsr_spmv_portable.cpp in the CUDA build; reference twin:
-// storage/reference/adcsr.cpp.
+// stream (pooled; small bins share one). Replaces storage/device/adcsr_spmv_portable.cpp in the CUDA
+// build; reference twin: storage/reference/adcsr.cpp.
 #include "core/semiring.hpp"
 #include "storage/cuda/block_reduce.cuh"
 #include "storage/cuda/stream_set.cuh"
@@ -59,20 +59,39 @@ void dispatch_bin_width(int b, Launch&& launch) {
   }
 }
 
+/// Upper bound on the entries of a bin's launch (rows x its longest possible row); -1: unbounded (bin 10).
+inline std::int64_t bin_work_bound(int b, std::int64_t rows) {
+  if (b == adcsr_bins - 1) return -1;
+  const std::int64_t longest = b == 0 ? 1 : b == 1 ? 3 : std::int64_t(1) << (b + 1);  // adcsr_bin's limits
+  return rows * longest + rows;
+}
+
 }  // namespace
 
+// A kernel per non-empty bin. A bin with a stream of its own takes one from the process-wide pool
+// (stream_set.cuh); small bins (small_launch, by the bin's work bound) all go, in order, to one shared
+// pool stream, which saves a stream sync each (a road graph's few short bins then cost one sync).
 template <class Sr, class V>
 void adcsr_kernels<device_space>::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x,
                                              typename Sr::value_type* y) {
-  std::size_t used = 0;
-  for (int b = 0; b < adcsr_bins; ++b) used += A.bin_ptr[b + 1] > A.bin_ptr[b] ? 1 : 0;
-  stream_set streams(used);
+  bool small[adcsr_bins] = {};
+  std::size_t large = 0;
+  bool any_small = false;
+  for (int b = 0; b < adcsr_bins; ++b) {
+    const std::int64_t rows = A.bin_ptr[b + 1] - A.bin_ptr[b];
+    if (rows == 0) continue;  // empty bin: no launch
+    const std::int64_t work = bin_work_bound(b, rows);
+    small[b] = work >= 0 && small_launch(work);
+    if (small[b]) any_small = true;
+    else ++large;
+  }
+  stream_set streams(large + (any_small ? 1 : 0));
   std::size_t next = 0;
   // Longest rows first: their kernels run longest, so the short bins fill in around them.
   for (int b = adcsr_bins - 1; b >= 0; --b) {
     const vertex_t begin = A.bin_ptr[b], end = A.bin_ptr[b + 1];
     if (end == begin) continue;
-    cudaStream_t st = streams[next++];
+    cudaStream_t st = small[b] ? streams[large] : streams[next++];  // the shared small stream is the last
     if (adcsr_bin_threads[b] <= 32) {
       dispatch_bin_width(b, [&](auto w) {
         constexpr int W = decltype(w)::value;

@@ -1,9 +1,17 @@
-// HYB ELL SpMV (Bell & Garland 2009, the ELL kernel of the hybrid format): one thread per row, the
-// column-major layout makes every step k one coalesced load across the warp. Replaces
-// storage/device/hyb_spmv_portable.cpp in the CUDA build; the tail's segmented reduction is
-// storage/device/hyb_tail_spmv.cpp. Reference twin: storage/reference/hyb.cpp.
+// HYB SpMV (Bell & Garland 2009, the hybrid format): the ELL kernel (one thread per row, the
+// column-major layout makes every step k one coalesced load across the warp), then the tail's
+// segmented reduction over the segments fixed at conversion, by CSR-Adaptive's scheme (Greathouse &
+// Daga 2014, as storage/cuda/csr_adaptive_spmv.cu) applied to the tail rows: a thread block per row
+// block stages its products in shared memory and reduces each row with a sub-warp sized from the
+// block's mean; a long tail row (a hub) gets a whole block. Each tail row then has one writer, which
+// adds its sum into y with the semiring's add. Both kernels run on the legacy default stream, in
+// order: no atomics, no scratch, no host round trip (Bell & Garland's COO kernel is a segmented
+// reduction within warps; reduce_by_key did the same here but allocated and synchronised per call).
+// Replaces storage/device/hyb_spmv_portable.cpp in the CUDA build. Reference twin: storage/reference/hyb.cpp.
 #include "core/cuda_check.hpp"
 #include "core/semiring.hpp"
+#include "storage/cuda/block_reduce.cuh"
+#include "storage/cuda/vector_common.cuh"
 #include "storage/detail/hyb_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 
@@ -11,6 +19,7 @@ namespace fg::detail {
 namespace {
 
 constexpr int ell_block = 256;
+constexpr int tail_block = 256;
 
 // No shuffles or barriers, so threads past the last row may simply return.
 template <class Sr, class V>
@@ -30,6 +39,50 @@ ell_kernel(vertex_t rows, vertex_t width, offset_t pitch, const vertex_t* __rest
   y[r] = acc;
 }
 
+// Block b reduces tail rows [tail_blocks[b], tail_blocks[b+1]) (tail row m = tail entries
+// [tail_row_ptr[m], tail_row_ptr[m+1]), matrix row tail_row_key[m]) into y. y already holds the ELL
+// sums (written by ell_kernel, earlier on the same stream).
+template <class Sr, class V>
+__global__ void __launch_bounds__(tail_block)
+tail_kernel(hyb_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y) {
+  using T = typename Sr::value_type;
+  __shared__ T staged[2 * hyb_tail_block_nnz];  // a multi-row block holds < 2 x hyb_tail_block_nnz products
+  const offset_t* rp = A.tail_row_ptr;
+  const vertex_t m0 = A.tail_blocks[blockIdx.x], m1 = A.tail_blocks[blockIdx.x + 1];
+  const offset_t base = rp[m0], nnz = rp[m1] - base;
+  // Only a block of one long row takes this path (a uniform branch: block_reduce synchronises).
+  if (m1 - m0 == 1 && nnz > hyb_tail_block_nnz) {
+    T acc = Sr::zero();
+    for (offset_t i = base + threadIdx.x; i < base + nnz; i += blockDim.x)
+      acc = Sr::add(acc, Sr::mul(value_or<V>(A.tail_val, i, Sr::pattern_value()), x[A.tail_col[i]]));
+    acc = block_reduce<Sr>(acc);
+    if (threadIdx.x == 0) {
+      const vertex_t r = A.tail_row_key[m0];
+      y[r] = Sr::add(y[r], acc);
+    }
+    return;
+  }
+  for (offset_t i = threadIdx.x; i < nnz; i += blockDim.x)
+    staged[i] = Sr::mul(value_or<V>(A.tail_val, base + i, Sr::pattern_value()), x[A.tail_col[base + i]]);
+  __syncthreads();
+  const vertex_t rows = m1 - m0;
+  const offset_t mean = rows > 0 ? (nnz + rows - 1) / rows : 0;
+  int W = 1;
+  while (W < 32 && W < mean) W *= 2;
+  const int group = int(threadIdx.x) / W, lane = int(threadIdx.x) % W, groups = int(blockDim.x) / W;
+  for (vertex_t first = m0; first < m1; first += groups) {  // same trip count for every thread
+    const vertex_t m = first + group;
+    T acc = Sr::zero();
+    if (m < m1)
+      for (offset_t j = rp[m] - base + lane; j < rp[m + 1] - base; j += W) acc = Sr::add(acc, staged[j]);
+    for (int off = W / 2; off > 0; off /= 2) acc = Sr::add(acc, shuffle_down(acc, off, W));
+    if (m < m1 && lane == 0) {
+      const vertex_t r = A.tail_row_key[m];
+      y[r] = Sr::add(y[r], acc);
+    }
+  }
+}
+
 }  // namespace
 
 template <class Sr, class V>
@@ -40,8 +93,19 @@ void hyb_kernels<device_space>::hyb_ell_spmv(const hyb_view<V>& A, const typenam
   FG_CUDA_CHECK_LAUNCH();
 }
 
-#define FG_INSTANTIATE(Sr, V) \
-  template void hyb_kernels<device_space>::hyb_ell_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*);
+template <class Sr, class V>
+void hyb_kernels<device_space>::hyb_tail_spmv(const hyb_view<V>& A, const typename Sr::value_type* x,
+                                              typename Sr::value_type* y) {
+  if (A.tail_block_count <= 0) return;
+  tail_kernel<Sr, V><<<unsigned(A.tail_block_count), tail_block>>>(A, x, y);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+#define FG_INSTANTIATE(Sr, V)                                                                      \
+  template void hyb_kernels<device_space>::hyb_ell_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, \
+                                                               Sr::value_type*);                   \
+  template void hyb_kernels<device_space>::hyb_tail_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, \
+                                                                Sr::value_type*);
 FG_FOR_EACH_SPMV(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

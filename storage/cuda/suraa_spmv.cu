@@ -122,23 +122,38 @@ void dispatch_y(int y, Launch&& launch) {
 
 }  // namespace
 
-// Algorithm 1: G3 segments, then G2 segments, each on its own stream, then G1 (one stream for the
-// parent launches, or a stream per segment without dynamic parallelism); all waited for.
+// Algorithm 1: G3 segments, then G2 segments, then G1 (one stream for the parent launches, or a
+// launch per segment without dynamic parallelism); all waited for. A segment with a stream of its
+// own takes one from the process-wide pool (stream_set.cuh); small segments (small_launch: <= 64K
+// entries of work) all go, in order, to one shared pool stream, which saves a stream sync each: on a
+// small graph every segment is small, and a call syncs one stream instead of 64. The G1 parent
+// launches always have their own stream (their child grids make them long whatever their nnz).
 template <class Sr, class V>
 void suraa_kernels<device_space>::suraa_spmv(const suraa_view<V>& A, const suraa_segment* seg, std::size_t nseg,
                                              bool dynamic_parallelism, const typename Sr::value_type* x,
                                              typename Sr::value_type* y) {
   std::size_t g1 = 0;
   while (g1 < nseg && seg[g1].group == suraa_group::g1_dynamic) ++g1;
-  const std::size_t g1_streams = g1 == 0 ? 0 : dynamic_parallelism ? 1 : g1;
-  stream_set streams(nseg - g1 + g1_streams);
+  const bool dp = g1 > 0 && dynamic_parallelism;
+  auto is_small = [&](std::size_t s) { return small_launch(seg[s].nnz + (seg[s].end - seg[s].begin)); };
+  // Streams: one per large segment (the G1 parents count as one), plus one shared by the small ones.
+  std::size_t large = dp ? 1 : 0;
+  bool any_small = false;
+  for (std::size_t s = dp ? g1 : 0; s < nseg; ++s) {
+    if (seg[s].end <= seg[s].begin) continue;  // no rows: nothing to launch
+    if (is_small(s)) any_small = true;
+    else ++large;
+  }
+  stream_set streams(large + (any_small ? 1 : 0));
   std::size_t next = 0;
+  // Large launches take streams 0.. in launch order; the shared small stream is the last one.
+  auto stream_for = [&](std::size_t s) { return is_small(s) ? streams[large] : streams[next++]; };
   for (int group : {3, 2}) {
     for (std::size_t s = g1; s < nseg; ++s) {
       const suraa_segment& g = seg[s];
-      if (int(g.group) != group) continue;
+      if (int(g.group) != group || g.end <= g.begin) continue;
       const std::int64_t rows = g.end - g.begin;
-      cudaStream_t st = streams[next++];
+      cudaStream_t st = stream_for(s);
       if (g.group == suraa_group::g3_scalar) {
         suraa_scalar_kernel<Sr, V><<<blocks_for(rows), block, 0, st>>>(A, g.begin, g.end, x, y);
         FG_CUDA_CHECK_LAUNCH();
@@ -151,7 +166,7 @@ void suraa_kernels<device_space>::suraa_spmv(const suraa_view<V>& A, const suraa
       }
     }
   }
-  if (g1 > 0 && dynamic_parallelism) {
+  if (dp) {
     cudaStream_t st = streams[next++];
     const std::int64_t last = seg[g1 - 1].end;
     for (std::int64_t b = seg[0].begin; b < last; b += suraa_children_per_launch) {
@@ -161,7 +176,8 @@ void suraa_kernels<device_space>::suraa_spmv(const suraa_view<V>& A, const suraa
     }
   } else {
     for (std::size_t s = 0; s < g1; ++s) {
-      suraa_row_block_kernel<Sr, V><<<unsigned(seg[s].end - seg[s].begin), seg[s].threads, 0, streams[next++]>>>(
+      if (seg[s].end <= seg[s].begin) continue;
+      suraa_row_block_kernel<Sr, V><<<unsigned(seg[s].end - seg[s].begin), seg[s].threads, 0, stream_for(s)>>>(
           A, seg[s].begin, x, y);
       FG_CUDA_CHECK_LAUNCH();
     }

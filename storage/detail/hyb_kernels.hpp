@@ -1,11 +1,11 @@
 // Kernel interface of HYB (storage/hyb.hpp), the FG_STORAGE_KERNELS pattern of
 // storage/detail/kernels.hpp:
 //   hyb_kernels<host_space>   = storage/reference/hyb.cpp : sequential twins (the oracle)
-//   hyb_kernels<device_space> = storage/device/hyb_convert.cpp (Thrust conversion),
-//                               storage/device/hyb_tail_spmv.cpp (Thrust reduce_by_key, both builds)
-//                               and storage/device/hyb_spmv_portable.cpp | storage/cuda/hyb_spmv.cu
-//                               (the ELL kernel)
-// Orchestration (the K rule's threshold, argument checks, allocation) lives once, in storage/hyb.cpp.
+//   hyb_kernels<device_space> = storage/device/hyb_convert.cpp (Thrust conversion) and
+//                               storage/device/hyb_spmv_portable.cpp | storage/cuda/hyb_spmv.cu
+//                               (the ELL kernel and the tail's segmented reduction)
+// Orchestration (the K rule's threshold, argument checks, allocation, the tail's row blocks by
+// storage/detail/csr_adaptive_kernels.hpp) lives once, in storage/hyb.cpp.
 #pragma once
 #include "core/array.hpp"
 #include "storage/csr.hpp"
@@ -36,16 +36,19 @@ struct hyb_kernels;
   static void hyb_fill(const csr_view<V>& A, vertex_t K, offset_t pitch, const offset_t* tail_ptr,  \
                        offset_t tail_nnz, vertex_t* ell_col, stored_t<V>* ell_val,                  \
                        vertex_t* tail_row, vertex_t* tail_col, stored_t<V>* tail_val);              \
+  /* the tail's segments: key[m] = m-th row with a tail (ascending), ptr[m] = tail_ptr[key[m]],      \
+     ptr[tail_rows] = tail_nnz (tail_rows + 1 entries) */                                           \
+  static void hyb_tail_rows(const offset_t* tail_ptr, vertex_t rows, offset_t tail_nnz,             \
+                            vertex_t tail_rows, vertex_t* key, offset_t* ptr);                     \
   /* y[r] = the (+) of row r's ELL entries (Sr::zero() for K = 0) */                                \
   template <class Sr, class V>                                                                      \
   static void hyb_ell_spmv(const hyb_view<V>& A, const typename Sr::value_type* x,                  \
                            typename Sr::value_type* y);                                             \
-  /* y[r] = y[r] (+) the (+) of row r's tail entries, for every tail row: a segmented reduction     \
-     into keys/sums (tail_rows entries each), then one write per row, no atomics */                 \
+  /* y[key[m]] = y[key[m]] (+) the (+) of tail row m's entries, for every tail row (after           \
+     hyb_ell_spmv): one writer per row, no atomics, no scratch, no host round trip */               \
   template <class Sr, class V>                                                                      \
   static void hyb_tail_spmv(const hyb_view<V>& A, const typename Sr::value_type* x,                 \
-                            typename Sr::value_type* y, vertex_t* keys,                             \
-                            typename Sr::value_type* sums, vertex_t tail_rows);
+                            typename Sr::value_type* y);
 
 template <>
 struct hyb_kernels<host_space> {

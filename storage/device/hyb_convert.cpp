@@ -1,6 +1,8 @@
 // Device twin of the HYB conversion in storage/reference/hyb.cpp (Bell & Garland 2009, the hybrid
 // ELL/COO format): K from the sorted row lengths, tail offsets by a scan, then one thread per ELL
-// slot and one per tail entry (found by binary search), so a long row cannot unbalance the fill.
+// slot and one per tail entry (found by binary search), so a long row cannot unbalance the fill; the
+// tail's segments (its distinct rows) by a stream compaction.
+#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/functional.h>
 #include <thrust/scan.h>
@@ -40,6 +42,16 @@ hyb_tail_size K::hyb_tail_offsets(const offset_t* row_ptr, vertex_t rows, vertex
   thrust::exclusive_scan(policy(), tail_ptr, tail_ptr + rows + 1, tail_ptr);
   memory::copy_to_host(&t.nnz, tail_ptr + rows, sizeof t.nnz);
   return t;
+}
+
+void K::hyb_tail_rows(const offset_t* tail_ptr, vertex_t rows, offset_t tail_nnz, vertex_t tail_rows,
+                      vertex_t* key, offset_t* ptr) {
+  const auto first = thrust::counting_iterator<vertex_t>(0);
+  const auto has_tail = FG_LAMBDA(vertex_t r) { return tail_ptr[r + 1] > tail_ptr[r]; };
+  const vertex_t found = vertex_t(thrust::copy_if(policy(), first, first + rows, key, has_tail) - key);
+  FG_EXPECTS(found == tail_rows, "hyb: tail row count does not match the tail");
+  parallel_for(std::int64_t(tail_rows) + 1,
+               FG_LAMBDA(std::int64_t m) { ptr[m] = m < tail_rows ? tail_ptr[key[m]] : tail_nnz; });
 }
 
 template <class V>

@@ -1,6 +1,7 @@
-// Portable device twin of the HYB ELL SpMV (CPU build: OpenMP, one thread per row, Bell & Garland's
-// ELL kernel). The CUDA build compiles storage/cuda/hyb_spmv.cu instead (same symbol); the tail is
-// storage/device/hyb_tail_spmv.cpp in both builds. Reference twin: storage/reference/hyb.cpp.
+// Portable device twin of the HYB SpMV (CPU build: OpenMP): the ELL part one thread per row (Bell &
+// Garland's ELL kernel), then the tail's segmented reduction one thread per tail row over the
+// segments fixed at conversion (each row has one writer: no atomics). The CUDA build compiles
+// storage/cuda/hyb_spmv.cu instead (same symbols). Reference twin: storage/reference/hyb.cpp.
 #include "core/semiring.hpp"
 #include "storage/detail/hyb_kernels.hpp"
 #include "storage/detail/kernels.hpp"
@@ -22,8 +23,20 @@ void K::hyb_ell_spmv(const hyb_view<V>& A, const typename Sr::value_type* x, typ
   });
 }
 
-#define FG_INSTANTIATE(Sr, V) \
-  template void K::hyb_ell_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*);
+template <class Sr, class V>
+void K::hyb_tail_spmv(const hyb_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+  parallel_for(A.tail_rows, FG_LAMBDA(std::int64_t m) {
+    auto acc = Sr::zero();
+    for (offset_t i = A.tail_row_ptr[m]; i < A.tail_row_ptr[m + 1]; ++i)
+      acc = Sr::add(acc, Sr::mul(value_or<V>(A.tail_val, i, Sr::pattern_value()), x[A.tail_col[i]]));
+    const vertex_t r = A.tail_row_key[m];
+    y[r] = Sr::add(y[r], acc);
+  });
+}
+
+#define FG_INSTANTIATE(Sr, V)                                                                          \
+  template void K::hyb_ell_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*);   \
+  template void K::hyb_tail_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*);
 FG_FOR_EACH_SPMV(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

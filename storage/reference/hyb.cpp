@@ -1,7 +1,6 @@
 // Reference twin of HYB (Bell & Garland 2009, the hybrid ELL/COO format): the K rule on the
 // row-length histogram, conversion and SpMV in plain sequential loops. Device twins:
-// storage/device/hyb_convert.cpp, storage/device/hyb_tail_spmv.cpp,
-// storage/device/hyb_spmv_portable.cpp, storage/cuda/hyb_spmv.cu.
+// storage/device/hyb_convert.cpp, storage/device/hyb_spmv_portable.cpp, storage/cuda/hyb_spmv.cu.
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -43,6 +42,19 @@ hyb_tail_size K::hyb_tail_offsets(const offset_t* row_ptr, vertex_t rows, vertex
   return t;
 }
 
+void K::hyb_tail_rows(const offset_t* tail_ptr, vertex_t rows, offset_t tail_nnz, vertex_t tail_rows,
+                      vertex_t* key, offset_t* ptr) {
+  vertex_t m = 0;
+  for (vertex_t r = 0; r < rows; ++r) {
+    if (tail_ptr[r + 1] == tail_ptr[r]) continue;
+    FG_EXPECTS(m < tail_rows, "hyb: more tail rows than counted");
+    key[m] = r;
+    ptr[m++] = tail_ptr[r];
+  }
+  FG_EXPECTS(m == tail_rows, "hyb: tail row count does not match the tail");
+  ptr[m] = tail_nnz;
+}
+
 template <class V>
 void K::hyb_fill(const csr_view<V>& A, vertex_t width, offset_t pitch, const offset_t* tail_ptr, offset_t tail_nnz,
                  vertex_t* ell_col, stored_t<V>* ell_val, vertex_t* tail_row, vertex_t* tail_col,
@@ -77,21 +89,16 @@ void K::hyb_ell_spmv(const hyb_view<V>& A, const typename Sr::value_type* x, typ
   }
 }
 
-// Sequential segmented reduction: one sum per run of equal rows, then combined into y.
+// Sequential segmented reduction over the segments fixed at conversion, combined into y.
 template <class Sr, class V>
-void K::hyb_tail_spmv(const hyb_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y,
-                      vertex_t* keys, typename Sr::value_type* sums, vertex_t tail_rows) {
-  vertex_t m = 0;
-  for (offset_t i = 0; i < A.tail_nnz; ++m) {
-    const vertex_t r = A.tail_row[i];
+void K::hyb_tail_spmv(const hyb_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+  for (vertex_t m = 0; m < A.tail_rows; ++m) {
     auto acc = Sr::zero();
-    for (; i < A.tail_nnz && A.tail_row[i] == r; ++i)
+    for (offset_t i = A.tail_row_ptr[m]; i < A.tail_row_ptr[m + 1]; ++i)
       acc = Sr::add(acc, Sr::mul(value_or<V>(A.tail_val, i, Sr::pattern_value()), x[A.tail_col[i]]));
-    keys[m] = r;
-    sums[m] = acc;
+    const vertex_t r = A.tail_row_key[m];
+    y[r] = Sr::add(y[r], acc);
   }
-  FG_EXPECTS(m == tail_rows, "hyb: tail row count does not match the tail");
-  for (vertex_t k = 0; k < m; ++k) y[keys[k]] = Sr::add(y[keys[k]], sums[k]);
 }
 
 #define FG_INSTANTIATE(V)                                                                          \
@@ -101,8 +108,7 @@ FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 #define FG_INSTANTIATE(Sr, V)                                                                          \
   template void K::hyb_ell_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*);   \
-  template void K::hyb_tail_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*,   \
-                                        vertex_t*, Sr::value_type*, vertex_t);
+  template void K::hyb_tail_spmv<Sr, V>(const hyb_view<V>&, const Sr::value_type*, Sr::value_type*);
 FG_FOR_EACH_SPMV(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

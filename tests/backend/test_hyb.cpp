@@ -2,7 +2,8 @@
 // the same K (Bell & Garland's rule, checked against a brute-force count), and both twins' SpMV
 // equal the reference CSR SpMV for every semiring (tests/format_support.hpp), for K chosen by the
 // rule (with CUSP's 4096-row threshold and without it), K = 0 (all tail), small K, and K >= the
-// longest row (no tail).
+// longest row (no tail); the tail's segments (rows, offsets, row blocks) are checked against the
+// layout, and SpMV allocates nothing.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -68,6 +69,8 @@ void require_layout(const csr_matrix<V, H>& A, const hyb_matrix<V, H>& m) {
   LAYOUT(m.padded() == m.pitch * K);
   offset_t tail = 0, real = 0;
   vertex_t tail_rows = 0;
+  std::vector<vertex_t> keys;  // the tail's segments, as storage/hyb.hpp defines them
+  std::vector<offset_t> ptr;
   for (offset_t r = 0; r < m.pitch; ++r) {
     const offset_t n = r < A.rows ? row_len(A, vertex_t(r)) : 0;
     for (offset_t k = 0; k < K; ++k) {
@@ -83,6 +86,10 @@ void require_layout(const csr_matrix<V, H>& A, const hyb_matrix<V, H>& m) {
     }
     // The tail holds this row's entries K.. in order, right after the previous rows' tails.
     tail_rows += n > K;
+    if (n > K) {
+      keys.push_back(vertex_t(r));
+      ptr.push_back(tail);
+    }
     for (offset_t k = K; k < n; ++k, ++tail) {
       const auto j = std::size_t(A.row_ptr[std::size_t(r)] + k);
       LAYOUT(tail < m.tail_nnz());
@@ -95,8 +102,29 @@ void require_layout(const csr_matrix<V, H>& A, const hyb_matrix<V, H>& m) {
   LAYOUT(real + tail == A.nnz());
   LAYOUT(m.tail_rows == tail_rows);
   LAYOUT(m.tail_row.size() == std::size_t(tail));
+  // Segments: one per tail row, ascending, offsets into the tail closed by tail_nnz (none without a tail).
+  if (tail_rows > 0) ptr.push_back(tail);
+  REQUIRE(to_vector(m.tail_row_key) == keys);
+  REQUIRE(to_vector(m.tail_row_ptr) == ptr);
+  // Row blocks over the tail rows: CSR-Adaptive's cut (< 2 x hyb_tail_block_nnz entries, or one row).
+  const auto blocks = to_vector(m.tail_blocks);
+  if (tail_rows == 0) {
+    LAYOUT(blocks.empty());
+    LAYOUT(m.tail_block_count == 0);
+  } else {
+    LAYOUT(blocks.size() == std::size_t(m.tail_block_count) + 1);
+    LAYOUT(blocks.front() == 0);
+    LAYOUT(blocks.back() == tail_rows);
+    for (std::size_t b = 0; b + 1 < blocks.size(); ++b) {
+      LAYOUT(blocks[b] < blocks[b + 1]);
+      const offset_t entries = ptr[std::size_t(blocks[b + 1])] - ptr[std::size_t(blocks[b])];
+      const bool one_row = blocks[b + 1] - blocks[b] == 1;
+      LAYOUT((one_row || entries < 2 * hyb_tail_block_nnz));
+    }
+  }
   LAYOUT(m.bytes() == m.ell_col.bytes() + m.ell_val.bytes() + m.tail_row.bytes() + m.tail_col.bytes() +
-                           m.tail_val.bytes());
+                           m.tail_val.bytes() + m.tail_row_ptr.bytes() + m.tail_row_key.bytes() +
+                           m.tail_blocks.bytes());
 }
 
 template <class V, class S1, class S2>
@@ -115,6 +143,10 @@ void require_identical(const hyb_matrix<V, S1>& a, const hyb_matrix<V, S2>& b) {
   REQUIRE(to_vector(a.tail_row) == to_vector(b.tail_row));
   REQUIRE(to_vector(a.tail_col) == to_vector(b.tail_col));
   REQUIRE(to_vector(a.tail_val) == to_vector(b.tail_val));
+  REQUIRE(a.tail_block_count == b.tail_block_count);
+  REQUIRE(to_vector(a.tail_row_ptr) == to_vector(b.tail_row_ptr));
+  REQUIRE(to_vector(a.tail_row_key) == to_vector(b.tail_row_key));
+  REQUIRE(to_vector(a.tail_blocks) == to_vector(b.tail_blocks));
 }
 
 /// y starts as a value no row sums to, so a row the kernels forget to write fails the comparison.
@@ -241,6 +273,9 @@ TEST_CASE("hyb: exact layout, empty rows and one row holding most entries") {
   REQUIRE(to_vector(m.tail_row) == std::vector<vertex_t>{1});
   REQUIRE(to_vector(m.tail_col) == std::vector<vertex_t>{3});
   REQUIRE(to_vector(m.tail_val) == std::vector<double>{4.0});
+  REQUIRE(to_vector(m.tail_row_key) == std::vector<vertex_t>{1});
+  REQUIRE(to_vector(m.tail_row_ptr) == std::vector<offset_t>{0, 1});
+  REQUIRE(to_vector(m.tail_blocks) == std::vector<vertex_t>{0, 1});
   require_identical(m, to_hyb(test::csr_in<D>(A), width(2)));
   // min-plus with x = 0: the empty row reads +inf, never a padded 0.
   const auto y = run_spmv<min_plus<double>>(to_hyb(test::csr_in<D>(A), width(2)), std::vector<double>(5, 0.0));
@@ -255,9 +290,32 @@ TEST_CASE("hyb: exact layout, empty rows and one row holding most entries") {
   REQUIRE(h.ell_width == 2);
   REQUIRE(h.tail_nnz() == 50000);
   REQUIRE(h.tail_rows == 1);
+  REQUIRE(to_vector(h.tail_row_ptr) == std::vector<offset_t>{0, 50000});
+  REQUIRE(h.tail_block_count == 1);  // a long tail row is a block of its own
   check("hub", hub, hyb_options{});
   check("hub all tail", hub, width(0));
   check("hub pattern", from_rows<pattern>(7000, rows), hyb_options{});
+}
+
+TEST_CASE("hyb: SpMV allocates nothing; a second call on the same matrix gives the same y") {
+  // 3000 rows: under the 4096-row threshold, so K = 0 and the whole matrix is the tail.
+  const auto A = test::random_csr<double>(7, 3000, 3000, 60000, test::shape::power_law);
+  const auto m = to_hyb(test::csr_in<D>(A));
+  REQUIRE(m.tail_rows > 0);
+  REQUIRE(m.tail_block_count > 1);
+  using Sr = plus_times<double>;
+  const auto xs = test::random_x<Sr>(3000, 5);
+  const auto x = to_space<D>(xs);
+  array<double, D> y(3000);
+  const std::size_t before = memory::bytes_in_use();
+  memory::reset_peak();
+  spmv<Sr>(m, x, y);
+  memory::synchronize();
+  CHECK(memory::peak_bytes() == before);
+  const auto first = to_vector(y);
+  test::require_spmv_equal<Sr>(A, xs, first, "device hyb, first call");
+  spmv<Sr>(m, x, y);
+  CHECK(to_vector(y) == first);
 }
 
 TEST_CASE("hyb: argument checks") {
