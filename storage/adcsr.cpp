@@ -33,8 +33,7 @@ adcsr_matrix<V, S> to_adcsr(const dcsr_matrix<V, S>& A, const adcsr_options& opt
 template <class Sr, class V, class S>
 void spmv(const adcsr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols);
   if (A.rows > 0) detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(A.view(), x.data(), y.data());
 }
 

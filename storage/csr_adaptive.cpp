@@ -29,8 +29,7 @@ csr_adaptive_matrix<V, S> to_csr_adaptive(const csr_matrix<V, S>& A, const csr_a
 template <class Sr, class V, class S>
 void spmv(const csr_adaptive_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.csr.cols), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.csr.rows), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.csr.rows, A.csr.cols);
   if (A.blocks > 0) detail::csr_adaptive_kernels<S>::template spmv<Sr>(A.view(), x.data(), y.data());
 }
 

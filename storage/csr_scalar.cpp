@@ -11,8 +11,7 @@ namespace fg {
 template <class Sr, class V, class S>
 void spmv_scalar(const csr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
                  array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv_scalar: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv_scalar: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols, "spmv_scalar");
   if (A.rows > 0) detail::csr_scalar_kernels<S>::template csr_scalar_spmv<Sr>(A.view(), x.data(), y.data());
 }
 

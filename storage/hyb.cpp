@@ -85,8 +85,7 @@ hyb_matrix<V, S> to_hyb(const csr_matrix<V, S>& A, const hyb_options& opts) {
 template <class Sr, class V, class S>
 void spmv(const hyb_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols);
   if (A.rows == 0) return;
   const auto v = A.view();
   detail::hyb_kernels<S>::template hyb_ell_spmv<Sr>(v, x.data(), y.data());

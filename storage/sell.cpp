@@ -37,8 +37,7 @@ sell_matrix<V, S> to_sell(const csr_matrix<V, S>& A, const sell_options& opts) {
 template <class Sr, class V, class S>
 void spmv(const sell_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols);
   if (A.rows > 0) detail::sell_kernels<S>::template sell_spmv<Sr>(A.view(), x.data(), y.data());
 }
 

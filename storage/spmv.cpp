@@ -8,16 +8,14 @@ namespace fg {
 template <class Sr, class V, class S>
 void spmv(const dcsr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols()), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows()), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows(), A.cols());
   if (A.rows() > 0) detail::kernels<S>::template dcsr_spmv<Sr>(A.view(), x.data(), y.data());
 }
 
 template <class Sr, class V, class S>
 void spmv(const csr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols);
   if (A.rows > 0) detail::kernels<S>::template csr_spmv<Sr>(A.view(), x.data(), y.data());
 }
 

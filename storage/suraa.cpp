@@ -108,8 +108,7 @@ suraa_matrix<V, S> to_suraa(const csr_matrix<V, S>& A, const suraa_options& opts
 template <class Sr, class V, class S>
 void spmv(const suraa_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
-  FG_EXPECTS(x.size() >= std::size_t(A.cols), "spmv: x shorter than the matrix has columns");
-  FG_EXPECTS(y.size() >= std::size_t(A.rows), "spmv: y shorter than the matrix has rows");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols);
   if (A.rows > 0)
     detail::suraa_kernels<S>::template suraa_spmv<Sr>(A.view(), A.segments.data(), A.segments.size(),
                                                       A.opts.dynamic_parallelism, x.data(), y.data());

@@ -5,6 +5,9 @@
 // Orchestration (when to compact, how to recover from errors) lives once, in storage/dcsr_*.cpp.
 #pragma once
 #include <cstddef>
+#include <string>
+
+#include "core/error.hpp"
 
 #include "core/array.hpp"
 #include "storage/coo.hpp"
@@ -35,6 +38,12 @@ struct plan_totals {
 FG_HD inline offset_t segment_slack(offset_t alpha, double row_growth, offset_t row_size) {
   const auto prop = offset_t(row_growth * double(row_size));
   return prop > alpha ? prop : alpha;
+}
+
+/// Every SpMV entry point's argument check: x must cover the columns and y the rows.
+inline void check_spmv_sizes(std::size_t x, std::size_t y, vertex_t rows, vertex_t cols, const char* who = "spmv") {
+  FG_EXPECTS(x >= std::size_t(cols), std::string(who) + ": x shorter than the matrix has columns");
+  FG_EXPECTS(y >= std::size_t(rows), std::string(who) + ": y shorter than the matrix has rows");
 }
 
 template <class Space>
