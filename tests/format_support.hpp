@@ -40,6 +40,28 @@ csr_matrix<V, host_space> random_csr(std::uint64_t seed, vertex_t rows, vertex_t
   return dcsr_matrix<V, host_space>::from_coo(make_coo<V, host_space>(r, c, v), rows, cols, cfg).to_csr();
 }
 
+/// rows x cols from explicit rows of columns (values 1, 2, 3, ... in entry order).
+template <class V>
+csr_matrix<V, host_space> csr_from_rows(vertex_t cols, const std::vector<std::vector<vertex_t>>& rows) {
+  std::vector<offset_t> ptr{0};
+  std::vector<vertex_t> col;
+  std::vector<stored_t<V>> val;
+  for (const auto& r : rows) {
+    for (vertex_t c : r) {
+      col.push_back(c);
+      if constexpr (!is_pattern_v<V>) val.push_back(V(val.size() + 1));
+    }
+    ptr.push_back(offset_t(col.size()));
+  }
+  csr_matrix<V, host_space> A;
+  A.rows = vertex_t(rows.size());
+  A.cols = cols;
+  A.row_ptr = to_space<host_space>(ptr);
+  A.col = to_space<host_space>(col);
+  if constexpr (!is_pattern_v<V>) A.val = to_space<host_space>(val);
+  return A;
+}
+
 /// A real graph as a pattern/weighted CSR (rows = sources).
 template <class V>
 csr_matrix<V, host_space> graph_csr(const std::string& path) {

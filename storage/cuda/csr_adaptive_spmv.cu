@@ -1,11 +1,8 @@
-// CSR-Adaptive SpMV (Greathouse & Daga, SC 2014), semiring-generic. A thread block per row block:
-// stage the block's products in shared memory (coalesced col/val reads, all 256 threads gathering x),
-// then reduce each row from shared memory with a sub-warp whose width follows the block's own mean
-// row length; a long row (alone in its block) is reduced by the whole thread block.
+// CSR-Adaptive SpMV (Greathouse & Daga, SC 2014), semiring-generic: a thread block per row block,
+// the reduction itself in storage/cuda/row_block.cuh (shared with HYB's tail).
 // Twin: storage/reference/csr_adaptive.cpp (portable: storage/device/csr_adaptive_spmv_portable.cpp).
 #include "core/semiring.hpp"
-#include "storage/cuda/block_reduce.cuh"
-#include "storage/cuda/vector_common.cuh"
+#include "storage/cuda/row_block.cuh"
 #include "storage/detail/csr_adaptive_kernels.hpp"
 
 namespace fg::detail {
@@ -20,35 +17,8 @@ csr_adaptive_kernel(csr_adaptive_view<V> A, const typename Sr::value_type* __res
   using T = typename Sr::value_type;
   extern __shared__ __align__(16) unsigned char staged_raw[];
   T* staged = reinterpret_cast<T*>(staged_raw);
-  const offset_t* rp = A.csr.row_ptr;
-  const vertex_t r0 = A.row_blocks[blockIdx.x], r1 = A.row_blocks[blockIdx.x + 1];
-  const offset_t base = rp[r0], nnz = rp[r1] - base;
-  // A multi-row block holds < 2 * block_nnz products; only a block of one long row takes this path
-  // (a uniform branch for the whole block, as block_reduce synchronises).
-  if (r1 - r0 == 1 && nnz > A.block_nnz) {
-    T acc = Sr::zero();
-    for (offset_t j = base + threadIdx.x; j < base + nnz; j += blockDim.x)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.csr.val, j, Sr::pattern_value()), x[A.csr.col[j]]));
-    acc = block_reduce<Sr>(acc);
-    if (threadIdx.x == 0) y[r0] = acc;
-    return;
-  }
-  for (offset_t i = threadIdx.x; i < nnz; i += blockDim.x)
-    staged[i] = Sr::mul(value_or<V>(A.csr.val, base + i, Sr::pattern_value()), x[A.csr.col[base + i]]);
-  __syncthreads();
-  const vertex_t rows = r1 - r0;
-  const offset_t mean = rows > 0 ? (nnz + rows - 1) / rows : 0;
-  int W = 1;
-  while (W < 32 && W < mean) W *= 2;
-  const int group = int(threadIdx.x) / W, lane = int(threadIdx.x) % W, groups = int(blockDim.x) / W;
-  for (vertex_t first = r0; first < r1; first += groups) {  // same trip count for every thread
-    const vertex_t r = first + group;
-    T acc = Sr::zero();
-    if (r < r1)
-      for (offset_t j = rp[r] - base + lane; j < rp[r + 1] - base; j += W) acc = Sr::add(acc, staged[j]);
-    for (int off = W / 2; off > 0; off /= 2) acc = Sr::add(acc, shuffle_down(acc, off, W));
-    if (r < r1 && lane == 0) y[r] = acc;
-  }
+  row_block_spmv<Sr, V>(A.csr.row_ptr, A.csr.col, A.csr.val, A.row_blocks[blockIdx.x], A.row_blocks[blockIdx.x + 1],
+                        A.block_nnz, x, staged, [&](vertex_t r, T sum) { y[r] = sum; });
 }
 
 }  // namespace

@@ -10,8 +10,7 @@
 // Replaces storage/device/hyb_spmv_portable.cpp in the CUDA build. Reference twin: storage/reference/hyb.cpp.
 #include "core/cuda_check.hpp"
 #include "core/semiring.hpp"
-#include "storage/cuda/block_reduce.cuh"
-#include "storage/cuda/vector_common.cuh"
+#include "storage/cuda/row_block.cuh"
 #include "storage/detail/hyb_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 
@@ -47,40 +46,11 @@ __global__ void __launch_bounds__(tail_block)
 tail_kernel(hyb_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y) {
   using T = typename Sr::value_type;
   __shared__ T staged[2 * hyb_tail_block_nnz];  // a multi-row block holds < 2 x hyb_tail_block_nnz products
-  const offset_t* rp = A.tail_row_ptr;
-  const vertex_t m0 = A.tail_blocks[blockIdx.x], m1 = A.tail_blocks[blockIdx.x + 1];
-  const offset_t base = rp[m0], nnz = rp[m1] - base;
-  // Only a block of one long row takes this path (a uniform branch: block_reduce synchronises).
-  if (m1 - m0 == 1 && nnz > hyb_tail_block_nnz) {
-    T acc = Sr::zero();
-    for (offset_t i = base + threadIdx.x; i < base + nnz; i += blockDim.x)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.tail_val, i, Sr::pattern_value()), x[A.tail_col[i]]));
-    acc = block_reduce<Sr>(acc);
-    if (threadIdx.x == 0) {
-      const vertex_t r = A.tail_row_key[m0];
-      y[r] = Sr::add(y[r], acc);
-    }
-    return;
-  }
-  for (offset_t i = threadIdx.x; i < nnz; i += blockDim.x)
-    staged[i] = Sr::mul(value_or<V>(A.tail_val, base + i, Sr::pattern_value()), x[A.tail_col[base + i]]);
-  __syncthreads();
-  const vertex_t rows = m1 - m0;
-  const offset_t mean = rows > 0 ? (nnz + rows - 1) / rows : 0;
-  int W = 1;
-  while (W < 32 && W < mean) W *= 2;
-  const int group = int(threadIdx.x) / W, lane = int(threadIdx.x) % W, groups = int(blockDim.x) / W;
-  for (vertex_t first = m0; first < m1; first += groups) {  // same trip count for every thread
-    const vertex_t m = first + group;
-    T acc = Sr::zero();
-    if (m < m1)
-      for (offset_t j = rp[m] - base + lane; j < rp[m + 1] - base; j += W) acc = Sr::add(acc, staged[j]);
-    for (int off = W / 2; off > 0; off /= 2) acc = Sr::add(acc, shuffle_down(acc, off, W));
-    if (m < m1 && lane == 0) {
-      const vertex_t r = A.tail_row_key[m];
-      y[r] = Sr::add(y[r], acc);
-    }
-  }
+  row_block_spmv<Sr, V>(A.tail_row_ptr, A.tail_col, A.tail_val, A.tail_blocks[blockIdx.x],
+                        A.tail_blocks[blockIdx.x + 1], hyb_tail_block_nnz, x, staged, [&](vertex_t m, T sum) {
+                          const vertex_t r = A.tail_row_key[m];
+                          y[r] = Sr::add(y[r], sum);  // y holds the row's ELL sum
+                        });
 }
 
 }  // namespace

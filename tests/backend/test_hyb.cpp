@@ -209,27 +209,6 @@ void check_all_matrices() {
   });
 }
 
-/// rows x cols from explicit rows of columns (values 1, 2, 3, ... in entry order).
-template <class V>
-csr_matrix<V, H> from_rows(vertex_t cols, const std::vector<std::vector<vertex_t>>& rows) {
-  std::vector<offset_t> ptr{0};
-  std::vector<vertex_t> col;
-  std::vector<stored_t<V>> val;
-  for (const auto& r : rows) {
-    for (vertex_t c : r) {
-      col.push_back(c);
-      if constexpr (!is_pattern_v<V>) val.push_back(V(val.size() + 1));
-    }
-    ptr.push_back(offset_t(col.size()));
-  }
-  csr_matrix<V, H> A;
-  A.rows = vertex_t(rows.size());
-  A.cols = cols;
-  A.row_ptr = to_space<H>(ptr);
-  A.col = to_space<H>(col);
-  if constexpr (!is_pattern_v<V>) A.val = to_space<H>(val);
-  return A;
-}
 }  // namespace
 
 TEST_CASE("hyb: twins agree and equal CSR SpMV on every test matrix (float)") { check_all_matrices<float>(); }
@@ -240,11 +219,11 @@ TEST_CASE("hyb: the K rule") {
   // 9000 rows: 5000 of length 4, 4000 of length 2. need = max(4096, 3000) = 4096 rows: K = 4.
   std::vector<std::vector<vertex_t>> rows(9000);
   for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = r < 5000 ? std::vector<vertex_t>{0, 1, 2, 3} : std::vector<vertex_t>{0, 1};
-  auto A = from_rows<float>(4, rows);
+  auto A = test::csr_from_rows<float>(4, rows);
   REQUIRE(hyb_auto_width(A) == 4);
   // Make only 4095 rows long: they no longer reach the 4096-row threshold, K drops to 2.
   for (std::size_t r = 4095; r < 5000; ++r) rows[r] = {0, 1};
-  A = from_rows<float>(4, rows);
+  A = test::csr_from_rows<float>(4, rows);
   REQUIRE(hyb_auto_width(A) == 2);
   REQUIRE(hyb_auto_width(test::csr_in<D>(A)) == 2);
   hyb_options o;
@@ -261,7 +240,7 @@ TEST_CASE("hyb: the K rule") {
 
 TEST_CASE("hyb: exact layout, empty rows and one row holding most entries") {
   // Rows of length 1, 3, 0, 2 with K = 2: the tail is row 1's third entry.
-  const auto A = from_rows<double>(5, {{4}, {0, 2, 3}, {}, {1, 4}});
+  const auto A = test::csr_from_rows<double>(5, {{4}, {0, 2, 3}, {}, {1, 4}});
   const auto m = to_hyb(A, width(2));
   REQUIRE(m.pitch == 32);
   REQUIRE(m.padded() == 64);
@@ -285,7 +264,7 @@ TEST_CASE("hyb: exact layout, empty rows and one row holding most entries") {
   // 6000 rows of 2 entries and a hub of 50000: K = 2 by the rule, the tail is the hub alone.
   std::vector<std::vector<vertex_t>> rows(6000, std::vector<vertex_t>{3, 9});
   for (vertex_t k = 0; k < 50000; ++k) rows[4321].push_back(k % 7000);
-  const auto hub = from_rows<float>(7000, rows);
+  const auto hub = test::csr_from_rows<float>(7000, rows);
   const auto h = to_hyb(hub);
   REQUIRE(h.ell_width == 2);
   REQUIRE(h.tail_nnz() == 50000);
@@ -294,7 +273,7 @@ TEST_CASE("hyb: exact layout, empty rows and one row holding most entries") {
   REQUIRE(h.tail_block_count == 1);  // a long tail row is a block of its own
   check("hub", hub, hyb_options{});
   check("hub all tail", hub, width(0));
-  check("hub pattern", from_rows<pattern>(7000, rows), hyb_options{});
+  check("hub pattern", test::csr_from_rows<pattern>(7000, rows), hyb_options{});
 }
 
 TEST_CASE("hyb: SpMV allocates nothing; a second call on the same matrix gives the same y") {

@@ -142,27 +142,6 @@ void check_all_matrices() {
   });
 }
 
-/// rows x cols from explicit rows of columns (values 1, 2, 3, ... in entry order).
-template <class V>
-csr_matrix<V, H> from_rows(vertex_t cols, const std::vector<std::vector<vertex_t>>& rows) {
-  std::vector<offset_t> ptr{0};
-  std::vector<vertex_t> col;
-  std::vector<stored_t<V>> val;
-  for (const auto& r : rows) {
-    for (vertex_t c : r) {
-      col.push_back(c);
-      if constexpr (!is_pattern_v<V>) val.push_back(V(val.size() + 1));
-    }
-    ptr.push_back(offset_t(col.size()));
-  }
-  csr_matrix<V, H> A;
-  A.rows = vertex_t(rows.size());
-  A.cols = cols;
-  A.row_ptr = to_space<H>(ptr);
-  A.col = to_space<H>(col);
-  if constexpr (!is_pattern_v<V>) A.val = to_space<H>(val);
-  return A;
-}
 }  // namespace
 
 TEST_CASE("sell: twins agree and equal CSR SpMV on every test matrix (float)") { check_all_matrices<float>(); }
@@ -171,7 +150,7 @@ TEST_CASE("sell: twins agree and equal CSR SpMV on every test matrix (pattern)")
 
 TEST_CASE("sell: exact layout of a small matrix, sorted and unsorted") {
   // Rows of length 1, 3, 0, 2; 4 rows < C: one chunk of width 3, 3 * 32 slots.
-  const auto A = from_rows<double>(5, {{4}, {0, 2, 3}, {}, {1, 4}});
+  const auto A = test::csr_from_rows<double>(5, {{4}, {0, 2, 3}, {}, {1, 4}});
   const auto unsorted = to_sell(A, sell_options{1});
   REQUIRE(unsorted.padded() == 3 * C);
   REQUIRE(to_vector(unsorted.perm) == std::vector<vertex_t>{0, 1, 2, 3});
@@ -208,13 +187,13 @@ TEST_CASE("sell: chunk edges, sigma extremes, one row holding most entries") {
   std::vector<std::vector<vertex_t>> rows(200, std::vector<vertex_t>{1});
   rows[70].clear();
   for (vertex_t k = 0; k < 5000; ++k) rows[70].push_back(k % 300);
-  const auto A = from_rows<float>(300, rows);
+  const auto A = test::csr_from_rows<float>(300, rows);
   for (vertex_t sigma : {1, 256}) {
     check("hub row", A, sigma);
     const auto m = to_sell(A, sell_options{sigma});
     REQUIRE(m.padded() == 5000 * C + 6 * C);  // 7 chunks: one of width 5000, six of width 1
   }
-  check("hub row pattern", from_rows<pattern>(300, rows), 256);
+  check("hub row pattern", test::csr_from_rows<pattern>(300, rows), 256);
 }
 
 TEST_CASE("sell: argument checks") {
