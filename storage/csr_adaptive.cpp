@@ -38,11 +38,8 @@ void spmv(const csr_adaptive_matrix<V, S>& A, const array<typename Sr::value_typ
   template csr_adaptive_matrix<V, device_space> to_csr_adaptive(const csr_matrix<V, device_space>&, const csr_adaptive_options&);
 FG_FOR_EACH_VALUE(FG_CONVERT)
 #undef FG_CONVERT
-#define FG_SPMV_IN(Sr, V, S) \
-  template void spmv<Sr, V, S>(const csr_adaptive_matrix<V, S>&, const array<Sr::value_type, S>&, array<Sr::value_type, S>&);
-#define FG_SPMV(Sr, V) FG_SPMV_IN(Sr, V, host_space) FG_SPMV_IN(Sr, V, device_space)
-FG_FOR_EACH_SPMV(FG_SPMV)
-#undef FG_SPMV
-#undef FG_SPMV_IN
+#define FG_SPMV_FORMAT csr_adaptive_matrix
+FG_FOR_EACH_SPMV(FG_SPMV_OF_FORMAT)
+#undef FG_SPMV_FORMAT
 
 }  // namespace fg

@@ -101,12 +101,8 @@ FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 #undef FG_INSTANTIATE_IN
 
-#define FG_INSTANTIATE_IN(Sr, V, S)                                                                \
-  template void spmv<Sr, V, S>(const hyb_matrix<V, S>&, const array<Sr::value_type, S>&,           \
-                               array<Sr::value_type, S>&);
-#define FG_INSTANTIATE(Sr, V) FG_INSTANTIATE_IN(Sr, V, host_space) FG_INSTANTIATE_IN(Sr, V, device_space)
-FG_FOR_EACH_SPMV(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
-#undef FG_INSTANTIATE_IN
+#define FG_SPMV_FORMAT hyb_matrix
+FG_FOR_EACH_SPMV(FG_SPMV_OF_FORMAT)
+#undef FG_SPMV_FORMAT
 
 }  // namespace fg

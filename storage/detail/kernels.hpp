@@ -116,3 +116,9 @@ struct kernels<device_space> {
   M(::fg::or_and, ::fg::pattern) M(::fg::min_plus<float>, float)                            \
   M(::fg::min_plus<double>, double) M(::fg::min_plus<double>, ::fg::pattern)                \
   M(::fg::min_plus<float>, ::fg::pattern)
+// spmv<Sr, V, S>(const FG_SPMV_FORMAT<V, S>&, x, y) in both spaces; a format's .cpp defines
+// FG_SPMV_FORMAT (its matrix template) and expands FG_FOR_EACH_SPMV(FG_SPMV_OF_FORMAT).
+#define FG_SPMV_OF_FORMAT_IN(Sr, V, S)                                                              \
+  template void spmv<Sr, V, S>(const FG_SPMV_FORMAT<V, S>&, const array<Sr::value_type, S>&,       \
+                               array<Sr::value_type, S>&);
+#define FG_SPMV_OF_FORMAT(Sr, V) FG_SPMV_OF_FORMAT_IN(Sr, V, host_space) FG_SPMV_OF_FORMAT_IN(Sr, V, device_space)
