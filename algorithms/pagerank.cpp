@@ -6,6 +6,7 @@
 #include <chrono>
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "core/error.hpp"
@@ -36,11 +37,16 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     res.converged = true;
     return res;
   }
-  // The read-heavy phase: the selector picks the kernel for about min(max_iter, 50) SpMVs.
+  // The read-heavy phase. Reads expected a priori: the L1 change (at most 2 at the start) contracts
+  // by at least the damping factor per iteration, so about ln(tol n / 2) / ln(d) SpMVs.
   const auto tv = std::chrono::steady_clock::now();
-  const double reads = std::min(opt.max_iter, 50);
-  const selection sel = select_kernel(profile(At), 8, reads, load_calibration(device_description()), opt.kernel);
-  const spmv_view<V, S> view = make_view(At, sel.kernel);
+  const double tol_n = opt.tol * n;
+  const double prior = opt.damping > 0 ? std::ceil(std::log(tol_n / 2) / std::log(opt.damping)) : 1.0;
+  const double reads = std::clamp(prior, 1.0, double(opt.max_iter));
+  const matrix_profile prof = profile(At);
+  const calibration cal = load_calibration(device_description());
+  const selection sel = select_kernel(prof, 8, reads, cal, opt.kernel);
+  spmv_view<V, S> view = make_view(At, sel.kernel);
   res.kernel = sel.kernel;
   res.kernel_reason = sel.reason;
   res.view_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tv).count();
@@ -54,6 +60,29 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   const auto t0 = std::chrono::steady_clock::now();
   double dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
   const double d = opt.damping;
+  // After a few iterations the observed contraction tells how many reads are left; the choice is
+  // revisited once with that number, counting the current view's conversion as already paid.
+  constexpr int replan_at = 3;
+  std::vector<double> changes;
+  auto replan = [&](const std::vector<double>& ch, int max_left) {
+    const double left = estimate_reads_left(ch, tol_n, reads - replan_at, max_left);
+    const selection again = select_kernel(prof, 8, left, cal);
+    double keep_ms = 0;
+    for (const auto& e : again.estimates)
+      if (e.kernel == res.kernel) keep_ms = left * e.spmv_ms;
+    const auto& best = again.estimates.front();
+    std::ostringstream why;
+    why.precision(3);
+    why << "; after " << replan_at << " iterations about " << left << " reads left (a priori " << reads << "): ";
+    if (best.kernel != res.kernel && best.total_ms < 0.9 * keep_ms) {
+      why << "switched to " << best.kernel << " (" << best.total_ms << " ms vs " << keep_ms << " ms to stay)";
+      view = make_view(At, best.kernel);
+      res.kernel = best.kernel;
+    } else {
+      why << "kept";
+    }
+    res.kernel_reason += why.str();
+  };
   for (int it = 1; it <= opt.max_iter; ++it) {
     view.run(scaled, y);
     const double base = (d * dangling + (1.0 - d)) / n;
@@ -62,10 +91,12 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     res.iterations = it;
     res.last_change = s.change;
     if (opt.progress) opt.progress(it, s.change);
-    if (s.change < opt.tol * n) {
+    if (s.change < tol_n) {
       res.converged = true;
       break;
     }
+    changes.push_back(s.change);
+    if (it == replan_at && opt.kernel == "auto") replan(changes, opt.max_iter - it);
   }
   memory::synchronize();
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

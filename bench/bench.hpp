@@ -9,6 +9,13 @@ namespace fg::bench {
 int run_spmv(const std::vector<std::string>& args);
 /// Streaming insert into DCSR vs a per-batch CSR rebuild, and SpMV on fragmented/packed DCSR.
 int run_insert(const std::vector<std::string>& args);
+/// `fluxgraph calibrate`: the selector's kernels on a small synthetic set -> this device's cache file.
+int run_calibrate(const std::vector<std::string>& args);
+/// The selector judged on measured points: for each matrix, the choice (the matrix itself left out of
+/// the calibration, or a given calibration) against the measured fastest, for each stated read count.
+int run_select(const std::vector<std::string>& args);
+/// PageRank with --kernel auto vs every forced kernel, end to end from the packed store.
+int run_pagerank(const std::vector<std::string>& args);
 extern const char* bench_usage;
 
 }  // namespace fg::bench

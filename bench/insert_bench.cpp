@@ -116,9 +116,11 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
 }  // namespace
 
 const char* bench_usage =
-    "usage: fluxgraph bench spmv [--json FILE] [--runs N] [--types float,double] [--kernels a,b] MATRIX...\n"
+    "usage: fluxgraph bench spmv [--json FILE] [--points FILE] [--runs N] [--types float,double] [--kernels a,b] MATRIX...\n"
+    "       fluxgraph bench select POINTS [--reads 10,100,1000] [--calibration FILE | --extra FILE] [--detail]\n"
+    "       fluxgraph bench pagerank [--runs N] GRAPH...\n"
     "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
-    "MATRIX: a graph file, rmat:SCALE, uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
+    "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {
   std::string json;

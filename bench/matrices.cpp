@@ -44,12 +44,12 @@ edge_list poisson(int side, int dims) {
 edge_list make_matrix(const std::string& spec) {
   const auto part = split(spec);
   edge_list e;
-  if (part[0] == "rmat" && part.size() == 2) {
-    const int scale = std::stoi(part[1]);
+  if (part[0] == "rmat" && (part.size() == 2 || part.size() == 3)) {  // rmat:SCALE[:EDGE_FACTOR], Graph500's 16
+    const int scale = std::stoi(part[1]), ef = part.size() == 3 ? std::stoi(part[2]) : 16;
     e.kind = "rmat";
-    e.name = "rmat-" + part[1];
+    e.name = "rmat-" + part[1] + (part.size() == 3 ? "-ef" + part[2] : "");
     e.n = vertex_t(1) << scale;
-    rmat(scale, 16, 42, e.src, e.dst);
+    rmat(scale, ef, 42, e.src, e.dst);
   } else if (part[0] == "uniform" && part.size() == 3) {
     const int scale = std::stoi(part[1]);
     const double mu = std::stod(part[2]);

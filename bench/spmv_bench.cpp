@@ -16,6 +16,8 @@
 #include "bench/spmv_kernels.hpp"
 #include "bench/timer.hpp"
 #include "core/error.hpp"
+#include "engine/cost_model.hpp"
+#include "storage/cmrs.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg::bench {
@@ -29,10 +31,22 @@ struct result {
 };
 
 struct options {
-  std::string json;
+  std::string json, points;
   int runs = 25;
+  bool calibrating = false;  // only the selector's kernels, no cuSPARSE baseline (fluxgraph calibrate)
   std::vector<std::string> types = {"float", "double"}, only, specs;
 };
+
+// The selector's name of a benchmarked kernel for vectors of value_bytes, or "" when the selector
+// does not offer it (cuSPARSE; CMRS heights other than the default one).
+std::string selector_name(const std::string& bench_kernel, int value_bytes) {
+  if (bench_kernel == "sell_c32_s256") return "sell";
+  if (bench_kernel.rfind("cmrs_h", 0) == 0)
+    return std::stoi(bench_kernel.substr(6)) == (value_bytes == 8 ? cmrs_default_height<double>() : cmrs_default_height<float>())
+               ? "cmrs" : "";
+  const auto& k = selectable_kernels();
+  return std::find(k.begin(), k.end(), bench_kernel) != k.end() ? bench_kernel : "";
+}
 
 template <class V>
 csr_matrix<V, device_space> valued_csr(const edge_list& e) {
@@ -82,6 +96,7 @@ void bench_type(const edge_list& e, const options& o, double copy_gbs, device_ti
   double base_ms = 0;
   for (const auto& k : spmv_kernels<V>()) {
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), k.name) == o.only.end() && k.name != "cusparse") continue;
+    if (o.calibrating && selector_name(k.name, int(sizeof(V))).empty()) continue;
     prepared<V> p;
     double conv = 0;
     try {
@@ -122,6 +137,48 @@ void write_json(const std::string& path, double copy_gbs, const std::vector<resu
   }
   fmt::print(f, "]}}\n");
 }
+
+// The measured results as calibration points of the kernel selector (engine/cost_model.hpp);
+// results with a wrong answer are left out.
+calibration to_points(double copy_gbs, const std::vector<result>& rs) {
+  calibration c;
+  c.copy_gbs = copy_gbs;
+  for (const auto& r : rs) {
+    const int vb = r.type == "float" ? 4 : 8;
+    const std::string name = selector_name(r.kernel, vb);
+    if (name.empty() || !(r.error <= (vb == 4 ? 1e-4 : 1e-10))) continue;
+    if (c.points.empty() || c.points.back().matrix != r.matrix || c.points.back().value_bytes != vb) {
+      calibration_point p;
+      p.matrix = r.matrix;
+      p.value_bytes = vb;
+      p.rows = double(r.rows);
+      p.nnz = double(r.nnz);
+      p.mu = r.mu;
+      p.sigma = r.sigma;
+      c.points.push_back(p);
+    }
+    c.points.back().kernels[name] = {r.spmv_ms * 1e3, r.convert_ms * 1e3};
+  }
+  return c;
+}
+
+std::vector<result> measure(const options& o, double copy) {
+  device_timer t;
+  std::vector<result> rs;
+  for (const auto& spec : o.specs) {
+    const edge_list e = make_matrix(spec);
+    fmt::print("\n{} ({}): {} rows, {} edges in the input\n", e.name, e.kind, e.n, e.src.size());
+    for (const auto& ty : o.types) {
+      if (ty == "float") bench_type<float>(e, o, copy, t, rs);
+      else if (ty == "double") bench_type<double>(e, o, copy, t, rs);
+      else throw invalid_argument("--types takes float and/or double");
+    }
+    // after every matrix: a cut-off run keeps its results
+    if (!o.json.empty()) write_json(o.json, copy, rs);
+    if (!o.points.empty()) write_calibration(to_points(copy, rs), o.points);
+  }
+  return rs;
+}
 }  // namespace
 
 int run_spmv(const std::vector<std::string>& args) {
@@ -148,6 +205,9 @@ int run_spmv(const std::vector<std::string>& args) {
       list(o.types);
     } else if (a == "--kernels") {
       list(o.only);
+    } else if (a == "--points") {
+      FG_EXPECTS(i + 1 < args.size(), "--points needs a file");
+      o.points = args[++i];
     } else {
       o.specs.push_back(a);
     }
@@ -156,18 +216,32 @@ int run_spmv(const std::vector<std::string>& args) {
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
   fmt::print("device-to-device copy bandwidth (read + write): {:.1f} GB/s\n", copy);
-  device_timer t;
-  std::vector<result> rs;
-  for (const auto& spec : o.specs) {
-    const edge_list e = make_matrix(spec);
-    fmt::print("\n{} ({}): {} rows, {} edges in the input\n", e.name, e.kind, e.n, e.src.size());
-    for (const auto& ty : o.types) {
-      if (ty == "float") bench_type<float>(e, o, copy, t, rs);
-      else if (ty == "double") bench_type<double>(e, o, copy, t, rs);
-      else throw invalid_argument("--types takes float and/or double");
-    }
-    if (!o.json.empty()) write_json(o.json, copy, rs);  // after every matrix: a cut-off run keeps its results
+  measure(o, copy);
+  return 0;
+}
+
+
+// A few seconds on the device: the selector's kernels on small synthetic matrices spanning short
+// and long rows, regular and power-law, plus any matrices the user names; the points go to the
+// cache file of this device, which the selector then uses instead of the built-in points.
+int run_calibrate(const std::vector<std::string>& args) {
+  options o;
+  o.calibrating = true;
+  o.runs = 10;
+  o.specs = {"rmat:14:4", "rmat:16:16", "rmat:18:16", "rmat:16:64", "uniform:16:2", "uniform:16:8",
+             "uniform:14:32", "uniform:12:128", "poisson2d:256", "poisson3d:48"};
+  std::string out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--out" && i + 1 < args.size()) out = args[++i];
+    else if (args[i].rfind("--", 0) == 0) throw invalid_argument("calibrate takes [--out FILE] [MATRIX...]");
+    else o.specs.push_back(args[i]);
   }
+  fmt::print("device: {} ({})\n", device_backend_name(), device_description());
+  const double copy = copy_bandwidth_gbs(std::size_t(1) << 28);
+  calibration c = to_points(copy, measure(o, copy));
+  if (out.empty()) out = save_calibration(c, device_description());
+  else write_calibration(c, out);
+  fmt::print("\ncalibration: {} points written to {}\n", c.points.size(), out);
   return 0;
 }
 

@@ -1,5 +1,14 @@
 // Kernel selection for read-heavy phases: predicted time of every SpMV kernel for a matrix profile,
 // conversion included and amortised over the expected number of reads; the choice and its reason.
+//
+// The model is measured, not derived: a calibration is a set of matrices on which every kernel's
+// SpMV and conversion were timed on this GPU (`fluxgraph calibrate`, or `fluxgraph bench spmv
+// --points`). A kernel's time on a new matrix is read off the calibration matrices nearest to it in
+// (log mean row length, log(1 + sigma/mu), log bytes), scaled by bytes. Why not a closed-form
+// bytes/bandwidth model: on the H100 the formats differ by more than their bytes (sub-warp idle
+// lanes, hub rows serialised, launches, L2 residency), and a 3-constant model per kernel chose within
+// 10% of the fastest on only 26-30 of 34 matrices when each matrix was left out of its own fit
+// (bench/NOTES.md); nearest neighbours did on 32 of 34.
 #pragma once
 #include <map>
 #include <string>
@@ -9,23 +18,37 @@
 
 namespace fg {
 
-/// Per-kernel constants of the time model t = launch + bytes / (copy_bandwidth x efficiency), with
-/// efficiency interpolated between regular (sigma/mu <= 0.5) and skewed (>= 1.5) row lengths, and
-/// conversion = convert_fixed + convert_per_nnz x nnz.
-struct kernel_constants {
-  double launch_us = 10, eff_regular = 0.3, eff_skewed = 0.3, convert_fixed_us = 100, convert_ns_per_nnz = 0.05;
+struct measured_kernel {
+  double spmv_us = 0, convert_us = 0;  ///< median SpMV; conversion from a packed CSR
+};
+
+/// One calibration matrix: its shape and each kernel's measured times, for one vector value size.
+struct calibration_point {
+  std::string matrix;
+  int value_bytes = 8;  ///< 4 (float) or 8 (double) vectors; the matrix carries values of that size
+  double rows = 0, nnz = 0, mu = 0, sigma = 0;
+  std::map<std::string, measured_kernel> kernels;
 };
 
 struct calibration {
-  std::string source;  ///< where the constants come from (built-in measurement or a cache file)
-  double copy_gbs = 2990;
-  std::map<std::string, kernel_constants> kernels[2];  ///< [0]: 4-byte values, [1]: 8-byte values
+  std::string source;  ///< where the points come from (built-in measurement or a cache file)
+  double copy_gbs = 0;
+  std::vector<calibration_point> points;
+  /// The same calibration without the points of one matrix (leave-one-out evaluation).
+  calibration without(const std::string& matrix) const;
 };
 
-/// Constants fitted from the H100 SpMV benchmark (bench/NOTES.md, run 8, 34 matrices).
+/// Points measured on an H100 by `fluxgraph bench spmv --points` (bench/NOTES.md names the run).
 calibration builtin_calibration();
-/// The cache file for this device ($XDG_CACHE_HOME or ~/.cache, fluxgraph/calibration-<device>.txt)
-/// when present and readable, else the built-in constants. Never throws.
+/// Parses the text format written by write_calibration; throws fg::input_error (file:line) on damage.
+calibration read_calibration(const std::string& path);
+/// Text format: "fluxgraph-calibration 1", "copy_gbs G", then per point "point BYTES NAME ROWS NNZ
+/// MU SIGMA" followed by its "kernel NAME SPMV_US CONVERT_US" lines.
+void write_calibration(const calibration& c, const std::string& path);
+/// The cache file for a device ($XDG_CACHE_HOME or ~/.cache, fluxgraph/calibration-<device>.txt).
+std::string calibration_path(const std::string& device_name);
+/// The cache file for this device when present and readable, else the built-in points. Never throws:
+/// a damaged cache file is ignored (and named in the source string), not trusted in part.
 calibration load_calibration(const std::string& device_name);
 /// Writes a calibration to the cache file for device_name; returns the path.
 std::string save_calibration(const calibration& c, const std::string& device_name);
@@ -36,6 +59,7 @@ struct kernel_estimate {
   std::string why_not;          ///< for an infeasible kernel
   double bytes = 0;             ///< beta+ of the read (CMRS Eq. 6.1)
   double spmv_ms = 0, convert_ms = 0, total_ms = 0;
+  std::vector<std::string> nearest;  ///< the calibration matrices the estimate was read from
 };
 
 struct selection {
@@ -52,5 +76,10 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
 
 /// Every kernel the selector knows, in a fixed order.
 const std::vector<std::string>& selectable_kernels();
+
+/// The fixed-point driver's estimate of the reads left: from the last two changes (contraction
+/// ratio) and the stopping tolerance; `fallback` while fewer than two changes are known or the
+/// iteration is not contracting. Clamped to [1, max_left].
+double estimate_reads_left(const std::vector<double>& changes, double tol, double fallback, double max_left);
 
 }  // namespace fg

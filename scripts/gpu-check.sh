@@ -34,8 +34,18 @@ for f in .data/cnr-2000.mtx.gz .data/soc-Slashdot0902.txt.gz; do [ -e "$f" ] && 
 step bench 120 build/cuda/fluxgraph bench insert --json "$out/insert.json" "${ins[@]}"
 spmv_set=${FG_SPMV_SET:-"$(ls .data/* 2>/dev/null | tr '\n' ' ') rmat:20 rmat:22 rmat:24 uniform:22:2 uniform:22:8 uniform:20:32 uniform:18:128 poisson2d:2048 poisson3d:160"}
 # shellcheck disable=SC2086
-step spmv 280 build/cuda/fluxgraph bench spmv --json "$out/spmv.json" $spmv_set
+step spmv 280 build/cuda/fluxgraph bench spmv --json "$out/spmv.json" --points "$out/bench.points" $spmv_set
 python3 scripts/plot_spmv.py "$out/spmv.json" "$out/spmv" > "$out/spmv-summary.txt" 2>&1
+# Kernel selection (issue 4): this GPU's synthetic calibration, then the selector judged on the bench
+# points: leave-one-out, synthetic calibration only, and both; PageRank auto vs every forced kernel.
+step calibrate 120 build/cuda/fluxgraph calibrate --out "$out/synthetic.points"
+step select 60 build/cuda/fluxgraph bench select "$out/bench.points"
+step select-synthetic 60 build/cuda/fluxgraph bench select "$out/bench.points" --calibration "$out/synthetic.points"
+step select-both 60 build/cuda/fluxgraph bench select "$out/bench.points" --extra "$out/synthetic.points" --detail
+pr_set=()
+for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz email-Enron.txt.gz loc-Brightkite.data_214078.txt.gz wiki-Vote.txt \
+  usroads.data_165435.txt.gz; do [ -e ".data/$f" ] && pr_set+=(".data/$f"); done
+step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 3 "${pr_set[@]}" rmat:20
 for f in .data/*.mtx.gz; do
   [ -e "$f" ] && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
 done
@@ -52,8 +62,11 @@ echo "-- bench insert --"
 grep -E "^[a-z0-9].*:|copy bandwidth|insert|speedup|SpMV|/ CSR|eta|defragment" "$out/bench.log" | grep -v "^device"
 echo "-- bench spmv (best kernel per matrix; full table in spmv.log / spmv.json) --"
 cat "$out/spmv-summary.txt"
+echo "-- kernel selection (auto within 10% of the fastest; pagerank auto vs best forced) --"
+for f in select select-synthetic select-both; do echo "$f:"; grep -E "^reads .*within" "$out/$f.log"; done
+grep -E "auto \(|within 10%" "$out/pagerank-kernels.log"
 for f in "$out"/pagerank-*.log; do [ -e "$f" ] && grep -E "pagerank:|backend" "$f"; done
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
-for f in spmv.json insert.json spmv-float.png spmv-double.png spmv-summary.txt; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
+for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
 exit $status

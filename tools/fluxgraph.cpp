@@ -20,7 +20,8 @@ const char* usage_text =
     "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
     "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
     "                             [--max-iter N] [--backend cpu|cuda]\n"
-    "       fluxgraph bench spmv|insert ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
+    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
@@ -108,8 +109,12 @@ int main(int argc, char** argv) {
       const std::vector<std::string> args(argv + 3, argv + argc);
       if (std::strcmp(argv[2], "spmv") == 0) return fg::bench::run_spmv(args);
       if (std::strcmp(argv[2], "insert") == 0) return fg::bench::run_insert(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv or insert)");
+      if (std::strcmp(argv[2], "select") == 0) return fg::bench::run_select(args);
+      if (std::strcmp(argv[2], "pagerank") == 0) return fg::bench::run_pagerank(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select or pagerank)");
     }
+    if (argc >= 2 && std::strcmp(argv[1], "calibrate") == 0)
+      return fg::bench::run_calibrate(std::vector<std::string>(argv + 2, argv + argc));
     const options o = parse(argc, argv);
     if (o.command == "info") return run_info(o);
     if (o.command == "pagerank") return run_pagerank(o);

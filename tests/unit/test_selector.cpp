@@ -1,6 +1,8 @@
-// The kernel selector on synthetic profiles: each case states the kernel the model must pick and why.
+// The kernel selector on synthetic profiles and a hand-made calibration: each case states the
+// kernel the model must pick and why. The H100 points are judged separately (fluxgraph bench select).
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,84 +22,148 @@ matrix_profile synthetic(vertex_t rows, double mu, double sigma, const char* typ
   p.value_type = type;
   return p;
 }
+
+calibration_point point(const char* name, double rows, double mu, double sigma,
+                        std::map<std::string, measured_kernel> k, int bytes = 8) {
+  calibration_point p;
+  p.matrix = name;
+  p.value_bytes = bytes;
+  p.rows = rows;
+  p.nnz = rows * mu;
+  p.mu = mu;
+  p.sigma = sigma;
+  p.kernels = std::move(k);
+  return p;
+}
+
+// Two regular and two skewed matrices: on regular rows SELL is fastest, on skewed ones
+// CSR-Adaptive; DCSR (no conversion) is in between; conversions cost 50-400 us.
+calibration toy() {
+  calibration c;
+  c.copy_gbs = 3000;
+  auto k = [](double dcsr, double vec, double sell, double adaptive) {
+    return std::map<std::string, measured_kernel>{
+        {"dcsr", {dcsr, 0}}, {"csr_vector", {vec, 50}}, {"sell", {sell, 400}}, {"csr_adaptive", {adaptive, 300}}};
+  };
+  c.points = {point("reg-a", 1 << 20, 32, 2, k(200, 190, 100, 180)), point("reg-b", 1 << 20, 24, 3, k(160, 150, 80, 150)),
+              point("skew-a", 1 << 20, 16, 200, k(300, 400, 5000, 150)),
+              point("skew-b", 1 << 20, 12, 150, k(260, 350, 4000, 140))};
+  return c;
+}
 }  // namespace
 
-TEST_CASE("a fragmented store read once is read as it is; read twice, conversion already pays off") {
-  matrix_profile p = synthetic(1 << 22, 16, 180);
-  p.segments_per_row = 1.5;
-  p.gap_fraction = 0.3;
-  const selection once = select_kernel(p, 8, 1, builtin_calibration());
-  CHECK(once.kernel == "dcsr");
-  CHECK(once.reason.find("store fragmented") != std::string::npos);
-  // measured: DCSR reads skewed rows at 0.16 of copy bandwidth, CSR-Adaptive at 0.40, so the
-  // snapshot + conversion (about 2.6 ms here) is repaid by the second read
-  CHECK(select_kernel(p, 8, 2, builtin_calibration()).kernel == "csr_adaptive");
-}
-
-TEST_CASE("a large skewed (power-law) matrix read many times gets CSR-Adaptive") {
-  const selection s = select_kernel(synthetic(1 << 22, 15.6, 186), 8, 1000, builtin_calibration());
+TEST_CASE("regular rows read many times get the regular-row winner, skewed rows the skewed-row winner") {
+  const selection r = select_kernel(synthetic(1 << 20, 28, 2.5), 8, 1000, toy());
+  CHECK(r.kernel == "sell");
+  CHECK(r.reason.find("regular") != std::string::npos);
+  CHECK(r.reason.find("reg-") != std::string::npos);  // names the calibration matrices it read from
+  const selection s = select_kernel(synthetic(1 << 20, 14, 180), 8, 1000, toy());
   CHECK(s.kernel == "csr_adaptive");
   CHECK(s.reason.find("skewed") != std::string::npos);
+  CHECK(s.reason.find("skew-") != std::string::npos);
 }
 
-TEST_CASE("a large regular matrix read many times gets SELL-C-sigma; read once it does not") {
-  const auto p = synthetic(1 << 18, 128, 11, "float");
-  CHECK(select_kernel(p, 4, 1000, builtin_calibration()).kernel == "sell");
-  const selection once = select_kernel(p, 4, 1, builtin_calibration());
-  CHECK(once.kernel != "sell");  // 0.4 ms of conversion for one SpMV
-  CHECK(once.estimates.front().convert_ms < 0.1);
+TEST_CASE("read once, no conversion pays off: the store is read as it is") {
+  CHECK(select_kernel(synthetic(1 << 20, 28, 2.5), 8, 1, toy()).kernel == "dcsr");
+  CHECK(select_kernel(synthetic(1 << 20, 14, 180), 8, 1, toy()).kernel == "dcsr");
+  // skewed: CSR-Adaptive saves ~135 us a read and costs 300 us to build: it pays off from the 3rd read
+  CHECK(select_kernel(synthetic(1 << 20, 14, 180), 8, 2, toy()).kernel == "dcsr");
+  CHECK(select_kernel(synthetic(1 << 20, 14, 180), 8, 4, toy()).kernel == "csr_adaptive");
 }
 
-TEST_CASE("a tiny matrix is launch-bound: the kernel with the least fixed cost wins") {
-  const selection s = select_kernel(synthetic(1000, 4, 2), 8, 100, builtin_calibration());
-  CHECK((s.kernel == "dcsr" || s.kernel == "csr_vector"));
-  CHECK(s.estimates.back().kernel.rfind("suraa", 0) == 0);  // 0.7-0.8 ms per call of streams and launches
+TEST_CASE("a fragmented store: DCSR reads get slower and every other kernel needs a snapshot first") {
+  matrix_profile p = synthetic(1 << 20, 14, 180);
+  const selection packed = select_kernel(p, 8, 1, toy());
+  p.segments_per_row = 3;
+  p.gap_fraction = 0.3;
+  const selection frag = select_kernel(p, 8, 1, toy());
+  CHECK(frag.reason.find("store fragmented") != std::string::npos);
+  auto find = [](const selection& s, const char* k) {
+    for (const auto& e : s.estimates)
+      if (e.kernel == k) return e;
+    FAIL("no estimate for ", k);
+    return kernel_estimate{};
+  };
+  CHECK(find(frag, "dcsr").spmv_ms == doctest::Approx(2 * find(packed, "dcsr").spmv_ms));
+  CHECK(find(frag, "sell").convert_ms > find(packed, "sell").convert_ms);
+}
+
+TEST_CASE("time scales with bytes above the fixed floor; neighbours are averaged") {
+  const calibration c = toy();
+  const selection small = select_kernel(synthetic(1 << 20, 16, 200), 8, 1, c);
+  const selection big = select_kernel(synthetic(1 << 22, 16, 200), 8, 1, c);
+  for (std::size_t i = 0; i < small.estimates.size(); ++i)
+    for (const auto& e : big.estimates)
+      if (e.kernel == small.estimates[i].kernel && e.kernel == "dcsr")
+        CHECK(e.spmv_ms == doctest::Approx(4 * small.estimates[i].spmv_ms).epsilon(0.02));
 }
 
 TEST_CASE("estimates are complete, ordered, and honest about infeasible kernels") {
-  matrix_profile p = synthetic(1000, 4, 2);
+  matrix_profile p = synthetic(1 << 20, 20, 5);
   p.cols = vertex_t(1) << 29;
-  const selection s = select_kernel(p, 8, 10, builtin_calibration());
+  calibration c = toy();
+  c.points[0].kernels["cmrs"] = {90, 300};
+  const selection s = select_kernel(p, 8, 10, c);
   REQUIRE(s.estimates.size() == selectable_kernels().size());
-  bool seen_infeasible = false;
+  bool seen_infeasible = false, cmrs_said = false;
   for (std::size_t i = 0; i < s.estimates.size(); ++i) {
     const auto& e = s.estimates[i];
     if (!e.feasible) {
       seen_infeasible = true;
-      CHECK(e.why_not.find("2^28") != std::string::npos);
+      if (e.kernel == "cmrs") cmrs_said = e.why_not.find("2^28") != std::string::npos;
+      else CHECK(e.why_not.find("not in the calibration") != std::string::npos);
     } else {
       CHECK_FALSE(seen_infeasible);  // feasible ones first
       CHECK(e.total_ms == doctest::Approx(e.convert_ms + 10 * e.spmv_ms));
-      if (i > 0 && s.estimates[i - 1].feasible) CHECK(s.estimates[i - 1].total_ms <= e.total_ms);
+      if (i > 0) CHECK(s.estimates[i - 1].total_ms <= e.total_ms);
     }
   }
-  CHECK(seen_infeasible);
+  CHECK(cmrs_said);
 }
 
 TEST_CASE("--kernel forces the choice and the reason says what the model would have picked") {
-  const selection s = select_kernel(synthetic(1 << 20, 8, 3), 8, 50, builtin_calibration(), "hyb");
+  const selection s = select_kernel(synthetic(1 << 20, 8, 3), 8, 50, toy(), "hyb");
   CHECK(s.kernel == "hyb");
   CHECK(s.reason.find("forced") != std::string::npos);
-  CHECK_THROWS_AS(select_kernel(synthetic(10, 1, 0), 8, 1, builtin_calibration(), "nope"), invalid_argument);
-  CHECK_THROWS_AS(select_kernel(synthetic(10, 1, 0), 8, 0, builtin_calibration()), invalid_argument);
+  CHECK_THROWS_AS(select_kernel(synthetic(10, 1, 0), 8, 1, toy(), "nope"), invalid_argument);
+  CHECK_THROWS_AS(select_kernel(synthetic(10, 1, 0), 8, 0, toy()), invalid_argument);
 }
 
-TEST_CASE("calibration: a saved file is used for its device, a damaged one is ignored") {
+TEST_CASE("the built-in H100 points cover every kernel the selector offered when they were measured") {
+  const calibration b = builtin_calibration();
+  CHECK(b.points.size() >= 60);
+  int with_all = 0;
+  for (const auto& p : b.points) with_all += p.kernels.count("dcsr") && p.kernels.count("csr_adaptive") && p.kernels.count("cmrs");
+  CHECK(with_all >= 60);
+  CHECK(b.without(b.points.front().matrix).points.size() < b.points.size());
+}
+
+TEST_CASE("calibration: a saved file is used for its device, a damaged one is ignored and named") {
   const auto dir = std::filesystem::temp_directory_path() / "fg-calibration-test";
   std::filesystem::remove_all(dir);
   setenv("XDG_CACHE_HOME", dir.c_str(), 1);
   CHECK(load_calibration("Test GPU").source.find("built-in") != std::string::npos);
-  calibration c = builtin_calibration();
-  c.copy_gbs = 1234;
-  c.kernels[1]["csr_adaptive"].eff_skewed = 0.9;
-  const std::string path = save_calibration(c, "Test GPU");
+  const std::string path = save_calibration(toy(), "Test GPU");
   const calibration back = load_calibration("Test GPU");
   CHECK(back.source.find(path) != std::string::npos);
-  CHECK(back.copy_gbs == doctest::Approx(1234));
-  CHECK(back.kernels[1].at("csr_adaptive").eff_skewed == doctest::Approx(0.9));
+  REQUIRE(back.points.size() == 4);
+  CHECK(back.points[2].kernels.at("sell").spmv_us == doctest::Approx(5000));
+  CHECK(select_kernel(synthetic(1 << 20, 14, 180), 8, 1000, back).kernel == "csr_adaptive");
   CHECK(load_calibration("Other GPU").source.find("built-in") != std::string::npos);
-  std::ofstream(path) << "1234\n8 csr_adaptive not-a-number\n";
-  CHECK(load_calibration("Test GPU").source.find("built-in") != std::string::npos);
+  std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0\nkernel dcsr not-a-number 1\n";
+  const calibration damaged = load_calibration("Test GPU");
+  CHECK(damaged.source.find("built-in") != std::string::npos);
+  CHECK(damaged.source.find(path + ":4:") != std::string::npos);  // file:line of the damage
+  CHECK_THROWS_AS(read_calibration(path), input_error);
   std::filesystem::remove_all(dir);
   unsetenv("XDG_CACHE_HOME");
+}
+
+TEST_CASE("reads left from the observed contraction") {
+  // changes 1, 0.5, 0.25: ratio 1/2, so 1e-3 is reached after ceil(log2(250)) = 8 more reads
+  CHECK(estimate_reads_left({1, 0.5, 0.25}, 1e-3, 99, 1000) == 8);
+  CHECK(estimate_reads_left({1}, 1e-3, 42, 1000) == 42);           // too early: the a-priori guess
+  CHECK(estimate_reads_left({1, 1.5}, 1e-3, 42, 1000) == 42);      // not contracting
+  CHECK(estimate_reads_left({1, 0.999999}, 1e-9, 42, 100) == 100); // clamped to what is left
+  CHECK(estimate_reads_left({1, 1e-4}, 1e-3, 42, 100) == 1);
 }

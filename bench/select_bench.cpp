@@ -1,0 +1,106 @@
+// fluxgraph bench select: the kernel selector judged on measured points (from `bench spmv
+// --points`). For each matrix and each stated read count, the selector chooses with a calibration
+// that does not contain that matrix (leave-one-out; or a given calibration, e.g. the synthetic one of
+// `fluxgraph calibrate`), and the choice's MEASURED total (conversion + reads x SpMV) is compared with
+// the measured fastest. This is issue 4's acceptance figure: within 10% on >= 90% of matrices.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "bench/bench.hpp"
+#include "core/error.hpp"
+#include "engine/cost_model.hpp"
+
+namespace fg::bench {
+
+namespace {
+double measured_total(const std::string& k, const measured_kernel& m, double reads) {
+  return (k == "dcsr" ? 0.0 : m.convert_us) + reads * m.spmv_us;  // DCSR is the store itself: no conversion
+}
+
+matrix_profile profile_of(const calibration_point& p) {
+  matrix_profile q;
+  q.rows = q.cols = vertex_t(p.rows);
+  q.nnz = offset_t(p.nnz);
+  q.mu = p.mu;
+  q.sigma = p.sigma;
+  q.value_type = p.value_bytes == 4 ? "float" : "double";  // bench matrices carry values of the vector's size
+  return q;
+}
+}  // namespace
+
+int run_select(const std::vector<std::string>& args) {
+  std::string points, given, extra;
+  std::vector<double> reads = {10, 100, 1000};
+  bool detail = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--reads" && i + 1 < args.size()) {
+      reads.clear();
+      const std::string s = args[++i];
+      for (std::size_t p = 0, q; p <= s.size(); p = q + 1) {
+        q = std::min(s.find(',', p), s.size());
+        reads.push_back(std::stod(s.substr(p, q - p)));
+      }
+    } else if (args[i] == "--calibration" && i + 1 < args.size()) {
+      given = args[++i];
+    } else if (args[i] == "--extra" && i + 1 < args.size()) {
+      extra = args[++i];
+    } else if (args[i] == "--detail") {
+      detail = true;
+    } else if (points.empty() && args[i].rfind("--", 0) != 0) {
+      points = args[i];
+    } else {
+      throw invalid_argument(std::string("bench select: unexpected '") + args[i] + "'\n" + bench_usage);
+    }
+  }
+  FG_EXPECTS(!points.empty(), std::string("bench select needs a points file\n") + bench_usage);
+  const calibration measured = read_calibration(points);
+  const calibration fixed = given.empty() ? calibration{} : read_calibration(given);
+  calibration pool = measured;  // leave-one-out draws from these, less the matrix judged
+  if (!extra.empty()) {
+    const calibration x = read_calibration(extra);
+    pool.points.insert(pool.points.end(), x.points.begin(), x.points.end());
+  }
+  fmt::print("selector vs measurement: {} ({} points); calibration: {}\n", points, measured.points.size(),
+             !given.empty() ? fixed.source
+                            : "the other matrices (leave-one-out)" + (extra.empty() ? std::string() : " and " + extra));
+  for (const double r : reads) {
+    int ok = 0, n = 0;
+    std::map<int, std::pair<int, int>> by_size;
+    fmt::print("\nreads {}: {:<44} {:>2} {:<14} {:<14} {:>10} {:>10} {:>6}\n", r, "matrix", "B", "auto", "fastest",
+               "auto us", "best us", "ratio");
+    for (const auto& p : measured.points) {
+      const calibration c = given.empty() ? pool.without(p.matrix) : fixed;
+      const selection s = select_kernel(profile_of(p), p.value_bytes, r, c);
+      std::string best;
+      double best_t = std::numeric_limits<double>::infinity();
+      for (const auto& [k, m] : p.kernels)
+        if (measured_total(k, m, r) < best_t) best_t = measured_total(k, m, r), best = k;
+      const auto it = p.kernels.find(s.kernel);
+      const double got = it == p.kernels.end() ? std::numeric_limits<double>::infinity() : measured_total(s.kernel, it->second, r);
+      const bool good = got <= 1.1 * best_t;
+      ok += good;
+      ++n;
+      auto& bs = by_size[p.value_bytes];
+      bs.first += good;
+      ++bs.second;
+      fmt::print("          {:<44} {:>2} {:<14} {:<14} {:>10.1f} {:>10.1f} {:>6.2f}{}\n", p.matrix.substr(0, 44), p.value_bytes,
+                 s.kernel, best, got, best_t, got / best_t, good ? "" : "  > 10%");
+      if (detail)
+        for (const auto& e : s.estimates) {
+          const auto m = p.kernels.find(e.kernel);
+          if (e.feasible && m != p.kernels.end())
+            fmt::print("            {:<14} SpMV predicted {:>9.1f} measured {:>9.1f} us; convert predicted {:>9.1f} measured {:>9.1f} us\n",
+                       e.kernel, e.spmv_ms * 1e3, m->second.spmv_us, e.convert_ms * 1e3, m->second.convert_us);
+        }
+    }
+    fmt::print("reads {}: auto within 10% of the fastest on {} of {} ({:.0f}%)", r, ok, n, 100.0 * ok / std::max(1, n));
+    for (const auto& [vb, c] : by_size) fmt::print("; {}-byte values {}/{}", vb, c.first, c.second);
+    fmt::print("\n");
+  }
+  return 0;
+}
+
+}  // namespace fg::bench
