@@ -45,7 +45,7 @@ step select-both 60 build/cuda/fluxgraph bench select "$out/bench.points" --extr
 pr_set=()
 for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz email-Enron.txt.gz loc-Brightkite.data_214078.txt.gz wiki-Vote.txt \
   usroads.data_165435.txt.gz; do [ -e ".data/$f" ] && pr_set+=(".data/$f"); done
-step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 3 "${pr_set[@]}" rmat:20
+step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 5 "${pr_set[@]}" rmat:20
 for f in .data/*.mtx.gz; do
   [ -e "$f" ] && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
 done
