@@ -17,11 +17,16 @@ adcsr_matrix<V, S> to_adcsr(const csr_matrix<V, S>& A, const adcsr_options&) {
   adcsr_matrix<V, S> m;
   m.rows = A.rows;
   m.cols = A.cols;
-  m.row_ptr = clone<S>(A.row_ptr);
-  m.col = clone<S>(A.col);
-  m.val = clone<S>(A.val);
+  m.row_ptr = array<offset_t, S>(A.row_ptr.size());
+  m.col = array<vertex_t, S>(A.col.size());
+  m.val = array<stored_t<V>, S>(A.val.size());
   m.perm = array<vertex_t, S>(std::size_t(A.rows));
-  if (A.rows > 0) detail::adcsr_kernels<S>::adcsr_bin_rows(A.row_ptr.data(), A.rows, m.perm.data(), m.bin_ptr.data());
+  if (A.rows == 0) fill_zero(m.row_ptr);  // 0 rows: row_ptr is {0} (or empty)
+  if (A.rows > 0) {
+    using K = detail::adcsr_kernels<S>;
+    K::adcsr_bin_rows(A.row_ptr.data(), A.rows, m.perm.data(), m.bin_ptr.data());
+    K::adcsr_reorder(A.view(), m.perm.data(), m.row_ptr.data(), m.col.data(), m.val.data());
+  }
   return m;
 }
 

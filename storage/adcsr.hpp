@@ -2,13 +2,15 @@
 // after ACSR, Ashari et al. 2014; measured in §IV-B). Each row gets a bin label by its length (1, 2-3,
 // 4-8, 9-16, 17-32, 33-64, ... doubling, up to a last bin for every row longer than 1024); a stable sort
 // on the labels gives a permuted row list per bin, and a kernel sized for its bin processes that list,
-// each bin on its own stream. The CSR arrays are kept as they are: only row_ptr, col and val are read.
+// each bin on its own stream. The rows are stored in bin order (§IV-B: the defragmentation "reorders
+// rows by size", +12% SpMV in the paper): the rows of a bin are contiguous, so a bin's kernel streams
+// one region of col/val instead of gathering rows from all over the matrix; perm maps back for y.
 //
 // Choices the paper leaves open: empty rows share bin 0 with the rows of one entry (their y is the
 // semiring zero, a thread each); the threads per row of bin b are adcsr_bin_threads[b] (sub-warps of
 // 1-16 lanes, a warp, then a block of 64-1024 threads), i.e. about two entries per thread below the
-// last bin; the paper's §IV-B reordering of column data by bin during defragmentation is not done;
-// bins whose work is bounded by 64K entries share one stream (storage/cuda/stream_set.cuh: pooled
+// last bin; the reordering is done when the ADCSR view is built (from CSR or a DCSR store), not by
+// DCSR's own defragment, whose CSR order other readers rely on; bins whose work is bounded by 64K entries share one stream (storage/cuda/stream_set.cuh: pooled
 // streams, created once per process).
 #pragma once
 #include <array>
@@ -40,14 +42,14 @@ struct adcsr_options {};  ///< none yet: the bins are the paper's
 template <class V>
 struct adcsr_view {
   csr_view<V> csr;
-  const vertex_t* perm = nullptr;          ///< rows entries: the rows of bin b are perm[bin_ptr[b], bin_ptr[b+1])
+  const vertex_t* perm = nullptr;          ///< rows entries: stored row k is matrix row perm[k]; bin b is k in [bin_ptr[b], bin_ptr[b+1])
   vertex_t bin_ptr[adcsr_bins + 1] = {};   ///< host copy, by value
 };
 
 template <class V, class Space>
 struct adcsr_matrix {
   vertex_t rows = 0, cols = 0;
-  array<offset_t, Space> row_ptr;  ///< rows + 1 entries (the CSR's)
+  array<offset_t, Space> row_ptr;  ///< rows + 1 entries: row k here is row perm[k] of the matrix
   array<vertex_t, Space> col;
   array<stored_t<V>, Space> val;   ///< empty for pattern
   array<vertex_t, Space> perm;     ///< rows entries: rows ordered by bin, original order within a bin

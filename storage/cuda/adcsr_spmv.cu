@@ -12,7 +12,7 @@
 namespace fg::detail {
 namespace {
 
-// Bins 0-5: W lanes per row (W = 1 is CSR-scalar), rows perm[begin, end).
+// Bins 0-5: W lanes per row (W = 1 is CSR-scalar), stored rows [begin, end).
 template <int W, class Sr, class V>
 __global__ void __launch_bounds__(vector_block)
 adcsr_vector_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t begin, vertex_t end,
@@ -22,10 +22,10 @@ adcsr_vector_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t b
   const int lane = int(tid % W);
   auto acc = Sr::zero();
   vertex_t r = 0;
-  if (k < end) {
+  if (k < end) {  // stored row k (bin order: a bin's rows are contiguous), matrix row perm[k]
     r = perm[k];
-    const offset_t e = A.row_ptr[r + 1];
-    for (offset_t j = A.row_ptr[r] + lane; j < e; j += W)
+    const offset_t e = A.row_ptr[k + 1];
+    for (offset_t j = A.row_ptr[k] + lane; j < e; j += W)
       acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
   }
   acc = subwarp_reduce<W, Sr>(acc);  // every lane of the warp calls it, rows past the end included
@@ -37,10 +37,10 @@ template <class Sr, class V>
 __global__ void adcsr_block_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t begin,
                                    const typename Sr::value_type* __restrict__ x,
                                    typename Sr::value_type* __restrict__ y) {
-  const vertex_t r = perm[begin + vertex_t(blockIdx.x)];
+  const vertex_t k = begin + vertex_t(blockIdx.x), r = perm[k];
   auto acc = Sr::zero();
-  const offset_t e = A.row_ptr[r + 1];
-  for (offset_t j = A.row_ptr[r] + threadIdx.x; j < e; j += blockDim.x)
+  const offset_t e = A.row_ptr[k + 1];
+  for (offset_t j = A.row_ptr[k] + threadIdx.x; j < e; j += blockDim.x)
     acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
   acc = block_reduce<Sr>(acc);
   if (threadIdx.x == 0) y[r] = acc;

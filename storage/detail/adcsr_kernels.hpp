@@ -17,6 +17,10 @@ struct adcsr_kernels;
   /* perm = 0..rows-1 stably sorted by adcsr_bin(row length); bin_ptr (host, adcsr_bins + 1         \
      entries) = where each bin starts in perm */                                                     \
   static void adcsr_bin_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* perm, vertex_t* bin_ptr); \
+  /* the rows of A copied in perm order: row k of the result is row perm[k] of A (prow_ptr: rows + 1) */ \
+  template <class V>                                                                                 \
+  static void adcsr_reorder(const csr_view<V>& A, const vertex_t* perm, offset_t* prow_ptr, vertex_t* pcol, \
+                            stored_t<V>* pval);                                                      \
   /* y[r] = row r . x, each bin's rows by its own kernel */                                          \
   template <class Sr, class V>                                                                       \
   static void adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x,                  \

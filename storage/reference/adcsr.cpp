@@ -16,17 +16,34 @@ void K::adcsr_bin_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* perm, v
   for (vertex_t r = 0; r < rows; ++r) perm[next[adcsr_bin(row_ptr[r + 1] - row_ptr[r])]++] = r;
 }
 
+template <class V>
+void K::adcsr_reorder(const csr_view<V>& A, const vertex_t* perm, offset_t* prow_ptr, vertex_t* pcol, stored_t<V>* pval) {
+  offset_t next = 0;
+  for (vertex_t k = 0; k < A.rows; ++k) {
+    prow_ptr[k] = next;
+    for (offset_t j = A.row_ptr[perm[k]]; j < A.row_ptr[perm[k] + 1]; ++j, ++next) {
+      pcol[next] = A.col[j];
+      copy_value<V>(pval, next, A.val, j);
+    }
+  }
+  prow_ptr[A.rows] = next;
+}
+
 template <class Sr, class V>
 void K::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   for (int b = 0; b < adcsr_bins; ++b)
     for (vertex_t k = A.bin_ptr[b]; k < A.bin_ptr[b + 1]; ++k) {
-      const vertex_t r = A.perm[k];
       auto acc = Sr::zero();
-      for (offset_t j = A.csr.row_ptr[r]; j < A.csr.row_ptr[r + 1]; ++j)
+      for (offset_t j = A.csr.row_ptr[k]; j < A.csr.row_ptr[k + 1]; ++j)
         acc = Sr::add(acc, Sr::mul(value_or<V>(A.csr.val, j, Sr::pattern_value()), x[A.csr.col[j]]));
-      y[r] = acc;
+      y[A.perm[k]] = acc;
     }
 }
+
+#define FG_INSTANTIATE(V) \
+  template void K::adcsr_reorder<V>(const csr_view<V>&, const vertex_t*, offset_t*, vertex_t*, stored_t<V>*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
 
 #define FG_INSTANTIATE(Sr, V) \
   template void K::adcsr_spmv<Sr, V>(const adcsr_view<V>&, const Sr::value_type*, Sr::value_type*);

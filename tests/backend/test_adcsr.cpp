@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include "core/semiring.hpp"
+#include <algorithm>
+
 #include "storage/adcsr.hpp"
 #include "tests/backend/long_rows_support.hpp"
 #include "tests/format_support.hpp"
@@ -65,7 +67,22 @@ void check(const char* name, const csr_matrix<V, H>& A) {
   const auto dev = to_adcsr(test::csr_in<D>(A));
   REQUIRE(to_vector(ref.perm) == to_vector(dev.perm));
   REQUIRE(ref.bin_ptr == dev.bin_ptr);
-  REQUIRE(to_vector(ref.row_ptr) == to_vector(A.row_ptr));
+  // the rows are stored in bin order (§IV-B), identically in both twins: row k is row perm[k] of A
+  REQUIRE(to_vector(ref.row_ptr) == to_vector(dev.row_ptr));
+  REQUIRE(to_vector(ref.col) == to_vector(dev.col));
+  REQUIRE(to_vector(ref.val) == to_vector(dev.val));
+  {
+    const auto rp = to_vector(ref.row_ptr), prp = to_vector(A.row_ptr);
+    const auto col = to_vector(ref.col), acol = to_vector(A.col);
+    const auto perm = to_vector(ref.perm);
+    bool same = rp.size() == prp.size();
+    for (std::size_t k = 0; same && k < perm.size(); ++k) {
+      const auto r = std::size_t(perm[k]);
+      same = rp[k + 1] - rp[k] == prp[r + 1] - prp[r] &&
+             std::equal(col.begin() + rp[k], col.begin() + rp[k + 1], acol.begin() + prp[r]);
+    }
+    REQUIRE(same);
+  }
   require_bins(A, ref);
   check_spmv(A, ref, dev, "device adcsr");
 }
