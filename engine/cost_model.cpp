@@ -22,6 +22,7 @@ namespace {
 const std::map<std::string, kernel_constants> h100_float = {
     {"adcsr", {99.9, 0.331, 0.309, 228.2, 0.024}},        {"cmrs", {9.2, 0.34, 0.103, 422.5, 0.201}},
     {"cmrs_modified", {13.9, 0.47, 0.034, 508.6, 0.232}}, {"csr_adaptive", {12.3, 0.381, 0.324, 110.8, 0.024}},
+    {"csr_merge", {12.3, 0.381, 0.324, 110.8, 0.024}},  // = csr_adaptive until refitted; ties keep csr_adaptive (listed first)
     {"csr_scalar", {13.2, 0.377, 0.044, 26.1, 0.017}},    {"csr_vector", {8.5, 0.259, 0.229, 33.0, 0.014}},
     {"dcsr", {8.5, 0.249, 0.213, 0.0, 0.0}},              {"hyb", {59.8, 0.438, 0.256, 430.0, 0.078}},
     {"sell", {73.5, 1.014, 0.004, 430.1, 0.088}},         {"suraa_dp", {823.7, 1.2, 0.395, 406.6, 0.061}},
@@ -29,6 +30,7 @@ const std::map<std::string, kernel_constants> h100_float = {
 const std::map<std::string, kernel_constants> h100_double = {
     {"adcsr", {104.4, 0.219, 0.286, 262.6, 0.025}},       {"cmrs", {9.9, 0.447, 0.137, 424.7, 0.201}},
     {"cmrs_modified", {14.2, 0.471, 0.048, 538.5, 0.226}}, {"csr_adaptive", {12.4, 0.433, 0.4, 158.3, 0.021}},
+    {"csr_merge", {12.4, 0.433, 0.4, 158.3, 0.021}},  // = csr_adaptive until refitted
     {"csr_scalar", {14.5, 0.338, 0.062, 76.6, 0.016}},    {"csr_vector", {9.4, 0.185, 0.168, 125.7, 0.015}},
     {"dcsr", {9.7, 0.179, 0.164, 0.0, 0.0}},              {"hyb", {59.9, 0.441, 0.292, 425.5, 0.077}},
     {"sell", {73.6, 0.615, 0.005, 546.2, 0.084}},         {"suraa_dp", {821.5, 1.2, 1.2, 348.6, 0.060}},
@@ -48,8 +50,8 @@ double ms(double us) { return us * 1e-3; }
 }  // namespace
 
 const std::vector<std::string>& selectable_kernels() {
-  static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "cmrs", "cmrs_modified",
-                                             "sell", "hyb", "suraa_dp", "suraa_once", "adcsr"};
+  static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
+                                             "cmrs_modified", "sell", "hyb", "suraa_dp", "suraa_once", "adcsr"};
   return k;
 }
 
@@ -106,7 +108,7 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
   const bool known = forced == "auto" || std::find(selectable_kernels().begin(), selectable_kernels().end(), forced) !=
                                              selectable_kernels().end();
   if (!known) throw invalid_argument("unknown kernel '" + forced + "' (auto or one of: dcsr, csr_vector, csr_scalar, "
-                                     "csr_adaptive, cmrs, cmrs_modified, sell, hyb, suraa_dp, suraa_once, adcsr)");
+                                     "csr_adaptive, csr_merge, cmrs, cmrs_modified, sell, hyb, suraa_dp, suraa_once, adcsr)");
   const double sv = p.value_type == "pattern" ? 0.0 : (p.value_type == "float" ? 4.0 : 8.0);
   const double beta = (sv + 4) * double(p.nnz) + 8.0 * (double(p.rows) + 1) + 2.0 * value_bytes * double(p.rows);
   const double cv = p.mu > 0 ? p.sigma / p.mu : 0;
