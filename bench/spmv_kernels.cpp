@@ -10,6 +10,7 @@
 #include "storage/adcsr.hpp"
 #include "storage/cmrs.hpp"
 #include "storage/csr_adaptive.hpp"
+#include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
 #include "storage/suraa.hpp"
@@ -28,13 +29,7 @@ std::size_t csr_bytes(const csr_matrix<V, device_space>& A) {
 // Copies the CSR so each kernel owns what it reads (the conversion time of plain CSR is a copy).
 template <class V>
 std::shared_ptr<csr_matrix<V, device_space>> copy_csr(const csr_matrix<V, device_space>& A) {
-  auto c = std::make_shared<csr_matrix<V, device_space>>();
-  c->rows = A.rows;
-  c->cols = A.cols;
-  c->row_ptr = clone<device_space>(A.row_ptr);
-  c->col = clone<device_space>(A.col);
-  c->val = clone<device_space>(A.val);
-  return c;
+  return std::make_shared<csr_matrix<V, device_space>>(clone_csr<device_space>(A));
 }
 }  // namespace
 
@@ -67,6 +62,12 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  auto f = std::make_shared<csr_adaptive_matrix<V, D>>(to_csr_adaptive(A));
                  return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
                                     f->bytes(), fmt::format("{} row blocks", f->blocks)};
+               }});
+  k.push_back({"csr_merge", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<csr_merge_matrix<V, D>>(to_csr_merge(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("{} tiles of {}, {} carry runs", f->tiles, f->tile_items,
+                                                            f->runs.size())};
                }});
   for (bool dp : {true, false})
     k.push_back({dp ? "suraa_dp" : "suraa_once", [dp](const csr_matrix<V, D>& A) {

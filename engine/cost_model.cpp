@@ -79,8 +79,8 @@ prediction predict(const calibration& c, const std::string& kernel, int value_by
 }  // namespace
 
 const std::vector<std::string>& selectable_kernels() {
-  static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "cmrs", "cmrs_modified",
-                                             "sell", "hyb", "suraa_dp", "suraa_once", "adcsr"};
+  static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
+                                             "cmrs_modified", "sell", "hyb", "suraa_dp", "suraa_once", "adcsr"};
   return k;
 }
 

@@ -6,6 +6,7 @@
 #include "storage/adcsr.hpp"
 #include "storage/cmrs.hpp"
 #include "storage/csr_adaptive.hpp"
+#include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
 #include "storage/sell.hpp"
@@ -44,6 +45,8 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
       else v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv_scalar<Sr>(*f, x, y); };
     } else if (kernel == "csr_adaptive") {
       v = owning<V, S>(kernel, to_csr_adaptive(c));
+    } else if (kernel == "csr_merge") {
+      v = owning<V, S>(kernel, to_csr_merge(c));
     } else if (kernel == "cmrs") {
       v = owning<V, S>(kernel, to_cmrs(c));
     } else if (kernel == "cmrs_modified") {

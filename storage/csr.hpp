@@ -28,4 +28,16 @@ struct csr_matrix {
   }
 };
 
+/// @brief A deep copy of A in Space (from any space): formats that keep the CSR arrays own a copy.
+template <class Space, class V, class From>
+csr_matrix<V, Space> clone_csr(const csr_matrix<V, From>& A) {
+  csr_matrix<V, Space> c;
+  c.rows = A.rows;
+  c.cols = A.cols;
+  c.row_ptr = clone<Space>(A.row_ptr);
+  c.col = clone<Space>(A.col);
+  c.val = clone<Space>(A.val);
+  return c;
+}
+
 }  // namespace fg

@@ -12,11 +12,7 @@ csr_adaptive_matrix<V, S> to_csr_adaptive(const csr_matrix<V, S>& A, const csr_a
   FG_EXPECTS(o.block_nnz >= 32 && o.block_nnz <= csr_adaptive_max_block_nnz,
              "csr_adaptive: block_nnz must be in [32, 2048] (row blocks are staged in shared memory)");
   csr_adaptive_matrix<V, S> m;
-  m.csr.rows = A.rows;
-  m.csr.cols = A.cols;
-  m.csr.row_ptr = clone<S>(A.row_ptr);
-  m.csr.col = clone<S>(A.col);
-  m.csr.val = clone<S>(A.val);
+  m.csr = clone_csr<S>(A);
   m.block_nnz = o.block_nnz;
   array<vertex_t, S> b(std::size_t(A.rows) + 1);
   const offset_t count = detail::csr_adaptive_kernels<S>::row_blocks(m.csr.row_ptr.data(), A.rows, o.block_nnz, b.data());

@@ -78,13 +78,7 @@ csr_matrix<V, host_space> graph_csr(const std::string& path) {
 /// A copy of a CSR in another (or the same) memory space.
 template <class Space, class V, class From>
 csr_matrix<V, Space> csr_in(const csr_matrix<V, From>& h) {
-  csr_matrix<V, Space> c;
-  c.rows = h.rows;
-  c.cols = h.cols;
-  c.row_ptr = clone<Space>(h.row_ptr);
-  c.col = clone<Space>(h.col);
-  c.val = clone<Space>(h.val);
-  return c;
+  return clone_csr<Space>(h);
 }
 
 template <class Sr>

@@ -24,6 +24,12 @@ __device__ inline T shuffle_down(T v, int offset, int width) {
   else return __shfl_down_sync(0xffffffffu, v, offset, width);
 }
 
+template <class T>
+__device__ inline T shuffle_up(T v, int offset) {
+  if constexpr (sizeof(T) < 4) return T(__shfl_up_sync(0xffffffffu, int(v), offset));
+  else return __shfl_up_sync(0xffffffffu, v, offset);
+}
+
 /// Every lane of the warp must call this (rows past the end included), since the shuffles use the
 /// full mask. Lane 0 of the sub-warp ends with the row's total.
 template <int W, class Sr>

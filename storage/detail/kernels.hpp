@@ -46,6 +46,16 @@ inline void check_spmv_sizes(std::size_t x, std::size_t y, vertex_t rows, vertex
   FG_EXPECTS(y >= std::size_t(rows), std::string(who) + ": y shorter than the matrix has rows");
 }
 
+/// The semiring sum over entries [begin, end) of a CSR-like row with x, in stored order (the
+/// sequential row loop of the twins and portable kernels).
+template <class Sr, class V>
+FG_HD inline typename Sr::value_type row_sum(const vertex_t* col, const stored_t<V>* val, offset_t begin, offset_t end,
+                                             const typename Sr::value_type* x) {
+  auto acc = Sr::zero();
+  for (offset_t j = begin; j < end; ++j) acc = Sr::add(acc, Sr::mul(value_or<V>(val, j, Sr::pattern_value()), x[col[j]]));
+  return acc;
+}
+
 template <class Space>
 struct kernels;
 

@@ -8,6 +8,7 @@
 #include "storage/adcsr.hpp"
 #include "storage/cmrs.hpp"
 #include "storage/csr_adaptive.hpp"
+#include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
 #include "storage/sell.hpp"
@@ -38,6 +39,7 @@ TEST_CASE("every format computes the same SpMV as the reference past 2^24 nonzer
   check("csr vector", [&] { spmv<Sr>(A, x, y); });
   check("csr scalar", [&] { spmv_scalar<Sr>(A, x, y); });
   check("csr adaptive", [&] { spmv<Sr>(to_csr_adaptive(A), x, y); });
+  check("csr merge", [&] { spmv<Sr>(to_csr_merge(A), x, y); });
   check("dcsr", [&] { spmv<Sr>(dcsr_matrix<float, D>::from_csr(A), x, y); });
   check("sell", [&] { spmv<Sr>(to_sell(A), x, y); });
   check("hyb", [&] { spmv<Sr>(to_hyb(A), x, y); });
