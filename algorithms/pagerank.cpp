@@ -37,18 +37,21 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     res.converged = true;
     return res;
   }
-  // The read-heavy phase. Reads expected a priori: the L1 change (at most 2 at the start) contracts
-  // by at least the damping factor per iteration, so about ln(tol n / 2) / ln(d) SpMVs.
+  // The read-heavy phase. With --kernel auto the first iterations read the store as it is (no
+  // conversion) while the convergence rate is measured; then the selector chooses for the reads that
+  // rate predicts (engine/cost_model.hpp, estimate_reads_left). A priori the L1 change (at most 2)
+  // contracts by at least d per iteration: about ln(tol n / 2) / ln(d) reads, the estimate's fallback.
   const auto tv = std::chrono::steady_clock::now();
   const double tol_n = opt.tol * n;
   const double prior = opt.damping > 0 ? std::ceil(std::log(tol_n / 2) / std::log(opt.damping)) : 1.0;
   const double reads = std::clamp(prior, 1.0, double(opt.max_iter));
+  const bool deferred = opt.kernel == "auto";
   const matrix_profile prof = profile(At);
   const calibration cal = load_calibration(device_description());
-  const selection sel = select_kernel(prof, 8, reads, cal, opt.kernel);
+  const selection sel = select_kernel(prof, 8, reads, cal, deferred ? "dcsr" : opt.kernel);
   spmv_view<V, S> view = make_view(At, sel.kernel);
   res.kernel = sel.kernel;
-  res.kernel_reason = sel.reason;
+  res.kernel_reason = deferred ? "the store itself while the convergence rate is measured" : sel.reason;
   res.view_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tv).count();
   array<double, S> out_w(n), rank(n), scaled(n), y(n);
   P::template out_weights<V>(At.view(), out_w.data(), n);
@@ -60,28 +63,24 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   const auto t0 = std::chrono::steady_clock::now();
   double dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
   const double d = opt.damping;
-  // After a few iterations the observed contraction tells how many reads are left; the choice is
-  // revisited once with that number, counting the current view's conversion as already paid.
-  constexpr int replan_at = 3;
+  constexpr int probe = 3;  // iterations on the store before choosing: two contraction ratios
   std::vector<double> changes;
-  auto replan = [&](const std::vector<double>& ch, int max_left) {
-    const double left = estimate_reads_left(ch, tol_n, reads - replan_at, max_left);
+  double rebuilt = 0;  // seconds of the view built mid-run: counted in view_seconds, not in seconds
+  auto choose = [&](int max_left) {
+    const double left = estimate_reads_left(changes, tol_n, reads - probe, max_left);
     const selection again = select_kernel(prof, 8, left, cal);
-    double keep_ms = 0;
-    for (const auto& e : again.estimates)
-      if (e.kernel == res.kernel) keep_ms = left * e.spmv_ms;
-    const auto& best = again.estimates.front();
     std::ostringstream why;
     why.precision(3);
-    why << "; after " << replan_at << " iterations about " << left << " reads left (a priori " << reads << "): ";
-    if (best.kernel != res.kernel && best.total_ms < 0.9 * keep_ms) {
-      why << "switched to " << best.kernel << " (" << best.total_ms << " ms vs " << keep_ms << " ms to stay)";
-      view = make_view(At, best.kernel);
-      res.kernel = best.kernel;
-    } else {
-      why << "kept";
+    why << again.reason << " (about " << left << " reads left after " << probe << " iterations on the store; a priori "
+        << reads << ")";
+    res.kernel_reason = why.str();
+    if (again.kernel != res.kernel) {
+      const auto t = std::chrono::steady_clock::now();
+      view = make_view(At, again.kernel);
+      res.kernel = again.kernel;
+      rebuilt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+      res.view_seconds += rebuilt;
     }
-    res.kernel_reason += why.str();
   };
   for (int it = 1; it <= opt.max_iter; ++it) {
     view.run(scaled, y);
@@ -96,10 +95,10 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
       break;
     }
     changes.push_back(s.change);
-    if (it == replan_at && opt.kernel == "auto") replan(changes, opt.max_iter - it);
+    if (it == probe && deferred) choose(opt.max_iter - it);
   }
   memory::synchronize();
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - rebuilt;
   res.score = to_vector(rank);
   return res;
 }
