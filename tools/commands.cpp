@@ -222,7 +222,7 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
   graph<pattern, S> g(orientation::in, vertex_t(f.num_vertices));
   const bool deleting = fraction > 0;
   fmt::print("{:>6}  {:>10}  {:>10}  {:>14}", "batch", "edges", "ms", "edges/s");
-  if (deleting) fmt::print("  {:>10}  {:>10}  {:>14}", "deleted", "ms", "deleted/s");
+  if (deleting) fmt::print("  {:>10}  {:>10}  {:>14}", "deletes", "ms", "deletes/s");
   fmt::print("\n");
   double t_ins = 0, t_del = 0;
   std::size_t b = 0, asked = 0;
