@@ -1,6 +1,7 @@
-// fluxgraph bench insert: insert throughput (DCSR vs CSR rebuild per batch) and SpMV on fragmented
-// and defragmented DCSR vs CSR. Medians of event-timed runs after warm-up; x vectors rotated so L2 does
-// not hold them; GB/s counted as the bytes a CSR SpMV must move; eta = GB/s / measured copy BW.
+// fluxgraph bench insert: insert throughput (DCSR vs CSR rebuild per batch), delete throughput, and
+// SpMV on fragmented and defragmented DCSR vs CSR. Medians of event-timed runs after warm-up; x
+// vectors rotated so L2 does not hold them; GB/s counted as the bytes a CSR SpMV must move;
+// eta = GB/s / measured copy BW.
 #include <fmt/core.h>
 #include <fmt/ostream.h>
 
@@ -34,8 +35,8 @@ void record(const std::string& g, const std::string& what, double v, const std::
   fmt::print("  {:<44} {:>14.4f} {}\n", what, v, unit);
 }
 
-// Time streaming all edges in batches of `batch` into DCSR and into a per-batch CSR rebuild.
-dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch, device_timer& t, bool baseline) {
+// The edges in batches of `batch`, in stream order, on the device.
+std::vector<coo_matrix<pattern, device_space>> split(const edge_list& g, std::size_t batch) {
   const std::size_t m = g.src.size(), nb = (m + batch - 1) / batch;
   std::vector<coo_matrix<pattern, device_space>> batches;
   for (std::size_t b = 0; b < nb; ++b) {
@@ -43,6 +44,14 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
     batches.push_back(make_coo<pattern, device_space>({g.src.begin() + lo, g.src.begin() + hi},
                                                       {g.dst.begin() + lo, g.dst.begin() + hi}));
   }
+  return batches;
+}
+
+// Time streaming all edges in batches of `batch` into DCSR and into a per-batch CSR rebuild.
+dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch, device_timer& t, bool baseline) {
+  const std::size_t m = g.src.size();
+  const auto batches = split(g, batch);
+  const std::size_t nb = batches.size();
   dcsr_matrix<pattern, device_space> A;
   A.resize(g.n, g.n);
   double ms = 0;
@@ -63,6 +72,23 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
   return A;
 }
 
+// Time deleting every edge again, in batches of `batch` in stream order, from the store that
+// streaming them in batches of the same size built (fragmented, as a live store is). Each delete
+// batch compacts the rows it touches, so its cost is the touched rows' volume, not just the batch.
+void delete_rate(const edge_list& g, std::size_t batch, device_timer& t) {
+  const auto batches = split(g, batch);
+  dcsr_matrix<pattern, device_space> A;
+  A.resize(g.n, g.n);
+  for (const auto& b : batches) A.insert_batch(b);
+  const offset_t distinct = A.nnz();
+  double ms = 0;
+  for (const auto& b : batches) ms += t.time_ms([&] { A.delete_batch(b); });
+  if (A.nnz() != 0) throw error("bench delete: edges left after deleting every edge");
+  const std::string tag = fmt::format("batch {:.0e} ({} batches)", double(batch), batches.size());
+  record(g.name, "DCSR delete " + tag, double(g.src.size()) / (ms * 1e-3) / 1e6, "M edges/s");
+  record(g.name, "  distinct edges removed per second", double(distinct) / (ms * 1e-3) / 1e6, "M edges/s");
+}
+
 template <class Mat>
 double spmv_ms(const Mat& A, device_timer& t, std::vector<array<float, device_space>>& xs, array<float, device_space>& y) {
   return median_ms(t, 3, 25, [&](int i) { spmv<plus_times<float>>(A, xs[std::size_t(i) % xs.size()], y); });
@@ -78,6 +104,7 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
     if (b > g.src.size() && have) continue;
     auto A = stream(g, std::min(b, g.src.size()), t, true);
     if (!have) frag = std::move(A), have = true;  // the smallest batches fragment the most
+    delete_rate(g, std::min(b, g.src.size()), t);
   }
   // SpMV: fragmented DCSR, defragmented DCSR, CSR; the x vectors rotate through > L2.
   const std::size_t n = std::size_t(g.n);

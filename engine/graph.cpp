@@ -12,17 +12,45 @@ graph<V, S>::graph(orientation o, vertex_t vertices, const dcsr_config& cfg) : o
 }
 
 template <class V, class S>
-void graph<V, S>::insert(const edge_file& f, std::size_t first, std::size_t last) {
-  FG_EXPECTS(first <= last && last <= f.src.size(), "graph::insert: edge range out of bounds");
-  const auto& rows = orient_ == orientation::out ? f.src : f.dst;
-  const auto& cols = orient_ == orientation::out ? f.dst : f.src;
-  std::vector<vertex_t> r(rows.begin() + first, rows.begin() + last), c(cols.begin() + first, cols.begin() + last);
+coo_matrix<V, S> graph<V, S>::oriented(const vertex_t* src, const vertex_t* dst, std::size_t n,
+                                       const double* weight) const {
+  const vertex_t* rows = orient_ == orientation::out ? src : dst;
+  const vertex_t* cols = orient_ == orientation::out ? dst : src;
   std::vector<stored_t<V>> w;
   if constexpr (!is_pattern_v<V>) {
-    if (f.weighted()) w.assign(f.weight.begin() + first, f.weight.begin() + last);
-    else w.assign(last - first, 1.0);
+    if (weight != nullptr) w.assign(weight, weight + n);
+    else w.assign(n, 1.0);
   }
-  store_.insert_batch(make_coo<V, S>(r, c, w));
+  return make_coo<V, S>(std::vector<vertex_t>(rows, rows + n), std::vector<vertex_t>(cols, cols + n), w);
+}
+
+template <class V, class S>
+coo_matrix<V, S> graph<V, S>::file_batch(const edge_file& f, std::size_t first, std::size_t last) const {
+  FG_EXPECTS(first <= last && last <= f.src.size(), "graph: edge range out of bounds");
+  return oriented(f.src.data() + first, f.dst.data() + first, last - first,
+                  f.weighted() ? f.weight.data() + first : nullptr);
+}
+
+template <class V, class S>
+coo_matrix<V, S> graph<V, S>::edge_batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst) const {
+  FG_EXPECTS(src.size() == dst.size(), "graph: src and dst differ in length");
+  return oriented(src.data(), dst.data(), src.size(), nullptr);
+}
+
+template <class V, class S>
+void graph<V, S>::insert(const edge_file& f, std::size_t first, std::size_t last) {
+  store_.insert_batch(file_batch(f, first, last));
+}
+
+template <class V, class S>
+void graph<V, S>::remove(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst) {
+  store_.delete_batch(edge_batch(src, dst));
+}
+
+template <class V, class S>
+void graph<V, S>::apply(const edge_file& f, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
+                        const std::vector<vertex_t>& del_dst) {
+  store_.apply_batch(file_batch(f, first, last), edge_batch(del_src, del_dst));
 }
 
 #define FG_INSTANTIATE(V, S) template class graph<V, S>;

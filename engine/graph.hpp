@@ -22,6 +22,15 @@ class graph {
   /// @brief Insert edges [first, last) of `file` as one batch (weights used when V is double).
   /// @throws fg::batch_error / fg::out_of_memory; the store is then unchanged.
   void insert(const edge_file& file, std::size_t first, std::size_t last);
+  /// @brief Delete the edges src[i] -> dst[i] (file direction; stored in this graph's orientation)
+  ///        as one batch: every copy of an edge goes, an absent edge is a no-op.
+  /// @throws fg::batch_error for a negative id / fg::out_of_memory; the store is then unchanged.
+  void remove(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst);
+  /// @brief One mixed batch (dcsr_matrix::apply_batch): the edges del_src[i] -> del_dst[i] go
+  ///        first, then edges [first, last) of `file` go in, so an edge in both is present after.
+  /// @throws as insert and remove; the store is then unchanged.
+  void apply(const edge_file& file, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
+             const std::vector<vertex_t>& del_dst);
   void defragment() { store_.defragment(); }
 
   orientation oriented() const noexcept { return orient_; }
@@ -30,6 +39,10 @@ class graph {
   const dcsr_matrix<V, Space>& store() const noexcept { return store_; }
 
  private:
+  coo_matrix<V, Space> oriented(const vertex_t* src, const vertex_t* dst, std::size_t n, const double* weight) const;
+  coo_matrix<V, Space> file_batch(const edge_file& file, std::size_t first, std::size_t last) const;
+  coo_matrix<V, Space> edge_batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst) const;
+
   orientation orient_;
   dcsr_matrix<V, Space> store_;
 };

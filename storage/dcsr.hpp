@@ -11,6 +11,9 @@
 //    (into a larger buffer if needed) before the batch is written; the batch never fails for space.
 //  - Every allocation a batch needs happens before the first write, so a failed batch (bad edge,
 //    out of memory) leaves the store exactly as it was.
+//  - Deletion (not in the paper) compacts each touched row within its own segments: survivors move
+//    to the front of the row's chain in their stored order, and segments left holding no entry
+//    are released from the row (their space returns only with a compaction). No tombstones.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,6 +24,10 @@
 #include "storage/csr.hpp"
 
 namespace fg {
+namespace detail {
+template <class V, class Space>
+struct pending_delete;
+}  // namespace detail
 
 /// How repeated (row, col) entries are treated.
 enum class duplicates {
@@ -51,6 +58,8 @@ struct dcsr_stats {
   std::int64_t defrag_buffer_full = 0;  ///< automatic compactions because the buffer was full
   std::int64_t buffer_grows = 0;        ///< of those, how many enlarged the buffer
   std::int64_t row_table_grows = 0;     ///< times the row table was enlarged for new vertices
+  std::int64_t entries_deleted = 0;     ///< stored entries removed by deletions
+  std::int64_t deletes_absent = 0;      ///< deletion entries that removed nothing (absent edge, repeat in the batch)
 };
 
 /// Trivially copyable view for kernels. Segment s of row r is [seg[s*pitch+2r], seg[s*pitch+2r+1]).
@@ -106,6 +115,22 @@ class dcsr_matrix {
   /// @throws fg::batch_error for a negative id or a NaN/inf value (naming the edge);
   ///         fg::out_of_memory. On any exception the store is unchanged.
   void insert_batch(const coo_matrix<V, Space>& batch);
+  /// @brief Delete a batch of (row, col) keys; values are ignored. Every stored copy of a listed
+  ///        edge goes (all of them in an accumulating store); an absent edge, an id past the store
+  ///        and a repeat within the batch are no-ops, counted in stats().deletes_absent. Each
+  ///        touched row is compacted within its own segments: survivors keep their order at the
+  ///        front of the row's chain, the row keeps only the segments they need (at least its
+  ///        first, as room to grow again), and released space returns only with a compaction.
+  /// @throws fg::batch_error for a negative id (naming the edge); fg::out_of_memory. On any
+  ///         exception the store is unchanged.
+  void delete_batch(const coo_matrix<V, Space>& batch);
+  /// @brief One mixed batch, in a stated order: all of `deletes` first, then all of `inserts`
+  ///        (exactly delete_batch then insert_batch). So deleting and inserting the same edge in one
+  ///        batch leaves it present, with the inserted value and at the end of its row. Counts as
+  ///        one batch in stats() and in error messages.
+  /// @throws as insert_batch and delete_batch; on any exception the store is unchanged (the
+  ///         deletion is undone when the insertion fails).
+  void apply_batch(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes);
   /// @brief Ensure at least rows x cols (square stores keep rows == cols).
   void resize(vertex_t rows, vertex_t cols);
   /// @brief Compact every row into one segment, in row order, with no slack (Algorithm 4).
@@ -121,10 +146,12 @@ class dcsr_matrix {
   offset_t nnz() const noexcept { return nnz_; }
   offset_t capacity() const noexcept { return static_cast<offset_t>(col_.size()); }
   offset_t allocation_pointer() const noexcept { return alloc_ptr_; }
-  /// Content version: bumped by every batch that writes at least one entry (never by a rejected
-  /// batch, a batch of duplicates only, or defragment(), which moves entries but keeps them).
+  /// Content version: bumped by every batch that writes or deletes at least one entry (never by a
+  /// rejected batch, a batch of duplicates or absent edges only, or defragment(), which moves
+  /// entries but keeps them).
   std::uint64_t version() const noexcept { return version_; }
-  /// True when some row has reached k segments (the paper's flag).
+  /// True when some row has reached k segments (the paper's flag). Deletions do not clear it (it
+  /// is cleared by a compaction), so it may stay set after the row shrank.
   bool needs_defragment() const noexcept { return at_limit_; }
   bool collapses_duplicates() const noexcept;
   const dcsr_config& config() const noexcept { return cfg_; }
@@ -138,6 +165,10 @@ class dcsr_matrix {
   void grow_row_table(vertex_t rows_needed);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity) const;
   offset_t slack() const noexcept;
+  // Deletion in two steps, so a mixed batch can undo it (storage/dcsr_delete.cpp).
+  detail::pending_delete<V, Space> prepare_delete(const coo_matrix<V, Space>& batch) const;
+  void commit_delete(const detail::pending_delete<V, Space>& d);
+  void undo_delete(const detail::pending_delete<V, Space>& d);
 
   dcsr_config cfg_;
   dcsr_stats stats_;

@@ -10,17 +10,6 @@
 
 namespace fg {
 
-namespace {
-const char* reason_text(int reason) {
-  switch (reason) {
-    case 1: return "negative row id";
-    case 2: return "negative column id";
-    case 3: return "value is NaN or infinite";
-    default: return "invalid edge";
-  }
-}
-}  // namespace
-
 template <class V, class S>
 void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>& batch) {
   using K = detail::kernels<S>;
@@ -29,7 +18,7 @@ void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>& batch) {
     return;
   }
   const detail::batch_summary sum = K::summarize(batch);
-  if (sum.first_bad >= 0) throw batch_error(stats_.batches, sum.first_bad, reason_text(sum.reason));
+  if (sum.first_bad >= 0) throw batch_error(stats_.batches, sum.first_bad, detail::batch_reason(sum.reason));
   FG_EXPECTS(sum.max_row < 2147483647 && sum.max_col < 2147483647, "vertex id too large");
 
   vertex_t new_rows = std::max(rows_, sum.max_row + 1), new_cols = std::max(cols_, sum.max_col + 1);

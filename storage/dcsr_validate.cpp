@@ -45,6 +45,8 @@ void dcsr_matrix<V, S>::validate() const {
     for (int s = 0; s < nseg[r]; ++s) {
       offset_t b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
       if (b < 0 || b > e || e > alloc_ptr_) fail(at + "segment " + std::to_string(s) + " out of range");
+      // Insertion opens a segment only for entries, deletion releases the ones it empties.
+      if (s > 0 && cap >= sizes[r]) fail(at + "segment " + std::to_string(s) + " holds no entry");
       if (e > b) extents.emplace_back(b, e);
       for (offset_t j = b; j < e && cap + (j - b) < sizes[r]; ++j) {
         if (col[j] < 0 || col[j] >= cols_) fail(at + "column " + std::to_string(col[j]) + " out of range");

@@ -13,6 +13,30 @@
 
 namespace fg::test {
 
+/// A batch under construction on the host: rows, columns and values (as doubles).
+struct edges {
+  std::vector<vertex_t> r, c;
+  std::vector<double> v;
+  void add(vertex_t row, vertex_t col, double val) {
+    r.push_back(row);
+    c.push_back(col);
+    v.push_back(val);
+  }
+};
+/// The values of `e` as V (none for pattern).
+template <class V>
+std::vector<stored_t<V>> values(const edges& e) {
+  if constexpr (is_pattern_v<V>) return {};
+  else return std::vector<V>(e.v.begin(), e.v.end());
+}
+template <class V, class S>
+coo_matrix<V, S> to_batch(const edges& e) { return make_coo<V, S>(e.r, e.c, values<V>(e)); }
+/// A host batch from literal lists (hand-checked cases).
+template <class V>
+coo_matrix<V, host_space> batch(std::vector<vertex_t> r, std::vector<vertex_t> c, std::vector<stored_t<V>> v = {}) {
+  return make_coo<V, host_space>(r, c, v);
+}
+
 /// Host model of a store: per (row, col), how many entries and their value sum.
 struct edge_model {
   bool collapse = true;
@@ -23,6 +47,8 @@ struct edge_model {
     cell.first += 1;
     cell.second += v;
   }
+  /// Deletion removes every copy of an edge.
+  void remove(vertex_t r, vertex_t c) { cells.erase({r, c}); }
   std::int64_t nnz() const {
     std::int64_t n = 0;
     for (const auto& kv : cells) n += kv.second.first;
@@ -82,6 +108,8 @@ void require_identical(const dcsr_matrix<V, S1>& a, const dcsr_matrix<V, S2>& b)
   REQUIRE(sa.defrag_segment_limit == sb.defrag_segment_limit);
   REQUIRE(sa.defrag_buffer_full == sb.defrag_buffer_full);
   REQUIRE(sa.duplicates_dropped == sb.duplicates_dropped);
+  REQUIRE(sa.entries_deleted == sb.entries_deleted);
+  REQUIRE(sa.deletes_absent == sb.deletes_absent);
 }
 
 }  // namespace fg::test

@@ -6,8 +6,12 @@
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
+#include <random>
+#include <utility>
 
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
@@ -43,20 +47,36 @@ pagerank_options pagerank_opts(const options& o) {
   return p;
 }
 
-// Scores go to a temporary file renamed into place at the end: a failure leaves no partial --out.
-void write_scores(const std::string& path, const edge_file& f, const std::vector<double>& score) {
+// Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
+// `write` prints through the FILE* and returns false when a write failed.
+template <class F>
+void write_atomically(const std::string& path, F write) {
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
   std::FILE* out = std::fopen(tmp.c_str(), "w");
   if (out == nullptr) throw error("cannot write " + path + ": " + std::strerror(errno));
-  bool ok = true;
-  for (std::size_t v = 0; v < score.size() && ok; ++v)
-    ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(f.original_id[v]), score[v]) > 0;
+  bool ok = false;
+  try {
+    ok = write(out);
+  } catch (...) {
+    std::fclose(out);
+    std::remove(tmp.c_str());
+    throw;
+  }
   ok = std::fclose(out) == 0 && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
     throw error("cannot write " + path + ": " + std::strerror(err));
   }
+}
+
+void write_scores(const std::string& path, const edge_file& f, const std::vector<double>& score) {
+  write_atomically(path, [&](std::FILE* out) {
+    bool ok = true;
+    for (std::size_t v = 0; v < score.size() && ok; ++v)
+      ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(f.original_id[v]), score[v]) > 0;
+    return ok;
+  });
 }
 
 void print_top(const edge_file& f, const std::vector<double>& score, std::int64_t k) {
@@ -155,35 +175,95 @@ int run_pagerank(const options& o) {
 }
 
 namespace {
+// The edges an in-edge store holds, as Matrix Market (dense id + 1, which for an .mtx input is the
+// file's own numbering), sorted by (source, target): `fluxgraph pagerank` on it gives the scores
+// of the graph that remains.
+template <class S>
+void write_edges(const std::string& path, const edge_file& f, const dcsr_matrix<pattern, S>& in_edges) {
+  const auto coo = in_edges.to_coo();
+  const auto tgt = to_vector(coo.row), src = to_vector(coo.col);
+  std::vector<std::pair<vertex_t, vertex_t>> e(coo.nnz);
+  for (std::size_t i = 0; i < coo.nnz; ++i) e[i] = {src[i], tgt[i]};
+  std::sort(e.begin(), e.end());
+  write_atomically(path, [&](std::FILE* out) {
+    bool ok = std::fprintf(out, "%%%%MatrixMarket matrix coordinate pattern general\n%% edges left by fluxgraph stream in %s\n"
+                           "%lld %lld %zu\n", f.path.c_str(), static_cast<long long>(f.num_vertices),
+                           static_cast<long long>(f.num_vertices), e.size()) > 0;
+    for (std::size_t i = 0; i < e.size() && ok; ++i) ok = std::fprintf(out, "%d %d\n", e[i].first + 1, e[i].second + 1) > 0;
+    return ok;
+  });
+}
+
+// A random `fraction` of edges [first, last) of the file (rounded to the nearest count, distinct
+// positions by a partial Fisher-Yates shuffle), as src / dst lists.
+void pick_deletions(const edge_file& f, std::size_t first, std::size_t last, double fraction, std::mt19937_64& rng,
+                    std::vector<vertex_t>& src, std::vector<vertex_t>& dst) {
+  std::vector<std::size_t> idx(last - first);
+  std::iota(idx.begin(), idx.end(), first);
+  const auto k = std::size_t(std::llround(fraction * double(idx.size())));
+  src.resize(k);
+  dst.resize(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    std::swap(idx[i], idx[i + std::size_t(rng() % (idx.size() - i))]);
+    src[i] = f.src[idx[i]];
+    dst[i] = f.dst[idx[i]];
+  }
+}
+
 template <class S>
 int stream_on(const options& o, const edge_file& f, const std::string& backend) {
   const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
+  const double fraction = o.number("delete-fraction", 0, 0, 1);
+  std::mt19937_64 rng(std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max())));
   const pagerank_options p = pagerank_opts(o);
   FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
   fmt::print("backend: {}\n", backend);
   // In-edge orientation: PageRank pulls along in-edges with no atomics.
   graph<pattern, S> g(orientation::in, vertex_t(f.num_vertices));
-  fmt::print("{:>6}  {:>10}  {:>10}  {:>14}\n", "batch", "edges", "ms", "edges/s");
-  const auto t_all = clock_type::now();
-  std::size_t b = 0;
+  const bool deleting = fraction > 0;
+  fmt::print("{:>6}  {:>10}  {:>10}  {:>14}", "batch", "edges", "ms", "edges/s");
+  if (deleting) fmt::print("  {:>10}  {:>10}  {:>14}", "deletes", "ms", "deletes/s");
+  fmt::print("\n");
+  double t_ins = 0, t_del = 0;
+  std::size_t b = 0, asked = 0;
+  std::vector<vertex_t> del_src, del_dst;
   for (std::size_t first = 0; first < f.src.size(); first += batch, ++b) {
     const std::size_t last = std::min(f.src.size(), first + batch);
-    const auto t = clock_type::now();
+    auto t = clock_type::now();
     g.insert(f, first, last);
     memory::synchronize();
     const double s = since(t);
-    fmt::print("{:>6}  {:>10}  {:>10.3f}  {:>14.0f}\n", b + 1, last - first, s * 1e3, double(last - first) / s);
+    t_ins += s;
+    fmt::print("{:>6}  {:>10}  {:>10.3f}  {:>14.0f}", b + 1, last - first, s * 1e3, double(last - first) / s);
+    if (deleting) {  // a fraction of the edges this batch just inserted
+      pick_deletions(f, first, last, fraction, rng, del_src, del_dst);
+      t = clock_type::now();
+      g.remove(del_src, del_dst);
+      memory::synchronize();
+      const double sd = since(t);
+      t_del += sd;
+      asked += del_src.size();
+      fmt::print("  {:>10}  {:>10.3f}  {:>14.0f}", del_src.size(), sd * 1e3, double(del_src.size()) / sd);
+    }
+    fmt::print("\n");
   }
-  const double t_ins = since(t_all);
   const dcsr_stats& st = g.store().stats();
-  fmt::print("inserted {} edges in {} batches: {:.3f} s, {:.0f} edges/s; {} distinct, {} duplicates dropped\n",
-             f.num_edges(), b, t_ins, double(f.num_edges()) / t_ins, g.num_edges(), st.duplicates_dropped);
+  fmt::print("inserted {} edges in {} batches: {:.3f} s, {:.0f} edges/s; {} duplicates dropped\n", f.num_edges(), b,
+             t_ins, double(f.num_edges()) / t_ins, st.duplicates_dropped);
+  if (deleting)
+    fmt::print("deleted {} of {} picked edges: {:.3f} s, {:.0f} picked/s; {} already gone (picked twice)\n",
+               st.entries_deleted, asked, t_del, double(asked) / t_del, st.deletes_absent);
+  fmt::print("{} distinct edges remain\n", g.num_edges());
   fmt::print("store: capacity {}, {} segments allocated, automatic compactions {} (segment limit) + {} (buffer full, {} grew)\n",
              g.store().capacity(), st.segments_allocated, st.defrag_segment_limit, st.defrag_buffer_full, st.buffer_grows);
   const auto t_def = clock_type::now();
   g.defragment();
   memory::synchronize();
   fmt::print("defragment: {:.3f} ms\n", since(t_def) * 1e3);
+  if (o.values.count("edges-out")) {
+    write_edges(o.get("edges-out", ""), f, g.store());
+    fmt::print("remaining edges written to {}\n", o.get("edges-out", ""));
+  }
   const pagerank_result r = pagerank(g.store(), p);
   report(o, f, r, p);
   return 0;

@@ -18,11 +18,20 @@ const char* usage_text =
     "usage: fluxgraph info FILE [--explain [--reads R] [--kernel NAME]]\n"
     "       fluxgraph pagerank FILE [--damping D] [--tol T] [--max-iter N] [--top K] [--out FILE]\n"
     "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
-    "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
-    "                             [--max-iter N] [--backend cpu|cuda]\n"
-    "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
-    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]
+"
+    "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]
+"
+    "                             [--backend cpu|cuda] [--kernel auto|NAME]
+"
+    "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)
+"
+    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)
+"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
+    "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
+    "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
+    "(Matrix Market, id = dense id + 1: an .mtx input's own ids).\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -31,7 +40,8 @@ namespace {
 const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
-    {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel"}},
+    {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel", "delete-fraction", "seed",
+                "edges-out"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
     {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}};

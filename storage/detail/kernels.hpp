@@ -40,6 +40,38 @@ FG_HD inline offset_t segment_slack(offset_t alpha, double row_growth, offset_t 
   return prop > alpha ? prop : alpha;
 }
 
+/// Words for batch_summary::reason.
+inline const char* batch_reason(int reason) {
+  switch (reason) {
+    case 1: return "negative row id";
+    case 2: return "negative column id";
+    case 3: return "value is NaN or infinite";
+    default: return "invalid edge";
+  }
+}
+
+/// How many of row r's segments hold its first n entries: the shortest prefix of its chain whose
+/// capacity reaches n, but at least the first segment (an emptied row keeps room to grow again).
+template <class V>
+FG_HD inline int segments_holding(const dcsr_view<V>& A, vertex_t r, offset_t n) {
+  int s = 0;
+  for (offset_t cap = 0; s < A.nseg[r] && cap < n; ++s)
+    cap += A.seg[s * A.pitch + 2 * offset_t(r) + 1] - A.seg[s * A.pitch + 2 * offset_t(r)];
+  return s == 0 && A.nseg[r] > 0 ? 1 : s;
+}
+
+/// place_rows' step for one touched row r (run i): its new size, the entries of its flattened range
+/// [vol[i], vol[i + 1]) that pos keeps (all of them when pos is null), and its chain: nseg[i] when
+/// given (an undo), else the segments those entries need. Set before the entries move: a trimmed
+/// chain still holds them, and a restored one is needed to put them back.
+template <class V>
+FG_HD inline void reshape_row(const dcsr_view<V>& A, vertex_t r, std::size_t i, const offset_t* vol,
+                              const offset_t* pos, const std::uint8_t* nseg) {
+  const offset_t n = pos != nullptr ? pos[vol[i + 1]] - pos[vol[i]] : vol[i + 1] - vol[i];
+  A.nseg[r] = nseg != nullptr ? nseg[i] : std::uint8_t(segments_holding(A, r, n));
+  A.sizes[r] = vertex_t(n);
+}
+
 /// Every SpMV entry point's argument check: x must cover the columns and y the rows.
 inline void check_spmv_sizes(std::size_t x, std::size_t y, vertex_t rows, vertex_t cols, const char* who = "spmv") {
   FG_EXPECTS(x >= std::size_t(cols), std::string(who) + ": x shorter than the matrix has columns");
@@ -84,6 +116,28 @@ struct kernels;
   template <class V>                                                                               \
   static void write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,     \
                     std::size_t m, const offset_t* addr, offset_t base, const coo_matrix<V, S>& b); \
+  /* deletion: vol[i] = size of run i's row (0 for rows >= A.rows), nseg[i] its segment count;     \
+     vol[m] = 0 */                                                                                 \
+  template <class V>                                                                               \
+  static void touched_rows(const dcsr_view<V>& A, const vertex_t* run_row, std::size_t m,          \
+                           offset_t* vol, std::uint8_t* nseg);                                     \
+  /* vol = exclusive scan of the touched rows' sizes; b_col: the columns of a sorted batch with no  \
+     repeats, run i = b_col[run_start[i], run_start[i + 1]). For entry p of run i's row, at         \
+     t = vol[i] + p: saved_col/val[t] = the entry, keep[t] = 0 when run i lists its column, else 1; \
+     keep[vol[m]] = 0. Returns how many batch entries matched a stored entry. Writes nothing of A. */ \
+  template <class V>                                                                               \
+  static offset_t mark_deletes(const dcsr_view<V>& A, const vertex_t* run_row,                     \
+                               const offset_t* run_start, std::size_t m, const vertex_t* b_col,    \
+                               const offset_t* vol, offset_t* keep, vertex_t* saved_col,           \
+                               stored_t<V>* saved_val);                                            \
+  /* rewrites every touched row from saved: run i's row gets the saved entries t of                 \
+     [vol[i], vol[i + 1]) with pos[t + 1] > pos[t] (all of them when pos is null), in order, at the \
+     front of its segment chain; its size becomes their count and its nseg nseg[i] when nseg is     \
+     given, else segments_holding(size). Allocates nothing. */                                      \
+  template <class V>                                                                               \
+  static void place_rows(const dcsr_view<V>& A, const vertex_t* run_row, std::size_t m,            \
+                         const offset_t* vol, const offset_t* pos, const std::uint8_t* nseg,       \
+                         const vertex_t* saved_col, const stored_t<V>* saved_val);                 \
   /* row_ptr[rows + 1] = exclusive scan of sizes; returns nnz */                                    \
   static offset_t scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr);             \
   /* gathers every row's entries, in order, to out at row_ptr (Algorithm 4's CompactIndices) */     \
@@ -119,6 +173,16 @@ struct kernels<device_space> {
 
 // Explicit-instantiation lists shared by every implementation file.
 #define FG_FOR_EACH_VALUE(M) M(float) M(double) M(::fg::pattern)
+// The deletion kernels of twin S for value type V (inside namespace fg::detail).
+#define FG_DELETE_KERNELS_OF(S, V)                                                                  \
+  template void kernels<S>::touched_rows<V>(const dcsr_view<V>&, const vertex_t*, std::size_t,      \
+                                            offset_t*, std::uint8_t*);                             \
+  template offset_t kernels<S>::mark_deletes<V>(const dcsr_view<V>&, const vertex_t*,               \
+                                                const offset_t*, std::size_t, const vertex_t*,      \
+                                                const offset_t*, offset_t*, vertex_t*, stored_t<V>*); \
+  template void kernels<S>::place_rows<V>(const dcsr_view<V>&, const vertex_t*, std::size_t,        \
+                                          const offset_t*, const offset_t*, const std::uint8_t*,    \
+                                          const vertex_t*, const stored_t<V>*);
 // (semiring, matrix value) pairs SpMV is built for.
 #define FG_FOR_EACH_SPMV(M)                                                                 \
   M(::fg::plus_times<float>, float) M(::fg::plus_times<double>, double)                     \

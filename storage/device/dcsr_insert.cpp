@@ -86,10 +86,12 @@ void K::sort_batch(coo_matrix<V, device_space>& b) {
     key[e] = (std::uint64_t(std::uint32_t(row[e])) << 32) | std::uint32_t(col[e]);
   });
   if constexpr (is_pattern_v<V>) {
+    claim_sort_scratch(std::size_t(n) * sizeof(std::uint64_t));
     thrust::sort(policy(), key, key + n);
   } else {
     array<std::uint32_t, device_space> perm(static_cast<std::size_t>(n));
     thrust::sequence(policy(), perm.data(), perm.data() + n);
+    claim_sort_scratch(std::size_t(n) * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));
     thrust::stable_sort_by_key(policy(), key, key + n, perm.data());
     array<V, device_space> val(static_cast<std::size_t>(n));
     const V* old = b.val.data();

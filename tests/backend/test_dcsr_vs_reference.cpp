@@ -15,10 +15,8 @@ using H = host_space;
 using D = device_space;
 
 namespace {
-struct edges {
-  std::vector<vertex_t> r, c;
-  std::vector<double> v;
-};
+using test::edges;
+using test::values;
 using generator = std::function<edges(std::mt19937_64&, int batch)>;
 
 edges uniform(std::mt19937_64& g, std::size_t m, vertex_t rows, vertex_t cols) {
@@ -31,12 +29,6 @@ edges uniform(std::mt19937_64& g, std::size_t m, vertex_t rows, vertex_t cols) {
     e.v.push_back(V(g));
   }
   return e;
-}
-
-template <class V>
-std::vector<stored_t<V>> values(const edges& e) {
-  if constexpr (is_pattern_v<V>) return {};
-  else return std::vector<V>(e.v.begin(), e.v.end());
 }
 
 /// Applies `batches` batches from gen to a reference and a device store with the same config and

@@ -13,6 +13,8 @@
 #  - a nonexistent input file; usage errors (status 1, one line on stderr); --help (status 0);
 #  - pagerank and stream --tol 1e-12 on every graph of DATA_DIR/pagerank/graphs: one "id score"
 #    line per vertex of expected/<name>.pr (networkx), L1 distance <= 1e-6;
+#  - stream --delete-fraction: 0 equals networkx; F > 0 equals pagerank on the --edges-out file of
+#    the edges that remain; 1 leaves no edge; a seed repeats to the byte; bad values are usage errors;
 #  - info on karate.mtx; --out into a directory that does not exist.
 set -u
 
@@ -308,6 +310,16 @@ if result=$(compare_scores "$TMP/west.exact" "$karate_pr"); then fail "compariso
 else pass "comparison: foreign vector rejected ($result)"
 fi
 
+# scores_check WHAT OUT EXPECTED AGAINST: the last run succeeded and its scores OUT match EXPECTED
+# (compare_scores); one pass or fail line, "WHAT vs AGAINST".
+scores_check() {
+  status_text
+  if [ "$RC" -ne 0 ]; then fail "$1" "$STATUS: ${ERR_TEXT:0:300}"
+  elif result=$(compare_scores "$2" "$3"); then pass "$1 vs $4: $result <= $L1_TOL"
+  else fail "$1 vs $4" "$result"
+  fi
+}
+
 graphs=0
 for g in "$DATA"/pagerank/graphs/*; do
   [ -f "$g" ] || continue
@@ -335,21 +347,93 @@ for g in "$DATA"/pagerank/graphs/*; do
     fi
   done
 done
-# Many small batches (the store grows, fragments and compacts on its way) give the same result.
+# Many small batches (the store grows, fragments and compacts on its way) give the same result, and
+# so does --delete-fraction 0 (plain streaming).
 for spec in karate.mtx:5 west0067.mtx:13 hartford_drug.edgelist:17; do
   base=${spec%%:*}
   batch=${spec##*:}
   name=${base%.*}
-  out="$TMP/stream-small-$name.out"
-  run stream "$DATA/pagerank/graphs/$base" --batch "$batch" --tol 1e-12 --out "$out"
+  for extra in "" "--delete-fraction 0"; do
+    what="stream $base --batch $batch${extra:+ $extra}"
+    out="$TMP/stream-small-$name${extra:+-del0}.out"
+    # shellcheck disable=SC2086 # $extra is zero or two words
+    run stream "$DATA/pagerank/graphs/$base" --batch "$batch" $extra --tol 1e-12 --out "$out"
+    scores_check "$what" "$out" "$DATA/pagerank/expected/$name.pr" networkx
+  done
+done
+
+# ---- stream with deletions ----------------------------------------------------------------------
+# With F > 0 the scores are those of the edges that remain: --edges-out writes them (Matrix Market
+# in the .mtx input's own ids) and pagerank on that file must agree. F = 1 deletes every edge right
+# after its batch: uniform scores. A seed repeats to the byte.
+
+# mtx_edges FILE: the entry count of a Matrix Market header (into EDGES).
+EDGES=
+mtx_edges() { EDGES=$(awk '!/^%/ { print $3; exit }' "$1"); }
+# stream_with_deletions SUFFIX: stream $base in batches of $batch deleting $frac of each, scores
+# into $out$SUFFIX and the remaining edges into $edges$SUFFIX.
+stream_with_deletions() {
+  run stream "$DATA/pagerank/graphs/$base" --batch "$batch" --delete-fraction "$frac" --seed 7 --tol 1e-12 \
+    --out "$out$1" --edges-out "$edges$1"
   status_text
-  if [ "$RC" -ne 0 ]; then fail "stream $base --batch $batch" "$STATUS: ${ERR_TEXT:0:300}"; continue; fi
-  if result=$(compare_scores "$out" "$DATA/pagerank/expected/$name.pr"); then
-    pass "stream $base --batch $batch vs networkx: $result <= $L1_TOL"
+}
+
+for spec in karate.mtx:7:0.3 west0067.mtx:13:0.5 bips98_606.mtx.gz:200:0.2 test_FW_2500.mtx:1000:0.1; do
+  IFS=: read -r base batch frac <<<"$spec"
+  name=${base%%.*}
+  out="$TMP/stream-del-$name.out"
+  edges="$TMP/stream-del-$name.edges.mtx"
+  want="$TMP/stream-del-$name.pagerank.out"
+  what="stream $base --batch $batch --delete-fraction $frac"
+  stream_with_deletions ""
+  if [ "$RC" -ne 0 ]; then fail "$what" "$STATUS: ${ERR_TEXT:0:300}"; continue; fi
+  picked=$(printf '%s\n' "$OUT_TEXT" | awk '/^deleted / { print $2; exit }')
+  mtx_edges "$edges"
+  if [ -z "$picked" ] || [ "$picked" -eq 0 ] || [ -z "$EDGES" ]; then
+    fail "$what" "no 'deleted N' line with N > 0, or no header in --edges-out (deleted '$picked', edges '$EDGES')"
+    continue
+  fi
+  run pagerank "$edges" --tol 1e-12 --out "$want"
+  scores_check "$what" "$out" "$want" "pagerank on the $EDGES edges that remain ($picked deleted)"
+  stream_with_deletions .again  # the same seed: the same edges remain, the same scores to the byte
+  if [ "$RC" -eq 0 ] && cmp -s "$out" "$out.again" && cmp -s "$edges" "$edges.again"; then
+    pass "$what: --seed 7 twice gives identical --out and --edges-out"
   else
-    fail "stream $base --batch $batch vs networkx" "$result"
+    fail "$what: --seed 7 twice" "$STATUS, or the outputs differ"
   fi
 done
+
+out="$TMP/stream-del1-karate.out"
+edges="$TMP/stream-del1-karate.edges.mtx"
+run stream "$KARATE" --batch 10 --delete-fraction 1 --out "$out" --edges-out "$edges"
+status_text
+PROBLEM=
+if [ "$RC" -ne 0 ]; then PROBLEM="$STATUS: ${ERR_TEXT:0:300}"
+else
+  mtx_edges "$edges"
+  if [ "$EDGES" != 0 ]; then PROBLEM="--edges-out has '$EDGES' edges, expected 0"
+  elif ! awk 'NF != 2 || ($2 - 1 / 34 > 1e-12 || 1 / 34 - $2 > 1e-12) { bad = 1 } END { exit bad || NR != 34 }' "$out"; then
+    PROBLEM="scores are not 34 lines of 1/34"
+  fi
+fi
+if [ -z "$PROBLEM" ]; then pass "stream karate.mtx --delete-fraction 1: no edge remains, every score 1/34"
+else fail "stream karate.mtx --delete-fraction 1" "$PROBLEM"
+fi
+
+usage_error "--delete-fraction 1.5" stream "$KARATE" --batch 5 --delete-fraction 1.5 --out "$TMP/usage.out"
+usage_error "--delete-fraction -0.1" stream "$KARATE" --batch 5 --delete-fraction -0.1 --out "$TMP/usage.out"
+usage_error "--seed -1" stream "$KARATE" --batch 5 --delete-fraction 0.5 --seed -1 --out "$TMP/usage.out"
+usage_error "--seed abc" stream "$KARATE" --batch 5 --delete-fraction 0.5 --seed abc --out "$TMP/usage.out"
+usage_error "--delete-fraction for pagerank" pagerank "$KARATE" --delete-fraction 0.5 --out "$TMP/usage.out"
+
+edges="$TMP/malformed.edges.mtx"
+run stream "$DATA/loaders/malformed/nan_value.mtx" --batch 7 --delete-fraction 0.5 --edges-out "$edges"
+PROBLEM=
+error_exit_problem
+leftover_problem "$edges"
+if [ -z "$PROBLEM" ]; then pass "stream --delete-fraction on a malformed file: status 1, no --edges-out file"
+else fail "stream --delete-fraction on a malformed file" "$PROBLEM"
+fi
 
 if [ "$graphs" -ge 10 ]; then pass "pagerank graphs: $graphs files"
 else fail "pagerank graphs" "only $graphs files in $DATA/pagerank/graphs (expected >= 10)"

@@ -8,12 +8,7 @@
 using namespace fg;
 using H = host_space;
 
-namespace {
-template <class V>
-coo_matrix<V, H> batch(std::vector<vertex_t> r, std::vector<vertex_t> c, std::vector<stored_t<V>> v = {}) {
-  return make_coo<V, H>(r, c, v);
-}
-}  // namespace
+using test::batch;
 
 TEST_CASE("a blank store gives each row an empty segment of mu entries") {
   dcsr_config cfg;
