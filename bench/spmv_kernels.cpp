@@ -78,7 +78,8 @@ std::vector<kernel_case<V>> spmv_kernels() {
                    for (const auto& sg : f->segments)
                      if (sg.group == suraa_group::g1_dynamic) g1 += sg.end - sg.begin;
                    return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
-                                      f->bytes(), fmt::format("{} segments, {} G1 rows", f->segments.size(), g1)};
+                                      f->bytes(), fmt::format("{} segments, {} launches, {} G1 rows", f->segments.size(),
+                                                                f->launches.size(), g1)};
                  }});
   k.push_back({"adcsr", [](const csr_matrix<V, D>& A) {
                  auto f = std::make_shared<adcsr_matrix<V, D>>(to_adcsr(A));

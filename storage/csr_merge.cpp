@@ -19,6 +19,7 @@ csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
   const offset_t items = offset_t(A.rows) + A.nnz();
   m.tiles = (items + m.tile_items - 1) / m.tile_items;
   if (m.tiles == 0) return m;  // empty matrix: nothing to merge, SpMV writes nothing
+  FG_EXPECTS(m.tiles < (offset_t(1) << 31), "csr_merge: more tiles than one grid can launch");
   m.coords = array<merge_coord, S>(static_cast<std::size_t>(m.tiles + 1));
   K::tile_coords(m.csr.row_ptr.data(), A.rows, A.nnz(), m.tile_items, m.tiles, m.coords.data());
   // At most one run per tile; kept at its exact size, as it is part of the footprint.

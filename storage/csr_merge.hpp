@@ -24,9 +24,11 @@ inline constexpr int csr_merge_threads = 256;
 /// Merge items per thread, fixed by the matrix's value type (the tile coordinates are precomputed for
 /// one tile size). 7 as in CUB's merge-based SpMV for 4-byte values: the in-tile merge-path search
 /// (log2 1792 = 11 shared-memory steps) and the block scan are amortised over 7 items, and a 1792-item
-/// tile keeps per-tile costs (two coordinate loads, a carry) under 1% of the work. 8-byte values get 5
-/// (a 1280-item tile): the staged products of a tile (10 KB) and the registers per thread stay close
-/// to the float kernel's, so 8 blocks of 256 threads (a full sm_90 SM) still fit. Pattern matrices
+/// tile keeps per-tile costs (two coordinate loads, a carry) under 1% of the work. Odd, because
+/// neighbouring threads read the staged tile about items_per_thread slots apart, and an odd stride
+/// spreads a warp's reads over all 32 shared-memory banks. 8-byte values get 5 (a 1280-item tile):
+/// the staged products of a tile (10 KB) and the registers per thread stay close to the float
+/// kernel's, so 8 blocks of 256 threads (a full sm_90 SM, 2048 threads) still fit. Pattern matrices
 /// move no values: 7.
 template <class V>
 inline constexpr int csr_merge_items_per_thread = sizeof(stored_t<V>) > 4 ? 5 : 7;

@@ -79,6 +79,22 @@ std::vector<suraa_segment> make_segments(const offset_t* row_ptr, vertex_t m, co
   return segs;
 }
 
+/// The launch plan: consecutive segments with the same group and threads per row joined into one
+/// launch. Within a group a row's result depends only on the kernel and its threads (a thread, a Y-wide
+/// vector, or a block per row), never on where its launch begins, so joining changes no bit of y.
+std::vector<suraa_segment> merge_launches(const std::vector<suraa_segment>& segs) {
+  std::vector<suraa_segment> out;
+  for (const suraa_segment& s : segs) {
+    if (!out.empty() && out.back().group == s.group && out.back().threads == s.threads && out.back().end == s.begin) {
+      out.back().end = s.end;
+      out.back().nnz += s.nnz;
+    } else {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 template <class V, class S>
@@ -102,6 +118,7 @@ suraa_matrix<V, S> to_suraa(const csr_matrix<V, S>& A, const suraa_options& opts
   if (A.nnz() > 0) K::template suraa_rearrange<V>(A.view(), m.perm.data(), m.row_ptr.data(), m.col.data(), m.val.data());
   m.fd = freedman_diaconis<S>(m.row_ptr.data(), A.rows, opts.max_segments);
   m.segments = make_segments<S>(m.row_ptr.data(), A.rows, m.fd, opts);
+  m.launches = merge_launches(m.segments);
   return m;
 }
 
@@ -109,9 +126,10 @@ template <class Sr, class V, class S>
 void spmv(const suraa_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
   detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols);
+  const std::vector<suraa_segment>& plan = A.opts.merge_launches ? A.launches : A.segments;
   if (A.rows > 0)
-    detail::suraa_kernels<S>::template suraa_spmv<Sr>(A.view(), A.segments.data(), A.segments.size(),
-                                                      A.opts.dynamic_parallelism, x.data(), y.data());
+    detail::suraa_kernels<S>::template suraa_spmv<Sr>(A.view(), plan.data(), plan.size(), A.opts.dynamic_parallelism,
+                                                      x.data(), y.data());
 }
 
 #define FG_INSTANTIATE_IN(V, S) \

@@ -18,6 +18,11 @@
 //    key (first column): the layout is deterministic and the twins compare bit for bit.
 //  - Vector-kernel Y is the paper's Y rounded up to a power of two in [32, 256] so it divides the
 //    256-thread block.
+//  - Launches (Algorithm 1: a kernel per segment) are merged: consecutive segments that run the same
+//    kernel with the same threads per row (G3 scalar, G2 vector with one Y, G1 blocks of one size)
+//    are one launch over their joined rows, planned at conversion. A row's result depends only on its
+//    kernel and threads, so y is bit-identical; a small graph's up to 64 segments take a handful of
+//    launches instead of one each (~2.5 us of host time per launch on an H100).
 //  - Streams (Algorithm 1: one per segment) come from a per-process pool (storage/cuda/stream_set.cuh,
 //    at most 32, reused round-robin), and segments of <= 64K entries of work share one of them, in
 //    order: on small graphs a stream per tiny segment costs more in syncs than it gains in overlap.
@@ -42,6 +47,9 @@ struct suraa_options {
   /// Upper bound on the Freedman–Diaconis segment count (each segment is a launch; a large one has its
   /// own stream).
   int max_segments = 64;
+  /// Merge consecutive same-kernel segments into one launch (results identical); false: a launch per
+  /// segment, as in Algorithm 1. May be changed between calls.
+  bool merge_launches = true;
 };
 
 /// Child grids one parent launch may queue; more hung an H100 (shared/H100-FACTS.md).
@@ -92,6 +100,9 @@ struct suraa_matrix {
   array<stored_t<V>, Space> val;   ///< empty for pattern
   array<vertex_t, Space> perm;     ///< rows entries
   std::vector<suraa_segment> segments;  ///< host: G1 segments first, then G2, then G3
+  /// host: what the device SpMV launches when opts.merge_launches: runs of consecutive segments with
+  /// the same group and threads, joined (same order, same rows)
+  std::vector<suraa_segment> launches;
   suraa_fd fd;
   suraa_options opts;
 
@@ -103,7 +114,8 @@ struct suraa_matrix {
     return n;
   }
   std::size_t bytes() const noexcept {
-    return row_ptr.bytes() + col.bytes() + val.bytes() + perm.bytes() + segments.size() * sizeof(suraa_segment);
+    return row_ptr.bytes() + col.bytes() + val.bytes() + perm.bytes() +
+           (segments.size() + launches.size()) * sizeof(suraa_segment);
   }
   suraa_view<V> view() const noexcept {
     return {rows, cols, row_ptr.data(), col.data(), is_pattern_v<V> ? nullptr : val.data(), perm.data()};
@@ -116,7 +128,7 @@ template <class V, class Space>
 suraa_matrix<V, Space> to_suraa(const csr_matrix<V, Space>& A, const suraa_options& opts = {});
 
 /// @brief y = A (+).(x) x over semiring S, y in the original row order. Uses A.opts
-///        (dynamic_parallelism may be changed between calls; the grouping may not).
+///        (dynamic_parallelism and merge_launches may be changed between calls; the grouping may not).
 template <class S, class V, class Space>
 void spmv(const suraa_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
           array<typename S::value_type, Space>& y);

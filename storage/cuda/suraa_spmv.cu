@@ -122,12 +122,13 @@ void dispatch_y(int y, Launch&& launch) {
 
 }  // namespace
 
-// Algorithm 1: G3 segments, then G2 segments, then G1 (one stream for the parent launches, or a
-// launch per segment without dynamic parallelism); all waited for. A segment with a stream of its
-// own takes one from the process-wide pool (stream_set.cuh); small segments (small_launch: <= 64K
-// entries of work) all go, in order, to one shared pool stream, which saves a stream sync each: on a
-// small graph every segment is small, and a call syncs one stream instead of 64. The G1 parent
-// launches always have their own stream (their child grids make them long whatever their nnz).
+// Algorithm 1: G3 launches, then G2, then G1 (one stream for the parent launches, or a launch per G1
+// entry without dynamic parallelism); all waited for. seg is the launch plan (storage/suraa.cpp:
+// consecutive segments of one kernel and thread count joined, or the segments themselves). A large
+// launch takes a stream of its own from the process-wide pool (stream_set.cuh); small ones
+// (small_launch: <= 64K entries of work) all go, in order, to one shared pool stream, which saves a
+// stream sync each. The G1 parent launches always have their own stream (their child grids make them
+// long whatever their nnz).
 template <class Sr, class V>
 void suraa_kernels<device_space>::suraa_spmv(const suraa_view<V>& A, const suraa_segment* seg, std::size_t nseg,
                                              bool dynamic_parallelism, const typename Sr::value_type* x,

@@ -35,7 +35,8 @@ struct suraa_kernels;
                               vertex_t* col, stored_t<V>* val);                                     \
   /* out[i] = a[pos[i]] for i < n; pos and out are host memory */                                   \
   static void suraa_read(const offset_t* a, const offset_t* pos, std::size_t n, offset_t* out);     \
-  /* Algorithm 1: every segment by its group's kernel; y[perm[i]] = row i . x */                    \
+  /* Algorithm 1: every launch (a segment, or consecutive segments of one kernel and thread count   \
+     joined) by its group's kernel; y[perm[i]] = row i . x */                                       \
   template <class Sr, class V>                                                                      \
   static void suraa_spmv(const suraa_view<V>& A, const suraa_segment* seg, std::size_t nseg,        \
                          bool dynamic_parallelism, const typename Sr::value_type* x,                \

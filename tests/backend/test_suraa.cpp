@@ -29,6 +29,28 @@ void require_identical(const suraa_matrix<V, S1>& a, const suraa_matrix<V, S2>& 
   if constexpr (!is_pattern_v<V>) REQUIRE(to_vector(a.val) == to_vector(b.val));
   REQUIRE(a.fd == b.fd);
   REQUIRE(a.segments == b.segments);
+  REQUIRE(a.launches == b.launches);
+}
+
+// The launch plan: the segments in order, consecutive ones of one group and thread count joined,
+// and nothing else joined.
+void require_launches(const std::vector<suraa_segment>& segs, const std::vector<suraa_segment>& launches) {
+  std::size_t s = 0;
+  for (std::size_t l = 0; l < launches.size(); ++l) {
+    const suraa_segment& L = launches[l];
+    REQUIRE(s < segs.size());
+    REQUIRE(segs[s].begin == L.begin);
+    offset_t nnz = 0;
+    for (; s < segs.size() && segs[s].begin < L.end; ++s) {
+      REQUIRE(segs[s].group == L.group);
+      REQUIRE(segs[s].threads == L.threads);
+      nnz += segs[s].nnz;
+    }
+    REQUIRE(segs[s - 1].end == L.end);
+    REQUIRE(nnz == L.nnz);
+    if (l > 0) REQUIRE((launches[l - 1].group != L.group || launches[l - 1].threads != L.threads));
+  }
+  REQUIRE(s == segs.size());
 }
 
 // The paper's rules, recomputed independently from the original CSR.
@@ -103,6 +125,7 @@ void require_structure(const csr_matrix<V, H>& A, const suraa_matrix<V, H>& m, c
     at = g.end;
   }
   REQUIRE(at == n);
+  require_launches(m.segments, m.launches);
   REQUIRE(g1 <= o.max_child_threads);
   REQUIRE(m.group_rows(suraa_group::g1_dynamic) == g1);
 }
@@ -126,9 +149,15 @@ void check(const char* name, const csr_matrix<V, H>& A, const suraa_options& o) 
     for (bool dp : {true, false}) {
       CAPTURE(dp);
       dev.opts.dynamic_parallelism = dp;
-      auto yd = to_space<D>(test::sentinel<T>(std::size_t(A.rows)));
-      spmv<Sr>(dev, xd, yd);
-      test::require_spmv_equal<Sr>(A, xs, to_vector(yd), dp ? "device suraa, dynamic parallelism" : "device suraa, block per row");
+      std::vector<T> got[2];
+      for (bool merged : {true, false}) {
+        dev.opts.merge_launches = merged;
+        auto yd = to_space<D>(test::sentinel<T>(std::size_t(A.rows)));
+        spmv<Sr>(dev, xd, yd);
+        got[merged] = to_vector(yd);
+        test::require_spmv_equal<Sr>(A, xs, got[merged], dp ? "device suraa, dynamic parallelism" : "device suraa, block per row");
+      }
+      REQUIRE(got[0] == got[1]);  // joining launches changes no bit of y
     }
   });
 }
@@ -176,6 +205,19 @@ TEST_CASE("suraa groups: more G1 rows than one parent launch, and one row holdin
   CHECK(B.fd.npr_max == 300000);
   CHECK(B.segments[0].group == suraa_group::g1_dynamic);  // the hub's segment
   CHECK(B.segments.back().group == suraa_group::g3_scalar);
+}
+
+TEST_CASE("suraa joins a small graph's segments into a few launches") {
+  const auto A = test::graph_csr<pattern>(std::string(FG_TEST_DATA_DIR) + "/pagerank/graphs/wiki-Vote.txt.gz");
+  const auto m = to_suraa(test::csr_in<D>(A));
+  // 64 Freedman-Diaconis segments: 7 in G1 (blocks of 160, 64 and 32 threads), 57 in G3
+  CHECK(m.segments.size() == 64);
+  REQUIRE(m.launches.size() == 4);
+  CHECK(m.launches[0].threads == 160);
+  CHECK(m.launches[1].threads == 64);
+  CHECK(m.launches[2].threads == 32);
+  CHECK(m.launches[3].group == suraa_group::g3_scalar);
+  CHECK(m.launches[3].end == A.rows);
 }
 
 TEST_CASE("suraa rejects bad options and short vectors") {
