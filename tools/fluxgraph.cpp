@@ -18,16 +18,11 @@ const char* usage_text =
     "usage: fluxgraph info FILE [--explain [--reads R] [--kernel NAME]]\n"
     "       fluxgraph pagerank FILE [--damping D] [--tol T] [--max-iter N] [--top K] [--out FILE]\n"
     "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
-    "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]
-"
-    "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]
-"
-    "                             [--backend cpu|cuda] [--kernel auto|NAME]
-"
-    "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)
-"
-    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)
-"
+    "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]\n"
+    "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
+    "                             [--backend cpu|cuda] [--kernel auto|NAME]\n"
+    "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
+    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
