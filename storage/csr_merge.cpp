@@ -27,8 +27,15 @@ csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
   const offset_t n = K::runs(m.csr.row_ptr.data(), A.rows, m.coords.data(), m.tiles, runs.data());
   m.runs = array<merge_run, S>(static_cast<std::size_t>(n));
   copy_prefix(m.runs, runs, std::size_t(n));
-  // Only the device kernel keeps per-tile carries in the matrix (8 bytes: any semiring's value type).
-  if constexpr (std::is_same_v<S, device_space>) m.carry = array<std::uint64_t, S>(static_cast<std::size_t>(m.tiles));
+  // Only the device kernel keeps per-tile carries (8 bytes: any semiring's value type) and reads the
+  // 32-bit row ends.
+  if constexpr (std::is_same_v<S, device_space>) {
+    m.carry = array<std::uint64_t, S>(static_cast<std::size_t>(m.tiles));
+    if (A.nnz() < (offset_t(1) << 31) && A.rows > 0) {
+      m.row_end32 = array<std::uint32_t, S>(static_cast<std::size_t>(A.rows));
+      K::narrow_row_ends(m.csr.row_ptr.data(), A.rows, m.row_end32.data());
+    }
+  }
   return m;
 }
 

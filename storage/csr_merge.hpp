@@ -56,6 +56,7 @@ struct csr_merge_view {
   csr_view<V> csr;
   const merge_coord* coords = nullptr;  ///< tiles + 1 path points at diagonals t * tile_items
   const merge_run* runs = nullptr;
+  const std::uint32_t* row_end32 = nullptr;  ///< row_ptr[1..rows] in 32 bits when nnz < 2^31, else null
   void* carry = nullptr;                ///< tiles slots of 8 bytes (any semiring's value type)
   offset_t tiles = 0, nruns = 0, tile_items = 0;
 };
@@ -65,6 +66,9 @@ struct csr_merge_matrix {
   csr_matrix<V, Space> csr;        ///< its own copy of the matrix
   array<merge_coord, Space> coords;
   array<merge_run, Space> runs;
+  /// The row ends again in 32 bits when nnz < 2^31: the kernel stages them with half the bytes of the
+  /// 64-bit row_ptr (rmat-22: 17 of the 58 MB it read more than cuSPARSE's 32-bit CSR; bench/NOTES.md).
+  array<std::uint32_t, Space> row_end32;
   /// Per-tile carries written by every device SpMV (allocated here, so a call allocates nothing).
   /// Calls on one matrix are ordered on the default stream; host threads sharing one matrix must not
   /// run its device SpMV concurrently. Empty in host_space: the reference twin keeps its own.
@@ -72,10 +76,12 @@ struct csr_merge_matrix {
   offset_t tiles = 0, tile_items = 0;
 
   std::size_t bytes() const noexcept {
-    return csr.row_ptr.bytes() + csr.col.bytes() + csr.val.bytes() + coords.bytes() + runs.bytes() + carry.bytes();
+    return csr.row_ptr.bytes() + csr.col.bytes() + csr.val.bytes() + coords.bytes() + runs.bytes() + row_end32.bytes() +
+           carry.bytes();
   }
   csr_merge_view<V> view() const noexcept {
-    return {csr.view(), coords.data(), runs.data(), carry.data(), tiles, offset_t(runs.size()), tile_items};
+    return {csr.view(), coords.data(), runs.data(), row_end32.empty() ? nullptr : row_end32.data(), carry.data(), tiles,
+            offset_t(runs.size()), tile_items};
   }
 };
 

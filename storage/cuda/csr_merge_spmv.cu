@@ -49,11 +49,12 @@ csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict_
 
   // Stage. Unrolled over the ipt slots a thread can own, so its loads are all in flight at once.
   const offset_t* rp = A.csr.row_ptr + c0.row + 1;
+  const std::uint32_t* rp32 = A.row_end32 ? A.row_end32 + c0.row : nullptr;  // uniform: half the bytes
   const vertex_t* col = A.csr.col + c0.nz;
 #pragma unroll
   for (int i = 0; i < ipt; ++i) {
     const int k = tid + i * threads;
-    if (k < a_len) row_end[k] = int(rp[k] - c0.nz);
+    if (k < a_len) row_end[k] = rp32 ? int(rp32[k] - std::uint32_t(c0.nz)) : int(rp[k] - c0.nz);
     if (k < b_len) prod[k] = Sr::mul(value_or<V>(A.csr.val, c0.nz + k, Sr::pattern_value()), x[col[k]]);
   }
   if (tid == 0) row_end[a_len] = b_len;  // the next row end lies past the tile: its nonzeros come first

@@ -50,6 +50,8 @@ struct csr_merge_kernels;
   /* the runs of carrying tiles into out (tiles slots), in tile order; returns their count */       \
   static offset_t runs(const offset_t* row_ptr, vertex_t rows, const merge_coord* coords, offset_t tiles, \
                        merge_run* out);                                                             \
+  /* out[i] = row_ptr[i + 1] for i < rows, as 32 bits (the caller checks nnz < 2^31) */           \
+  static void narrow_row_ends(const offset_t* row_ptr, vertex_t rows, std::uint32_t* out);          \
   template <class Sr, class V>                                                                      \
   static void spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y);
 

@@ -17,6 +17,10 @@ void K::tile_coords(const offset_t* rp, vertex_t rows, offset_t nnz, offset_t ti
   });
 }
 
+void K::narrow_row_ends(const offset_t* rp, vertex_t rows, std::uint32_t* out) {
+  parallel_for(rows, FG_LAMBDA(std::int64_t i) { out[i] = std::uint32_t(rp[i + 1]); });
+}
+
 offset_t K::runs(const offset_t* rp, vertex_t rows, const merge_coord* c, offset_t tiles, merge_run* out) {
   array<offset_t, device_space> first(static_cast<std::size_t>(tiles)), last(static_cast<std::size_t>(tiles));
   auto t0 = thrust::counting_iterator<offset_t>(0);

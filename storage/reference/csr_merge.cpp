@@ -26,6 +26,10 @@ offset_t K::runs(const offset_t* rp, vertex_t rows, const merge_coord* c, offset
   return n;
 }
 
+void K::narrow_row_ends(const offset_t* rp, vertex_t rows, std::uint32_t* out) {
+  for (vertex_t i = 0; i < rows; ++i) out[i] = std::uint32_t(rp[i + 1]);
+}
+
 template <class Sr, class V>
 void K::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   using T = typename Sr::value_type;
