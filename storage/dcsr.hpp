@@ -106,6 +106,11 @@ class dcsr_matrix {
   /// @throws fg::batch_error for a negative id or a NaN/inf value (naming the edge);
   ///         fg::out_of_memory. On any exception the store is unchanged.
   void insert_batch(const coo_matrix<V, Space>& batch);
+  /// @brief Insert a batch that the caller guarantees sorted by (row, col), with no repeats and no
+  ///        entry already stored (SpMM results, masked by this store: the closure). Skips the sort
+  ///        and the duplicate probe of insert_batch. `pack`: new segments get no slack (a store
+  ///        built row by row, each row written once). Same errors and failure atomicity.
+  void append_sorted(const coo_matrix<V, Space>& batch, bool pack = false);
   /// @brief Ensure at least rows x cols (square stores keep rows == cols).
   void resize(vertex_t rows, vertex_t cols);
   /// @brief Compact every row into one segment, in row order, with no slack (Algorithm 4).
@@ -138,6 +143,10 @@ class dcsr_matrix {
   void grow_row_table(vertex_t rows_needed);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity) const;
   offset_t slack() const noexcept;
+  // The second half of insert_batch, shared with append_sorted (storage/dcsr_append.cpp): plan
+  // segments for a sorted, duplicate-free batch, compact if needed, write, count.
+  void place(const coo_matrix<V, Space>& work, vertex_t new_rows, vertex_t new_cols, std::size_t received,
+             offset_t alpha, double row_growth);
 
   dcsr_config cfg_;
   dcsr_stats stats_;

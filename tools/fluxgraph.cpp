@@ -20,8 +20,14 @@ const char* usage_text =
     "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
     "       fluxgraph stream FILE --batch N [--top K] [--out FILE] [--damping D] [--tol T]\n"
     "                             [--max-iter N] [--backend cpu|cuda]\n"
-    "       fluxgraph bench spmv|insert ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
+    "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
+    "       fluxgraph bench spmv|insert|closure ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
+    "closure: the pairs (x, y) joined by a directed path of length >= 1, their number, the semi-naive\n"
+    "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
+    "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
+    "rows of the given sources only, with a count per source.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -31,9 +37,11 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel"}},
+    {"closure", {"out", "backend"}},
+    {"reach", {"sources", "out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -113,6 +121,8 @@ int main(int argc, char** argv) {
     const options o = parse(argc, argv);
     if (o.command == "info") return run_info(o);
     if (o.command == "pagerank") return run_pagerank(o);
+    if (o.command == "closure") return run_closure(o);
+    if (o.command == "reach") return run_reach(o);
     return run_stream(o);
   } catch (const usage_error& e) {
     fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());
