@@ -2,11 +2,13 @@
 // top of spmm_slices: each slice of Δₖ₊₁ is sorted, new and disjoint from R⁺, so it is appended to
 // both Δₖ₊₁ and R⁺ as it comes.
 //
-// Memory (pattern stores keep no values): R as CSR; R⁺ as DCSR, 4 bytes a pair plus slack (new
-// segments get half the row's size: about 1.5x) plus the segment table (k = 8 pairs of 8-byte
-// offsets per vertex); while R⁺ compacts, its old and new buffers coexist; Δ as DCSR, packed; one
-// SpMM slice's workspace (<= 2 GiB). Expected peak on an 80 GB H100: fe_ocean (1,669,750,513 pairs)
-// ~ 6.7 GB x 1.5 slack x 2 buffers during a compaction ~ 20-25 GB; usroads (871,365,688) ~ 11-14 GB.
+// Memory (pattern stores keep no values): R as CSR; R⁺ as DCSR: 4 bytes a pair, its buffer 1.35-1.8x
+// the pairs at the end (measured on the test graphs: new segments' slack, buffer growth by 1.5x),
+// plus the segment table (k = 8 pairs of 8-byte offsets a vertex); while R⁺ compacts into a larger
+// buffer, old and new coexist (about 2.5x the old capacity); Δ as packed DCSR; one SpMM slice's
+// workspace (<= 2 GiB). Expected peak on an 80 GB H100: fe_ocean (1,669,750,513 pairs: 6.7 GB of
+// column ids) about 12 GB of R⁺ buffer, 20-25 GB during its last compaction; usroads
+// (871,365,688 pairs) about 11-14 GB.
 #include "algorithms/closure.hpp"
 
 #include <algorithm>
@@ -32,6 +34,15 @@ dcsr_config packed_config(vertex_t rows, vertex_t cols, offset_t reserve) {
   c.alpha = 0;
   c.row_growth = 0;
   c.reserve = reserve;
+  return c;
+}
+
+/// R⁺: rows grow by a few pairs per iteration for many iterations. The slack of a new segment is
+/// half the row (capacity grows geometrically, O(log) segments a row) and at least 1, not the
+/// default mean row length: on meshes that left R⁺'s buffer 1.8x its pairs instead of 1.4x.
+dcsr_config closure_config() {
+  dcsr_config c;
+  c.alpha = 1;
   return c;
 }
 
@@ -88,7 +99,7 @@ dcsr_matrix<pattern, S> transitive_closure(const dcsr_matrix<pattern, S>& R, con
   memory::reset_peak();
   closure_stats st;
   // R⁺ starts as R with repeats collapsed (a store may accumulate them); R is read as CSR.
-  dcsr_matrix<pattern, S> plus = dcsr_matrix<pattern, S>::from_coo(R.to_coo(), R.rows(), R.cols());
+  dcsr_matrix<pattern, S> plus = dcsr_matrix<pattern, S>::from_coo(R.to_coo(), R.rows(), R.cols(), closure_config());
   const csr_matrix<pattern, S> r = plus.to_csr();
   semi_naive(r, plus, opt, st);
   finish(st, stats);
@@ -113,6 +124,7 @@ dcsr_matrix<pattern, S> reachable(const dcsr_matrix<pattern, S>& R, const std::v
   pick.square = false;
   const auto P = dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(rows, sources), m, R.rows(), pick);
   spmm_options first = opt.spmm;
+  first.result = closure_config();
   first.result.square = false;
   dcsr_matrix<pattern, S> plus = spmm<or_and>(P, r, first);
   semi_naive(r, plus, opt, st);

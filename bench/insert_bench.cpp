@@ -118,6 +118,7 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
 const char* bench_usage =
     "usage: fluxgraph bench spmv [--json FILE] [--runs N] [--types float,double] [--kernels a,b] MATRIX...\n"
     "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
+    "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split] FILE...\n"
     "MATRIX: a graph file, rmat:SCALE, uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {

@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
       const std::vector<std::string> args(argv + 3, argv + argc);
       if (std::strcmp(argv[2], "spmv") == 0) return fg::bench::run_spmv(args);
       if (std::strcmp(argv[2], "insert") == 0) return fg::bench::run_insert(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv or insert)");
+      if (std::strcmp(argv[2], "closure") == 0) return fg::bench::run_closure(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert or closure)");
     }
     const options o = parse(argc, argv);
     if (o.command == "info") return run_info(o);
