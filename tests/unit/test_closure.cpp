@@ -194,11 +194,24 @@ TEST_CASE("closure sliced by a tiny workspace gives the same pairs; out of memor
   CHECK(sliced.iterations == 58);
   CHECK(pairs_of(a) == pairs_of(b));
 
+  // With a fixed workspace the run allocates the same way until it fails, so a limit below its
+  // peak must fail: at 30% of the peak early, at 90% near the peak, after some iterations.
   const auto before = pairs_of(R);
   const std::size_t used = memory::bytes_in_use();
-  memory::set_limit_for_testing(used + (std::size_t(2) << 20));  // R⁺ needs ~3 MB
-  CHECK_THROWS_AS(transitive_closure(R), out_of_memory);
-  memory::set_limit_for_testing(0);
-  CHECK(memory::bytes_in_use() == used);
+  closure_options fixed;
+  fixed.spmm.workspace_bytes = 200000;
+  closure_stats free_run;
+  (void)transitive_closure(R, fixed, &free_run);
+  REQUIRE(free_run.peak_bytes > used);
+  for (double share : {0.3, 0.9}) {
+    CAPTURE(share);
+    int reached = 0;
+    fixed.progress = [&](int it, offset_t, offset_t) { reached = it; };
+    memory::set_limit_for_testing(used + std::size_t(share * double(free_run.peak_bytes - used)));
+    CHECK_THROWS_AS(transitive_closure(R, fixed), out_of_memory);
+    memory::set_limit_for_testing(0);
+    CHECK(memory::bytes_in_use() == used);
+    if (share > 0.5) CHECK(reached > 0);
+  }
   CHECK(pairs_of(R) == before);
 }
