@@ -1,4 +1,4 @@
-// `fluxgraph bench spmv|insert ARGS`: the benchmarks behind the CLI.
+// `fluxgraph bench spmv|insert|closure ARGS`: the benchmarks behind the CLI.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,6 +16,9 @@ int run_calibrate(const std::vector<std::string>& args);
 int run_select(const std::vector<std::string>& args);
 /// PageRank with --kernel auto vs every forced kernel, end to end from the packed store.
 int run_pagerank(const std::vector<std::string>& args);
+/// Semi-naive transitive closure per graph: time by phase (SpMM, set difference, insert), pairs,
+/// iterations, peak memory, and a check against the published table (--expected).
+int run_closure(const std::vector<std::string>& args);
 extern const char* bench_usage;
 
 }  // namespace fg::bench

@@ -147,6 +147,7 @@ const char* bench_usage =
     "       fluxgraph bench select POINTS [--reads 10,100,1000] [--calibration FILE | --extra FILE] [--detail]\n"
     "       fluxgraph bench pagerank [--runs N] GRAPH...\n"
     "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
+    "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split] FILE...\n"
     "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {

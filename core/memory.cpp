@@ -1,6 +1,7 @@
 // The only file that calls cudaMalloc/cudaFree (DESIGN.md habit 5).
 #include "core/memory.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "core/cuda_check.hpp"
 #else
 #include <omp.h>
+#include <unistd.h>
 #endif
 
 namespace fg::memory {
@@ -101,6 +103,20 @@ std::size_t bytes_in_use() noexcept { return in_use.load(); }
 std::size_t peak_bytes() noexcept { return peak.load(); }
 void reset_peak() noexcept { peak.store(in_use.load()); }
 void set_limit_for_testing(std::size_t bytes) noexcept { limit.store(bytes); }
+
+std::size_t available_bytes() {
+  std::size_t free_bytes = 0;
+#if defined(FG_WITH_CUDA)
+  std::size_t total = 0;
+  FG_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total));
+#else
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  free_bytes = pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : std::size_t(1) << 30;
+#endif
+  const std::size_t lim = limit.load(), used = in_use.load();
+  if (lim != 0) free_bytes = std::min(free_bytes, lim > used ? lim - used : 0);
+  return free_bytes;
+}
 
 }  // namespace fg::memory
 

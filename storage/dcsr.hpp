@@ -131,6 +131,11 @@ class dcsr_matrix {
   /// @throws as insert_batch and delete_batch; on any exception the store is unchanged (the
   ///         deletion is undone when the insertion fails).
   void apply_batch(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes);
+  /// @brief Insert a batch that the caller guarantees sorted by (row, col), with no repeats and no
+  ///        entry already stored (SpMM results, masked by this store: the closure). Skips the sort
+  ///        and the duplicate probe of insert_batch. `pack`: new segments get no slack (a store
+  ///        built row by row, each row written once). Same errors and failure atomicity.
+  void append_sorted(const coo_matrix<V, Space>& batch, bool pack = false);
   /// @brief Ensure at least rows x cols (square stores keep rows == cols).
   void resize(vertex_t rows, vertex_t cols);
   /// @brief Compact every row into one segment, in row order, with no slack (Algorithm 4).
@@ -169,6 +174,10 @@ class dcsr_matrix {
   detail::pending_delete<V, Space> prepare_delete(const coo_matrix<V, Space>& batch) const;
   void commit_delete(const detail::pending_delete<V, Space>& d);
   void undo_delete(const detail::pending_delete<V, Space>& d);
+  // The second half of insert_batch, shared with append_sorted (storage/dcsr_append.cpp): plan
+  // segments for a sorted, duplicate-free batch, compact if needed, write, count.
+  void place(const coo_matrix<V, Space>& work, vertex_t new_rows, vertex_t new_cols, std::size_t received,
+             offset_t alpha, double row_growth);
 
   dcsr_config cfg_;
   dcsr_stats stats_;

@@ -32,6 +32,8 @@ exec backend_of(const options& o, std::string& description);
 int run_info(const options& o);
 int run_pagerank(const options& o);
 int run_stream(const options& o);
+int run_closure(const options& o);
+int run_reach(const options& o);
 
 extern const char* usage_text;
 

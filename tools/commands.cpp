@@ -3,16 +3,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <utility>
 
+#include "algorithms/closure.hpp"
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -279,5 +282,78 @@ int run_stream(const options& o) {
   fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\n", f.path, f.num_vertices, f.num_edges(), t_load);
   return where == exec::reference ? stream_on<host_space>(o, f, backend) : stream_on<device_space>(o, f, backend);
 }
+
+namespace {
+// "src dst" lines in the file's own ids; row i belongs to vertex i, or to sources[i].
+void write_pairs(const std::string& path, const edge_file& f, const closure_run& run,
+                 const std::vector<vertex_t>* sources) {
+  write_atomically(path, [&](std::FILE* out) {
+    bool ok = true;
+    for (std::size_t i = 0; i + 1 < run.row_ptr.size() && ok; ++i) {
+      const auto src = static_cast<long long>(f.original_id[std::size_t(sources ? (*sources)[i] : vertex_t(i))]);
+      for (offset_t j = run.row_ptr[i]; j < run.row_ptr[i + 1] && ok; ++j)
+        ok = std::fprintf(out, "%lld %lld\n", src, static_cast<long long>(f.original_id[std::size_t(run.col[std::size_t(j)])])) > 0;
+    }
+    return ok;
+  });
+}
+
+// --sources a,b,c in the file's ids -> dense ids (original_id is increasing in both formats).
+std::vector<vertex_t> parse_sources(const options& o, const edge_file& f) {
+  const std::string list = o.get("sources", "");
+  std::vector<vertex_t> out;
+  for (std::size_t p = 0; p <= list.size();) {
+    const std::size_t q = std::min(list.find(',', p), list.size());
+    const std::string tok = list.substr(p, q - p);
+    std::int64_t id = 0;
+    auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), id);
+    if (tok.empty() || ec != std::errc() || end != tok.data() + tok.size())
+      throw usage_error("--sources needs comma-separated vertex ids, got '" + list + "'");
+    auto it = std::lower_bound(f.original_id.begin(), f.original_id.end(), id);
+    if (it == f.original_id.end() || *it != id)
+      throw error("reach: source " + tok + " is not a vertex of " + f.path);
+    out.push_back(vertex_t(it - f.original_id.begin()));
+    p = q + 1;
+  }
+  return out;
+}
+
+int closure_command(const options& o, bool reach) {
+  if (o.has("count-only") && o.values.count("out")) throw usage_error("--count-only and --out exclude each other");
+  if (reach && !o.values.count("sources")) throw usage_error("reach needs --sources ID[,ID...]");
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  double t_load = 0;
+  const edge_file f = load(o.file, t_load);
+  const std::vector<vertex_t> sources = reach ? parse_sources(o, f) : std::vector<vertex_t>{};
+  fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices, f.num_edges(),
+             t_load, backend);
+  closure_options opt;
+  const bool tty = isatty(STDERR_FILENO);
+  if (tty)  // progress only for a person watching, never into logs
+    opt.progress = [](int it, offset_t added, offset_t total) {
+      fmt::print(stderr, "\riteration {:5d}  new pairs {:>12}  pairs {:>14}", it, added, total);
+    };
+  const bool want_pairs = o.values.count("out") > 0 || reach;
+  const closure_run run = closure_of_file(f, reach ? &sources : nullptr, opt, where, want_pairs);
+  if (tty) fmt::print(stderr, "\n");
+  const closure_stats& st = run.stats;
+  if (reach) fmt::print("sources: {}\n", sources.size());
+  fmt::print("pairs: {}\niterations: {}\ntime: {:.4f} s\n", st.pairs, st.iterations, st.seconds);
+  fmt::print("peak memory: {:.1f} MiB ({})\n", double(st.peak_bytes) / 1048576.0,
+             std::string(device_backend_name()) == "cuda" && where == exec::device ? "device" : "host, fluxgraph allocator");
+  if (reach && !o.values.count("out"))
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      fmt::print("source {}: {} reachable\n", f.original_id[std::size_t(sources[i])], run.row_ptr[i + 1] - run.row_ptr[i]);
+  if (o.values.count("out")) {
+    write_pairs(o.get("out", ""), f, run, reach ? &sources : nullptr);
+    fmt::print("pairs written to {}\n", o.get("out", ""));
+  }
+  return 0;
+}
+}  // namespace
+
+int run_closure(const options& o) { return closure_command(o, false); }
+int run_reach(const options& o) { return closure_command(o, true); }
 
 }  // namespace fg::cli

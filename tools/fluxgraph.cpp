@@ -22,11 +22,17 @@ const char* usage_text =
     "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
     "                             [--backend cpu|cuda] [--kernel auto|NAME]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
-    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
+    "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
+    "       fluxgraph bench spmv|insert|select|pagerank|closure ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
     "(Matrix Market, id = dense id + 1: an .mtx input's own ids).\n"
+    "closure: the pairs (x, y) joined by a directed path of length >= 1, their number, the semi-naive\n"
+    "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
+    "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
+    "rows of the given sources only, with a count per source.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -37,9 +43,11 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel", "delete-fraction", "seed",
                 "edges-out"}},
+    {"closure", {"out", "backend"}},
+    {"reach", {"sources", "out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -116,13 +124,16 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[2], "insert") == 0) return fg::bench::run_insert(args);
       if (std::strcmp(argv[2], "select") == 0) return fg::bench::run_select(args);
       if (std::strcmp(argv[2], "pagerank") == 0) return fg::bench::run_pagerank(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select or pagerank)");
+      if (std::strcmp(argv[2], "closure") == 0) return fg::bench::run_closure(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select, pagerank or closure)");
     }
     if (argc >= 2 && std::strcmp(argv[1], "calibrate") == 0)
       return fg::bench::run_calibrate(std::vector<std::string>(argv + 2, argv + argc));
     const options o = parse(argc, argv);
     if (o.command == "info") return run_info(o);
     if (o.command == "pagerank") return run_pagerank(o);
+    if (o.command == "closure") return run_closure(o);
+    if (o.command == "reach") return run_reach(o);
     return run_stream(o);
   } catch (const usage_error& e) {
     fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());

@@ -7,7 +7,7 @@
 # with the reason), then "N checks passed" and exits 0, or a failure summary and exits 1.
 #
 # What is checked:
-#  - every file of DATA_DIR/loaders/malformed/: pagerank --out, stream --out and info exit with
+#  - every file of DATA_DIR/loaders/malformed/: pagerank --out, stream --out, closure --out and info exit with
 #    status 1 (not a signal), print exactly one stderr line "fluxgraph: PATH:LINE: what", and
 #    leave no --out file and no OUT.tmp* behind;
 #  - a nonexistent input file; usage errors (status 1, one line on stderr); --help (status 0);
@@ -15,7 +15,10 @@
 #    line per vertex of expected/<name>.pr (networkx), L1 distance <= 1e-6;
 #  - stream --delete-fraction: 0 equals networkx; F > 0 equals pagerank on the --edges-out file of
 #    the edges that remain; 1 leaves no edge; a seed repeats to the byte; bad values are usage errors;
-#  - info on karate.mtx; --out into a directory that does not exist.
+#  - info on karate.mtx; --out into a directory that does not exist;
+#  - closure: pairs and iterations of OL.cedge as published (DATA_DIR/closure/expected.tsv), --out
+#    of a hand-made graph pair for pair, --out line count, --count-only; reach: counts per source,
+#    --out, unknown and malformed sources; closure/reach usage errors.
 set -u
 
 if [ $# -ne 2 ]; then
@@ -131,12 +134,13 @@ for f in "$DATA"/loaders/malformed/*; do
   [ -f "$f" ] || continue
   malformed=$((malformed + 1))
   name=${f##*/}
-  for cmd in pagerank stream info; do
+  for cmd in pagerank stream info closure; do
     out="$TMP/malformed_${cmd}_$name.out"
     case $cmd in
       pagerank) run pagerank "$f" --out "$out" ;;
       stream) run stream "$f" --batch 7 --out "$out" ;;
       info) run info "$f" ;;
+      closure) run closure "$f" --out "$out" ;;
     esac
     PROBLEM=
     error_exit_problem
@@ -437,6 +441,81 @@ fi
 
 if [ "$graphs" -ge 10 ]; then pass "pagerank graphs: $graphs files"
 else fail "pagerank graphs" "only $graphs files in $DATA/pagerank/graphs (expected >= 10)"
+fi
+
+# ---- closure and reach --------------------------------------------------------------------------
+# value_of NAME: the number after "NAME: " on a line of the last stdout (in VALUE), empty if none.
+VALUE=
+value_of() {
+  VALUE=$(printf '%s\n' "$OUT_TEXT" | awk -v k="$1: " 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }')
+  VALUE=${VALUE%% *}
+}
+ol="$DATA/closure/OL.cedge.data_7035.txt.gz"
+run closure "$ol"
+status_text
+value_of pairs
+p=$VALUE
+value_of iterations
+if [ "$RC" -ne 0 ]; then fail "closure OL.cedge" "$STATUS: ${ERR_TEXT:0:300}"
+elif [ "$p" != 146120 ] || [ "$VALUE" != 64 ]; then fail "closure OL.cedge" "pairs '$p', iterations '$VALUE' (published: 146120, 64)"
+else pass "closure OL.cedge: 146120 pairs, 64 iterations as published"
+fi
+out="$TMP/closure-ol.out"
+run closure "$ol" --out "$out"
+status_text
+tmps=("$out".tmp*)
+if [ "$RC" -ne 0 ]; then fail "closure OL.cedge --out" "$STATUS: ${ERR_TEXT:0:300}"
+elif [ -e "${tmps[0]}" ]; then fail "closure OL.cedge --out" "temporary file left behind: ${tmps[*]}"
+elif ! lines=$(awk 'NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ { bad = 1 } END { if (bad) exit 1; print NR }' "$out"); then
+  fail "closure OL.cedge --out" "a line is not 'src dst'"
+elif [ "$lines" != 146120 ] || [ "$(sort -u "$out" | wc -l)" != 146120 ]; then fail "closure OL.cedge --out" "$lines lines (want 146120 distinct)"
+else pass "closure OL.cedge --out: 146120 distinct 'src dst' lines"
+fi
+# A hand-made graph: a 3-cycle with a tail, a self-loop, an isolated edge and a repeated edge.
+tiny="$TMP/tiny-closure.txt"
+printf '# cycle 10 -> 20 -> 30 -> 10, tail 30 -> 40, self-loop 70, edge 50 -> 60 twice\n10 20\n20 30\n30 10\n30 40\n70 70\n50 60\n50 60\n' >"$tiny"
+want_pairs=$'10 10\n10 20\n10 30\n10 40\n20 10\n20 20\n20 30\n20 40\n30 10\n30 20\n30 30\n30 40\n50 60\n70 70'
+run closure "$tiny" --out "$TMP/tiny.out"
+status_text
+if [ "$RC" -ne 0 ]; then fail "closure hand-made graph" "$STATUS: ${ERR_TEXT:0:300}"
+elif [ "$(<"$TMP/tiny.out")" != "$want_pairs" ]; then fail "closure hand-made graph" "pairs: $(tr '\n' ',' <"$TMP/tiny.out")"
+else pass "closure hand-made graph: the 14 pairs, self-pairs only on the cycle and the loop"
+fi
+run closure "$tiny" --count-only
+value_of pairs
+if [ "$RC" -ne 0 ] || [ "$VALUE" != 14 ]; then fail "closure --count-only" "status $RC, pairs '$VALUE'"
+else pass "closure --count-only: pairs: 14"
+fi
+run reach "$tiny" --sources 10,70,60
+value_of pairs
+if [ "$RC" -ne 0 ]; then status_text; fail "reach --sources 10,70,60" "$STATUS: ${ERR_TEXT:0:300}"
+elif [ "$VALUE" != 5 ] || [[ $OUT_TEXT != *$'source 10: 4 reachable\nsource 70: 1 reachable\nsource 60: 0 reachable'* ]]; then
+  fail "reach --sources 10,70,60" "pairs '$VALUE', output: ${OUT_TEXT:0:400}"
+else pass "reach --sources 10,70,60: 4, 1 and 0 reachable"
+fi
+run reach "$tiny" --sources 20 --out "$TMP/reach.out"
+if [ "$RC" -ne 0 ] || [ "$(<"$TMP/reach.out")" != $'20 10\n20 20\n20 30\n20 40' ]; then fail "reach --out" "status $RC: $(tr '\n' ',' <"$TMP/reach.out" 2>/dev/null)"
+else pass "reach --out: the source's pairs in file ids"
+fi
+run reach "$tiny" --sources 10,99
+PROBLEM=
+error_exit_problem
+if [ -z "$PROBLEM" ] && [[ $ERR_TEXT != *"99"* ]]; then PROBLEM="message does not name 99: $ERR_TEXT"; fi
+if [ -z "$PROBLEM" ]; then pass "reach with an unknown source: status 1, one line: $ERR_TEXT"
+else fail "reach with an unknown source" "$PROBLEM"
+fi
+usage_error "closure --count-only with --out" closure "$tiny" --count-only --out "$TMP/usage.out"
+usage_error "reach without --sources" reach "$tiny" --out "$TMP/usage.out"
+usage_error "reach --sources 1,,2" reach "$tiny" --sources 10,,20 --out "$TMP/usage.out"
+usage_error "reach --sources abc" reach "$tiny" --sources abc --out "$TMP/usage.out"
+usage_error "closure --backend gpu" closure "$tiny" --backend gpu --out "$TMP/usage.out"
+usage_error "closure --sources" closure "$tiny" --sources 10 --out "$TMP/usage.out"
+run closure "$tiny" --out "$TMP/no-such-dir/pairs.txt"
+PROBLEM=
+error_exit_problem
+if [ -z "$PROBLEM" ] && [ -e "$TMP/no-such-dir" ]; then PROBLEM="$TMP/no-such-dir was created"; fi
+if [ -z "$PROBLEM" ]; then pass "closure --out into a missing directory: status 1: $ERR_TEXT"
+else fail "closure --out into a missing directory" "$PROBLEM"
 fi
 
 # ---- summary ------------------------------------------------------------------------------------

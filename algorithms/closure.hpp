@@ -1,0 +1,64 @@
+// Transitive closure and multi-source reachability by semi-naive evaluation over DCSR SpMM:
+//   Δ₀ = R;  Δₖ₊₁ = (Δₖ · R) \ R⁺  (or-and SpMM masked by the closure so far);  R⁺ ∪= Δₖ₊₁
+// until Δ is empty. R⁺ is a DCSR store that each slice of Δₖ₊₁ is appended to as a sorted batch
+// (no sort, no duplicate probe: the mask already made it new), so the work per iteration is the new
+// pairs times R's degrees plus one read of R⁺'s active rows for the set difference.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/types.hpp"
+#include "storage/spmm.hpp"
+
+namespace fg {
+
+struct edge_file;
+
+struct closure_options {
+  /// Workspace budget of each SpMM; when `spmm.timed` is set it also times the phase "insert".
+  spmm_options spmm;
+  /// Called after every iteration with (iteration, pairs it added, pairs so far).
+  std::function<void(int, offset_t, offset_t)> progress;
+};
+
+struct closure_stats {
+  offset_t pairs = 0;     ///< distinct (x, y) with a path x -> ... -> y of length >= 1
+  /// SpMMs (joins) run, the last of which found nothing new: Δ₀ = R, ..., Δₖ₋₁ non-empty, Δₖ empty
+  /// gives k. This is the convention of the published table (GPUJoin: OL.cedge 64, TG.cedge 58).
+  int iterations = 0;
+  double seconds = 0;     ///< wall time of the iterations (R already built)
+  /// High-water mark of memory::bytes_in_use() during the run, R included: device memory in the
+  /// CUDA build, the fluxgraph allocator's host memory in the CPU build.
+  std::size_t peak_bytes = 0;
+  offset_t products = 0;  ///< partial products over all iterations
+  std::int64_t slices = 0;
+};
+
+/// @brief R⁺ of a square pattern store R (row x lists x's successors).
+/// @throws fg::out_of_memory (R⁺ or a single row's products do not fit); fg::invalid_argument.
+template <class Space>
+dcsr_matrix<pattern, Space> transitive_closure(const dcsr_matrix<pattern, Space>& R, const closure_options& opt = {},
+                                               closure_stats* stats = nullptr);
+
+/// @brief Row i: the vertices reachable from sources[i] by a path of length >= 1 (so a source is in
+///        its own row only on a cycle) — the rows `sources` of R⁺, computed from those rows alone:
+///        frontier x R, masked by what was reached.
+template <class Space>
+dcsr_matrix<pattern, Space> reachable(const dcsr_matrix<pattern, Space>& R, const std::vector<vertex_t>& sources,
+                                      const closure_options& opt = {}, closure_stats* stats = nullptr);
+
+/// Result of a run from a file: statistics and, when asked for, the pairs as a host CSR in dense ids
+/// (row i: the closure's row of vertex i, or of sources[i]; columns sorted).
+struct closure_run {
+  closure_stats stats;
+  std::vector<offset_t> row_ptr;
+  std::vector<vertex_t> col;
+};
+
+/// @brief R from the file's edges as directed pairs (src, dst), duplicates collapsed, on the given
+///        twin; then transitive_closure, or reachable when `sources` (dense ids) is not null.
+closure_run closure_of_file(const edge_file& f, const std::vector<vertex_t>* sources, const closure_options& opt,
+                            exec where, bool want_pairs);
+
+}  // namespace fg

@@ -1,0 +1,164 @@
+// fluxgraph bench closure: semi-naive transitive closure of each graph (algorithms/closure.hpp) with
+// its time split by phase, each phase timed on the device (CUDA events, bench/timer.hpp):
+//   count      partial products per row (once per SpMM)
+//   SpMM       expansion, sort and reduction: the same slices multiplied without the mask
+//   set diff.  what the fused mask adds: masked multiply - unmasked multiply (an estimate; the
+//              unmasked runs are extra work the closure itself does not do, left out of "total")
+//   insert     appending each slice to Δ and to R⁺ (DCSR append_sorted)
+// plus pairs, iterations, the peak of the one allocator (device memory) and, with --expected, the
+// published pairs and iterations (shared/data/expected/transitive_closure_sizes.tsv) as a check.
+// Memory: see algorithms/closure.cpp (fe_ocean's 1.67e9 pairs are expected to peak near 25 GB).
+#include <fmt/core.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "algorithms/closure.hpp"
+#include "bench/bench.hpp"
+#include "bench/timer.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "loaders/graph_file.hpp"
+
+namespace fg::bench {
+
+namespace {
+struct published {
+  offset_t pairs = -1;
+  int iterations = -1;
+};
+
+std::string stem(std::string path) {  // file name without folders and .gz
+  path = path.substr(path.find_last_of('/') + 1);
+  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) path.resize(path.size() - 3);
+  return path;
+}
+
+// The table's rows by file stem: dataset, file, edges, pairs, iterations ("-": none), ...
+std::map<std::string, published> read_expected(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw error("bench closure: cannot read " + path);
+  std::map<std::string, published> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    if (f.size() < 5) continue;
+    published p;
+    p.pairs = std::stoll(f[3]);
+    if (f[4] != "-") p.iterations = std::stoi(f[4]);
+    out[stem(f[1])] = p;
+  }
+  return out;
+}
+
+struct row {
+  std::string graph;
+  offset_t pairs = 0, products = 0;
+  int iterations = 0;
+  double total_ms = 0, count_ms = 0, spmm_ms = 0, diff_ms = 0, insert_ms = 0, peak_mib = 0;
+  std::string check;
+};
+
+row bench_graph(const std::string& path, std::size_t workspace, bool split, const std::map<std::string, published>& table) {
+  const edge_file f = read_graph(path);
+  FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
+  const auto n = vertex_t(f.num_vertices);
+  fmt::print("\n{}: {} vertices, {} edges\n", f.path, n, f.num_edges());
+  const auto R = dcsr_matrix<pattern, device_space>::from_coo(make_coo<pattern, device_space>(f.src, f.dst), n, n);
+  device_timer outer, inner;  // two timers: one event pair each, and the phases nest in the total
+  std::map<std::string, double> ms;
+  closure_options opt;
+  opt.spmm.workspace_bytes = workspace;
+  opt.spmm.measure_unmasked = split;
+  opt.spmm.timed = [&](const char* phase, const std::function<void()>& work) { ms[phase] += inner.time_ms(work); };
+  opt.progress = [](int it, offset_t added, offset_t total) {
+    if (it % 50 == 0) fmt::print("  iteration {:5d}: {:>12} new, {:>14} pairs\n", it, added, total);
+  };
+  closure_stats st;
+  dcsr_matrix<pattern, device_space> plus;
+  const double total = outer.time_ms([&] { plus = transitive_closure(R, opt, &st); });
+  row r;
+  r.graph = stem(path);
+  r.pairs = st.pairs;
+  r.iterations = st.iterations;
+  r.products = st.products;
+  r.total_ms = total - ms["unmasked"];
+  r.count_ms = ms["count"];
+  r.spmm_ms = split ? ms["unmasked"] : ms["multiply"];
+  r.diff_ms = split ? ms["multiply"] - ms["unmasked"] : 0;
+  r.insert_ms = ms["insert"];
+  r.peak_mib = double(st.peak_bytes) / 1048576.0;
+  auto it = table.find(r.graph);
+  if (it == table.end()) r.check = table.empty() ? "" : "not in the table";
+  else if (it->second.pairs == r.pairs && (it->second.iterations < 0 || it->second.iterations == r.iterations))
+    r.check = "matches the table";
+  else
+    r.check = fmt::format("MISMATCH: table {} pairs, {} iterations", it->second.pairs, it->second.iterations);
+  fmt::print("  pairs {}  iterations {}  partial products {}\n", r.pairs, r.iterations, r.products);
+  fmt::print("  total {:.1f} ms = count {:.1f} + SpMM {:.1f} + set difference {:.1f}{} + insert {:.1f} + other\n",
+             r.total_ms, r.count_ms, r.spmm_ms, r.diff_ms, split ? "" : " (not split: in SpMM)", r.insert_ms);
+  fmt::print("  R+ store: {:.1f} MiB, buffer {:.2f}x the pairs, {} compactions (buffer full), {} grew\n",
+             double(plus.bytes()) / 1048576.0, double(plus.capacity()) / double(std::max<offset_t>(1, plus.nnz())),
+             plus.stats().defrag_buffer_full + plus.stats().defrag_segment_limit, plus.stats().buffer_grows);
+  fmt::print("  peak memory {:.1f} MiB  {}\n", r.peak_mib, r.check);
+  return r;
+}
+}  // namespace
+
+int run_closure(const std::vector<std::string>& args) {
+  std::string json, expected;
+  std::size_t workspace = 0;
+  bool split = true;
+  std::vector<std::string> graphs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if ((a == "--json" || a == "--expected" || a == "--workspace") && i + 1 >= args.size())
+      throw error("bench closure: " + a + " needs a value\n" + bench_usage);
+    if (a == "--json") json = args[++i];
+    else if (a == "--expected") expected = args[++i];
+    else if (a == "--workspace") workspace = std::size_t(std::stod(args[++i]));
+    else if (a == "--no-split") split = false;
+    else if (a.rfind("--", 0) == 0) throw error("bench closure: unknown option " + a + "\n" + bench_usage);
+    else graphs.push_back(a);
+  }
+  FG_EXPECTS(!graphs.empty(), std::string("bench closure needs graph files\n") + bench_usage);
+  const auto table = expected.empty() ? std::map<std::string, published>{} : read_expected(expected);
+  fmt::print("device: {} ({})\n", device_backend_name(), device_description());
+  std::vector<row> rows;
+  for (const auto& g : graphs) {
+    rows.push_back(bench_graph(g, workspace, split, table));
+    if (!json.empty()) {  // after every graph: a run cut off later keeps what it measured
+      std::ofstream out(json);
+      out << "[\n";
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const row& r = rows[i];
+        fmt::print(out,
+                   "  {{\"graph\": \"{}\", \"pairs\": {}, \"iterations\": {}, \"products\": {}, \"total_ms\": {}, "
+                   "\"count_ms\": {}, \"spmm_ms\": {}, \"set_difference_ms\": {}, \"insert_ms\": {}, "
+                   "\"peak_mib\": {}, \"check\": \"{}\"}}{}\n",
+                   r.graph, r.pairs, r.iterations, r.products, r.total_ms, r.count_ms, r.spmm_ms, r.diff_ms,
+                   r.insert_ms, r.peak_mib, r.check, i + 1 < rows.size() ? "," : "");
+      }
+      out << "]\n";
+    }
+  }
+  fmt::print("\n{:<34} {:>13} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "graph", "pairs", "iter", "total s",
+             "SpMM s", "diff s", "insert s", "peak MiB", "check");
+  int bad = 0;
+  for (const row& r : rows) {
+    fmt::print("{:<34} {:>13} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.1f}  {}\n", r.graph, r.pairs,
+               r.iterations, r.total_ms / 1e3, r.spmm_ms / 1e3, r.diff_ms / 1e3, r.insert_ms / 1e3, r.peak_mib, r.check);
+    bad += r.check.rfind("MISMATCH", 0) == 0 ? 1 : 0;
+  }
+  return bad == 0 ? 0 : 1;
+}
+
+}  // namespace fg::bench

@@ -1,0 +1,226 @@
+// SpMM with row-length-binned kernels (King et al. 2016, §III-B): rows are binned by partial-product
+// count (1-32, 33-64, ..., 1025-2048); a thread block expands, sorts (bitonic), reduces and masks one
+// row in shared memory; rows of 2049+ products take the global path (device radix sort,
+// storage/device/spmm_global.cpp). Replaces storage/device/spmm_portable.cpp in the CUDA build;
+// reference twin: storage/reference/spmm.cpp.
+#include <cub/block/block_scan.cuh>
+#include <thrust/binary_search.h>
+#include <thrust/sort.h>
+
+#include <cstdint>
+
+#include "core/cuda_check.hpp"
+#include "storage/detail/search.hpp"
+#include "storage/device/policy.hpp"
+#include "storage/device/spmm_device.hpp"
+
+namespace fg::detail {
+namespace {
+
+/// Bitonic sort of key[0, n) (n a power of two) with its values, by the whole block.
+template <bool Values, class T>
+__device__ void bitonic_sort(std::uint32_t* key, T* val, int n) {
+  for (int k = 2; k <= n; k <<= 1)
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int p = i ^ j;
+        if (p > i) {
+          const std::uint32_t a = key[i], b = key[p];
+          if ((a > b) == ((i & k) == 0)) {
+            key[i] = b;
+            key[p] = a;
+            if constexpr (Values) {
+              const T v = val[i];
+              val[i] = val[p];
+              val[p] = v;
+            }
+          }
+        }
+      }
+      __syncthreads();
+    }
+}
+
+/// One block per listed row of at most Cap products. Results go to the workspace at ptr[r] - base,
+/// sorted by column; count[r - r0] = their number. Every loop that contains __syncthreads has
+/// bounds that are the same for the whole block (they depend on the row only).
+template <int Cap, int Threads, class Sr, class V>
+__global__ void __launch_bounds__(Threads)
+spmm_bin_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_operand<pattern> M, bool masked,
+                const vertex_t* __restrict__ rows, const offset_t* __restrict__ ptr, offset_t base, vertex_t r0,
+                vertex_t* __restrict__ ws_col, stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val,
+                offset_t* __restrict__ count) {
+  using VC = spmm_value_t<Sr, V>;
+  using T = typename Sr::value_type;
+  constexpr bool values = !is_pattern_v<VC>;
+  constexpr int items = Cap / Threads;
+  using block_scan = cub::BlockScan<int, Threads>;
+  __shared__ typename block_scan::TempStorage scan_tmp;
+  __shared__ std::uint32_t key[Cap];
+  __shared__ T val[values ? Cap : 1];
+  __shared__ std::uint8_t dead[Cap];
+  __shared__ int start[Threads];  // first product of each thread's entry of A within the chunk
+  __shared__ vertex_t brow[Threads];
+  __shared__ T aval[Threads];
+  const vertex_t r = rows[blockIdx.x];
+  const int t = threadIdx.x;
+
+  // 1. Expansion, a chunk of Threads entries of A at a time: a scan of their B-row lengths places
+  //    them; then each product finds its entry by binary search over the chunk.
+  int filled = 0;
+  A.for_each_piece(r, [&](offset_t b, offset_t e) {
+    for (offset_t c0 = b; c0 < e; c0 += Threads) {
+      const offset_t j = c0 + t;
+      int len = 0;
+      if (j < e) {
+        const vertex_t k = A.col[j];
+        len = k < B.rows ? int(B.size(k)) : 0;
+        brow[t] = k;
+        aval[t] = value_or<V>(A.val, j, Sr::pattern_value());
+      }
+      int off = 0, chunk = 0;
+      block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
+      start[t] = off;  // entries past the row's end get the chunk's total: never found
+      __syncthreads();
+      for (int q = t; q < chunk; q += Threads) {
+        const int s = int(last_not_greater(start, std::int64_t(Threads), q));
+        const offset_t jb = B.locate(brow[s], q - start[s]);
+        key[filled + q] = std::uint32_t(B.col[jb]);
+        if constexpr (values) val[filled + q] = Sr::mul(aval[s], value_or<V>(B.val, jb, Sr::pattern_value()));
+      }
+      filled += chunk;
+      __syncthreads();
+    }
+  });
+
+  // 2. Sort the next power of two >= filled slots; padding (0xffffffff) sorts last.
+  int n2 = 1;
+  while (n2 < filled) n2 <<= 1;
+  for (int i = filled + t; i < n2; i += Threads) key[i] = 0xffffffffu;
+  __syncthreads();
+  bitonic_sort<values>(key, val, n2);
+
+  // 3. Reduce equal columns in place: heads sum their run, then move to their rank.
+  int head[items], rank[items], unique = 0;
+  std::uint32_t hk[items];
+  T hv[items];
+#pragma unroll
+  for (int it = 0; it < items; ++it) {
+    const int i = t * items + it;
+    head[it] = i < filled && (i == 0 || key[i] != key[i - 1]) ? 1 : 0;
+    hk[it] = i < filled ? key[i] : 0;
+    hv[it] = T{};
+    if constexpr (values) {
+      if (head[it]) {
+        T v = val[i];
+        for (int m = i + 1; m < filled && key[m] == key[i]; ++m) v = Sr::add(v, val[m]);
+        hv[it] = v;
+      }
+    }
+  }
+  __syncthreads();
+  block_scan(scan_tmp).ExclusiveSum(head, rank, unique);
+  __syncthreads();
+#pragma unroll
+  for (int it = 0; it < items; ++it)
+    if (head[it]) {
+      key[rank[it]] = hk[it];
+      if constexpr (values) val[rank[it]] = hv[it];
+    }
+  for (int i = t; i < unique; i += Threads) dead[i] = 0;
+  __syncthreads();
+
+  // 4. The set difference: each stored entry of M's row is looked up among the row's results.
+  if (masked && r < M.rows && unique > 0) {
+    M.for_each_piece(r, [&](offset_t b, offset_t e) {
+      for (offset_t p = b + t; p < e; p += Threads) {
+        const auto c = std::uint32_t(M.col[p]);
+        int lo = 0, hi = unique;
+        while (lo < hi) {
+          const int mid = (lo + hi) / 2;
+          if (key[mid] < c) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo < unique && key[lo] == c) dead[lo] = 1;
+      }
+    });
+    __syncthreads();
+  }
+
+  // 5. Survivors to the workspace, in column order.
+  int alive[items], out[items], kept = 0;
+#pragma unroll
+  for (int it = 0; it < items; ++it) {
+    const int i = t * items + it;
+    alive[it] = i < unique && dead[i] == 0 ? 1 : 0;
+  }
+  block_scan(scan_tmp).ExclusiveSum(alive, out, kept);
+  const offset_t w0 = ptr[r] - base;
+#pragma unroll
+  for (int it = 0; it < items; ++it)
+    if (alive[it]) {
+      const int i = t * items + it;
+      ws_col[w0 + out[it]] = vertex_t(key[i]);
+      store_value<VC>(ws_val, w0 + out[it], val[values ? i : 0]);
+    }
+  if (t == 0) count[r - r0] = kept;
+}
+
+template <int Cap, int Threads, class Sr, class V>
+void launch_bin(std::int64_t rows_in_bin, const spmm_operand<V>& A, const spmm_operand<V>& B,
+                const spmm_operand<pattern>* M, const vertex_t* rows, const offset_t* ptr, offset_t base,
+                vertex_t r0, vertex_t* ws_col, stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count) {
+  if (rows_in_bin == 0) return;
+  const spmm_operand<pattern> m = M != nullptr ? *M : spmm_operand<pattern>{};
+  spmm_bin_kernel<Cap, Threads, Sr, V><<<unsigned(rows_in_bin), Threads>>>(A, B, m, M != nullptr, rows, ptr, base,
+                                                                          r0, ws_col, ws_val, count);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <class Sr, class V>
+coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multiply_rows(
+    const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_operand<pattern>* M, vertex_t r0, vertex_t r1,
+    const offset_t* ptr) {
+  using VC = spmm_value_t<Sr, V>;
+  const std::int64_t n = std::int64_t(r1) - r0;
+  const offset_t base = spmm_device::read_offset(ptr + r0), products = spmm_device::read_offset(ptr + r1) - base;
+  array<vertex_t, device_space> ws_col(static_cast<std::size_t>(products));
+  array<stored_t<VC>, device_space> ws_val(is_pattern_v<VC> ? 0 : static_cast<std::size_t>(products));
+  array<offset_t, device_space> count(static_cast<std::size_t>(n + 1));
+  fill_zero(count);  // rows without products are in no bin
+
+  // Bins: a label per row, rows stably sorted by label (radix sort), each bin's start by lower_bound.
+  array<std::uint8_t, device_space> label(static_cast<std::size_t>(n));
+  array<vertex_t, device_space> order(static_cast<std::size_t>(n));
+  std::uint8_t* l = label.data();
+  vertex_t* o = order.data();
+  parallel_for(n, FG_LAMBDA(std::int64_t i) {
+    o[i] = vertex_t(r0 + i);
+    l[i] = std::uint8_t(spmm_bin(ptr[r0 + i + 1] - ptr[r0 + i]));
+  });
+  thrust::stable_sort_by_key(policy(), l, l + n, o);
+  array<std::int64_t, device_space> bin_start(spmm_bins + 1);
+  thrust::lower_bound(policy(), l, l + n, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(spmm_bins + 1),
+                      bin_start.data());
+  const std::vector<std::int64_t> bs = to_vector(bin_start);
+  auto rows_of = [&](int b) { return bs[std::size_t(b) + 1] - bs[std::size_t(b)]; };
+  auto list_of = [&](int b) { return o + bs[std::size_t(b)]; };
+  vertex_t* wc = ws_col.data();
+  stored_t<VC>* wv = ws_val.data();
+  offset_t* cnt = count.data();
+  launch_bin<32, 32, Sr>(rows_of(1), A, B, M, list_of(1), ptr, base, r0, wc, wv, cnt);
+  launch_bin<64, 32, Sr>(rows_of(2), A, B, M, list_of(2), ptr, base, r0, wc, wv, cnt);
+  launch_bin<128, 64, Sr>(rows_of(3), A, B, M, list_of(3), ptr, base, r0, wc, wv, cnt);
+  launch_bin<256, 128, Sr>(rows_of(4), A, B, M, list_of(4), ptr, base, r0, wc, wv, cnt);
+  launch_bin<512, 256, Sr>(rows_of(5), A, B, M, list_of(5), ptr, base, r0, wc, wv, cnt);
+  launch_bin<1024, 256, Sr>(rows_of(6), A, B, M, list_of(6), ptr, base, r0, wc, wv, cnt);
+  launch_bin<2048, 512, Sr>(rows_of(7), A, B, M, list_of(7), ptr, base, r0, wc, wv, cnt);
+  spmm_device::global_rows<Sr>(A, B, M, list_of(8), rows_of(8), r0, ptr, base, wc, wv, cnt);
+  return spmm_device::gather<VC>(r0, r1, ptr, base, wc, wv, cnt);
+}
+
+FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_DEVICE)
+
+}  // namespace fg::detail

@@ -1,0 +1,126 @@
+// SpMM orchestration, written once for both twins (King et al. 2016, §III-B): count partial products,
+// cut the rows into slices whose workspace fits the budget, multiply slice by slice and hand each
+// slice's sorted batch on. Kernels: storage/detail/spmm_kernels.hpp.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/spmm_kernels.hpp"
+#include "storage/spmm.hpp"
+
+namespace fg {
+
+namespace {
+// Default workspace cap. GPU: beyond a few hundred MB a larger slice is not faster (2 GiB is ~50M
+// products, tens of ms), and memory left free is what the result and the caller's stores grow into.
+// CPU build: slices that stay near the caches, and blocks small enough that malloc reuses them
+// instead of mapping (and page-faulting) fresh memory for every slice.
+#if defined(FG_WITH_CUDA)
+constexpr std::size_t workspace_cap = std::size_t(2) << 30;
+#else
+constexpr std::size_t workspace_cap = std::size_t(64) << 20;
+#endif
+
+void run_phase(const spmm_options& o, const char* phase, const std::function<void()>& work) {
+  if (o.timed) o.timed(phase, work);
+  else work();
+}
+
+std::string mib(double bytes) { return std::to_string(static_cast<long long>(bytes / 1048576.0 + 0.5)) + " MiB"; }
+
+// Greedy slices [cuts[i], cuts[i+1]): each takes rows while the prefix of their cost stays within
+// the budget. cost and products are host copies of the prefix sums (rows + 1 entries).
+std::vector<vertex_t> cut_slices(const std::vector<offset_t>& cost, const std::vector<offset_t>& products,
+                                 std::size_t budget) {
+  const auto rows = vertex_t(cost.size() - 1);
+  std::vector<vertex_t> cuts{0};
+  for (vertex_t r = 0; r < rows;) {
+    const auto end = std::upper_bound(cost.begin() + r + 1, cost.end(), cost[std::size_t(r)] + offset_t(budget));
+    const auto r1 = vertex_t(end - cost.begin()) - 1;
+    if (r1 == r)
+      throw out_of_memory("spmm: row " + std::to_string(r) + " alone has " +
+                          std::to_string(products[std::size_t(r) + 1] - products[std::size_t(r)]) +
+                          " partial products and needs " + mib(double(cost[std::size_t(r) + 1] - cost[std::size_t(r)])) +
+                          " of workspace, more than the budget of " + mib(double(budget)) +
+                          " (spmm_options::workspace_bytes, by default a quarter of the free memory)");
+    cuts.push_back(r1);
+    r = r1;
+  }
+  return cuts;
+}
+}  // namespace
+
+template <class Sr, class V, class S>
+void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask,
+                 const std::function<void(const coo_matrix<spmm_value_t<Sr, V>, S>&)>& sink,
+                 const spmm_options& opt, spmm_stats* stats) {
+  using K = detail::spmm_kernels<S>;
+  using VC = spmm_value_t<Sr, V>;
+  FG_EXPECTS(A.rows >= 0 && A.cols >= 0 && B.rows >= 0 && B.cols >= 0, "spmm: negative dimension");
+  FG_EXPECTS(A.cols <= B.rows, "spmm: A has " + std::to_string(A.cols) + " columns but B only " +
+                                   std::to_string(B.rows) + " rows");
+  spmm_stats local;
+  spmm_stats& st = stats != nullptr ? *stats : local;
+  if (A.rows == 0) return;
+
+  const detail::spmm_cost c = detail::spmm_cost_of(is_pattern_v<VC> ? 0 : sizeof(stored_t<VC>));
+  array<offset_t, S> ptr(std::size_t(A.rows) + 1), cost(std::size_t(A.rows) + 1);
+  detail::product_totals total;
+  run_phase(opt, "count", [&] { total = K::count_products(A, B, c, ptr.data(), cost.data()); });
+  const std::size_t budget = opt.workspace_bytes > 0 ? opt.workspace_bytes
+                                                     : std::min(memory::available_bytes() / 4, workspace_cap);
+  st.products += total.products;
+  st.workspace_bytes = budget;
+  if (total.products == 0) return;
+
+  std::vector<vertex_t> cuts{0, A.rows};
+  std::vector<offset_t> products;
+  if (total.cost > offset_t(budget)) {  // host copies only when the product must be sliced
+    products = to_vector(ptr);
+    cuts = cut_slices(to_vector(cost), products, budget);
+  }
+  cost = {};
+  for (std::size_t s = 0; s + 1 < cuts.size(); ++s) {
+    const vertex_t r0 = cuts[s], r1 = cuts[s + 1];
+    if (!products.empty() && products[std::size_t(r1)] == products[std::size_t(r0)]) continue;
+    const spmm_operand<pattern> m = mask ? mask() : spmm_operand<pattern>{};
+    const spmm_operand<pattern>* mp = mask ? &m : nullptr;
+    if (mp != nullptr && opt.measure_unmasked)
+      run_phase(opt, "unmasked", [&] { (void)K::template multiply_rows<Sr>(A, B, nullptr, r0, r1, ptr.data()); });
+    coo_matrix<VC, S> part;
+    run_phase(opt, "multiply", [&] { part = K::template multiply_rows<Sr>(A, B, mp, r0, r1, ptr.data()); });
+    st.entries += offset_t(part.nnz);
+    ++st.slices;
+    sink(part);
+  }
+}
+
+template <class Sr, class V, class S>
+dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product(const spmm_operand<V>& A, const spmm_operand<V>& B,
+                                                 const mask_source& mask, const spmm_options& opt,
+                                                 spmm_stats* stats) {
+  using VC = spmm_value_t<Sr, V>;
+  dcsr_config cfg = opt.result;
+  if (A.rows != B.cols) cfg.square = false;
+  dcsr_matrix<VC, S> C(cfg);
+  C.resize(A.rows, B.cols);
+  // Each row is written once, by its slice: packed segments, no slack.
+  spmm_slices<Sr, V, S>(A, B, mask, [&](const coo_matrix<VC, S>& part) { C.append_sorted(part, true); }, opt, stats);
+  return C;
+}
+
+#define FG_INSTANTIATE_IN(Sr, V, S)                                                                      \
+  template void spmm_slices<Sr, V, S>(const spmm_operand<V>&, const spmm_operand<V>&, const mask_source&, \
+                                      const std::function<void(const coo_matrix<spmm_value_t<Sr, V>, S>&)>&, \
+                                      const spmm_options&, spmm_stats*);                                 \
+  template dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product<Sr, V, S>(                                  \
+      const spmm_operand<V>&, const spmm_operand<V>&, const mask_source&, const spmm_options&, spmm_stats*);
+#define FG_INSTANTIATE(Sr, V) FG_INSTANTIATE_IN(Sr, V, host_space) FG_INSTANTIATE_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMM(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+
+}  // namespace fg

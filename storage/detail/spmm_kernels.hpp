@@ -1,0 +1,98 @@
+// Kernel interface of SpMM (storage/spmm.hpp), the FG_STORAGE_KERNELS pattern:
+//   spmm_kernels<host_space>   = storage/reference/spmm.cpp (sequential, row by row: the oracle)
+//   spmm_kernels<device_space> = storage/device/spmm_common.cpp + spmm_global.cpp (Thrust, both
+//                                builds) and storage/device/spmm_portable.cpp (CPU build) or
+//                                storage/cuda/spmm_binned.cu (CUDA build) for multiply_rows.
+// Both twins return each slice sorted by (row, col) with one entry per cell, so results compare
+// exactly (values within rounding: the CUDA bins sum a cell's products in sorted, not input, order).
+#pragma once
+#include <cstddef>
+
+#include "core/array.hpp"
+#include "storage/coo.hpp"
+#include "storage/spmm.hpp"
+
+namespace fg::detail {
+
+struct product_totals {
+  offset_t products = 0;  ///< partial products of all rows
+  offset_t cost = 0;      ///< workspace bytes of all rows (see count_products)
+};
+
+/// Workspace a slice needs, in bytes: per partial product, per entry of A, per row. Sized for the
+/// global path (64-bit keys, the sort's second buffer, reduced copies, the output batch), which
+/// needs the most; the CUDA bins need less.
+struct spmm_cost {
+  offset_t per_product = 0, per_entry = 16, per_row = 64;
+};
+inline spmm_cost spmm_cost_of(std::size_t value_bytes) {
+  return {offset_t(40 + 4 * value_bytes), 16, 64};
+}
+
+/// Product-count bins of the CUDA kernels (§III-B): 0 = no products, 1: 1-32, 2: 33-64, ...,
+/// 7: 1025-2048 (shared memory, a thread block per row), 8: 2049+ (global path).
+inline constexpr int spmm_bins = 9;
+FG_HD inline int spmm_bin(offset_t products) {
+  if (products <= 0) return 0;
+  int b = 1;
+  for (offset_t cap = 32; products > cap && b < spmm_bins - 1; cap *= 2) ++b;
+  return b;
+}
+
+/// Stores a value of C unless C is a pattern (no value array). For lambdas, which must not
+/// first-capture inside `if constexpr` under nvcc.
+template <class VC, class T>
+FG_HD inline void store_value(stored_t<VC>* out, offset_t i, T v) {
+  if constexpr (!is_pattern_v<VC>) out[i] = stored_t<VC>(v);
+}
+
+template <class Space>
+struct spmm_kernels;
+
+#define FG_SPMM_KERNELS(S)                                                                            \
+  /* ptr[r] / cost[r] (rows + 1 entries each) = exclusive prefix sums over the rows of A of the        \
+     partial products (sum of B's row lengths over the row's entries) and of the workspace bytes */   \
+  template <class V>                                                                                  \
+  static product_totals count_products(const spmm_operand<V>& A, const spmm_operand<V>& B,           \
+                                       const spmm_cost& c, offset_t* ptr, offset_t* cost);           \
+  /* rows [r0, r1) of (A (+).(x) B) \ M (M null: no mask), ptr from count_products: a batch sorted by \
+     (row, col) with one entry per cell */                                                            \
+  template <class Sr, class V>                                                                        \
+  static coo_matrix<spmm_value_t<Sr, V>, S> multiply_rows(const spmm_operand<V>& A,                 \
+                                                           const spmm_operand<V>& B,                 \
+                                                           const spmm_operand<pattern>* M, vertex_t r0, \
+                                                           vertex_t r1, const offset_t* ptr);        \
+  /* true when (row, col) strictly increase over the n entries (sorted, no repeats) */                \
+  static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);
+
+template <>
+struct spmm_kernels<host_space> {
+  FG_SPMM_KERNELS(host_space)
+};
+template <>
+struct spmm_kernels<device_space> {
+  FG_SPMM_KERNELS(device_space)
+};
+#undef FG_SPMM_KERNELS
+
+}  // namespace fg::detail
+
+// Explicit instantiations, one macro per kernel: a twin's file expands the ones it defines, e.g.
+// FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_HOST) in the reference twin (inside namespace fg::detail).
+#define FG_SPMM_COUNT_IN(S, V)                                                                     \
+  template product_totals spmm_kernels<S>::count_products<V>(                                     \
+      const spmm_operand<V>&, const spmm_operand<V>&, const spmm_cost&, offset_t*, offset_t*);
+#define FG_SPMM_MULTIPLY_IN(S, Sr, V)                                                              \
+  template coo_matrix<spmm_value_t<Sr, V>, S> spmm_kernels<S>::multiply_rows<Sr, V>(               \
+      const spmm_operand<V>&, const spmm_operand<V>&, const spmm_operand<pattern>*, vertex_t,      \
+      vertex_t, const offset_t*);
+#define FG_SPMM_COUNT_HOST(V) FG_SPMM_COUNT_IN(::fg::host_space, V)
+#define FG_SPMM_COUNT_DEVICE(V) FG_SPMM_COUNT_IN(::fg::device_space, V)
+#define FG_SPMM_MULTIPLY_HOST(Sr, V) FG_SPMM_MULTIPLY_IN(::fg::host_space, Sr, V)
+#define FG_SPMM_MULTIPLY_DEVICE(Sr, V) FG_SPMM_MULTIPLY_IN(::fg::device_space, Sr, V)
+
+// (semiring, value type of A and B) pairs SpMM is built for.
+#define FG_FOR_EACH_SPMM(M)                                                                    \
+  M(::fg::or_and, ::fg::pattern) M(::fg::plus_times<float>, float)                             \
+  M(::fg::plus_times<double>, double) M(::fg::plus_times<double>, ::fg::pattern)               \
+  M(::fg::min_plus<double>, double)

@@ -1,0 +1,87 @@
+// Device SpMM pieces compiled in both builds (OpenMP / CUDA): partial-product counts per row
+// (King et al. 2016, §III-B: "for each element a_ij the number of entries in row j of B are
+// summed"), the workspace-to-batch gather, and the sortedness check of DCSR append_sorted.
+// Reference twin: storage/reference/spmm.cpp.
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/search.hpp"
+#include "storage/device/policy.hpp"
+#include "storage/device/spmm_device.hpp"
+
+namespace fg::detail {
+using K = spmm_kernels<device_space>;
+
+template <class V>
+product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c,
+                                 offset_t* ptr, offset_t* cost) {
+  const vertex_t rows = A.rows;
+  parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) {
+    offset_t n = 0;
+    if (r < rows)
+      A.for_each_piece(vertex_t(r), [&](offset_t b, offset_t e) {
+        for (offset_t j = b; j < e; ++j) n += A.col[j] < B.rows ? B.size(A.col[j]) : 0;
+      });
+    ptr[r] = n;
+    cost[r] = r < rows ? n * c.per_product + A.size(vertex_t(r)) * c.per_entry + c.per_row : 0;
+  });
+  product_totals t;
+  t.products = kernels<device_space>::exclusive_scan(ptr, std::size_t(rows) + 1);
+  t.cost = kernels<device_space>::exclusive_scan(cost, std::size_t(rows) + 1);
+  return t;
+}
+
+bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n) {
+  if (n < 2) return true;
+  const std::int64_t bad = thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(1), thrust::counting_iterator<std::int64_t>(std::int64_t(n)),
+      FG_LAMBDA(std::int64_t i)->std::int64_t {
+        return row[i] < row[i - 1] || (row[i] == row[i - 1] && col[i] <= col[i - 1]) ? 1 : 0;
+      },
+      std::int64_t(0), thrust::plus<std::int64_t>());
+  return bad == 0;
+}
+
+namespace spmm_device {
+
+offset_t read_offset(const offset_t* p) {
+  offset_t v = 0;
+  memory::copy_to_host(&v, p, sizeof v);
+  return v;
+}
+
+template <class VC>
+coo_matrix<VC, device_space> gather(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
+                                    const vertex_t* ws_col, const stored_t<VC>* ws_val, offset_t* count) {
+  const std::int64_t n = std::int64_t(r1) - r0;
+  const offset_t zero = 0;
+  memory::copy_to_device(count + n, &zero, sizeof zero);
+  const offset_t total = kernels<device_space>::exclusive_scan(count, std::size_t(n) + 1);
+  coo_matrix<VC, device_space> out(static_cast<std::size_t>(total));
+  vertex_t* row = out.row.data();
+  vertex_t* col = out.col.data();
+  stored_t<VC>* val = out.val.data();
+  // A thread per output entry finds its row by binary search: long rows cost no more than short ones.
+  parallel_for(total, FG_LAMBDA(std::int64_t o) {
+    const std::int64_t i = last_not_greater(count, n + 1, offset_t(o));
+    const offset_t w = ptr[r0 + i] - base + (o - count[i]);
+    row[o] = vertex_t(r0 + i);
+    col[o] = ws_col[w];
+    copy_value<VC>(val, o, ws_val, w);
+  });
+  return out;
+}
+
+#define FG_INSTANTIATE(VC)                                                                             \
+  template coo_matrix<VC, device_space> gather<VC>(vertex_t, vertex_t, const offset_t*, offset_t,      \
+                                                   const vertex_t*, const stored_t<VC>*, offset_t*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace spmm_device
+
+FG_FOR_EACH_VALUE(FG_SPMM_COUNT_DEVICE)
+
+}  // namespace fg::detail

@@ -1,0 +1,28 @@
+// Pieces of the device SpMM shared by the CPU build's portable multiply_rows
+// (storage/device/spmm_portable.cpp) and the CUDA build's binned one (storage/cuda/spmm_binned.cu).
+// Both write a slice's rows into a workspace laid out like the partial products (row r's results
+// start at ws[ptr[r] - base], its count in count[r - r0]) and then gather it into one batch.
+#pragma once
+#include "storage/detail/spmm_kernels.hpp"
+
+namespace fg::detail::spmm_device {
+
+/// The global path (§III-B's 2049+ rows; every row in the CPU build): the products of the listed
+/// rows (rows == nullptr: rows r0 .. r0 + n - 1) are expanded with 64-bit (row, column) keys,
+/// radix/merge sorted, reduced by key, masked by binary search of M's entries in the sorted
+/// results, and scattered into the workspace; count[r - r0] gets each row's length.
+template <class Sr, class V>
+void global_rows(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_operand<pattern>* M,
+                 const vertex_t* rows, std::int64_t n, vertex_t r0, const offset_t* ptr, offset_t base,
+                 vertex_t* ws_col, stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count);
+
+/// Rows [r0, r1) of the workspace as one batch sorted by (row, col). count holds r1 - r0 + 1
+/// entries (the last is scratch) and is scanned in place.
+template <class VC>
+coo_matrix<VC, device_space> gather(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
+                                    const vertex_t* ws_col, const stored_t<VC>* ws_val, offset_t* count);
+
+/// Host copy of one entry of a device array.
+offset_t read_offset(const offset_t* p);
+
+}  // namespace fg::detail::spmm_device

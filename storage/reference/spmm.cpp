@@ -1,0 +1,96 @@
+// Reference twin of SpMM (storage/device/spmm_*.cpp, storage/cuda/spmm_binned.cu): row by row,
+// sequentially. A row's products are gathered in input order (A's entries, then B's), stably sorted
+// by column and summed in that order; the mask drops every column that M's row stores.
+#include <algorithm>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/spmm_kernels.hpp"
+
+namespace fg::detail {
+using K = spmm_kernels<host_space>;
+
+template <class V>
+product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c,
+                                 offset_t* ptr, offset_t* cost) {
+  product_totals t;
+  for (vertex_t r = 0; r < A.rows; ++r) {
+    offset_t n = 0;
+    A.for_each_piece(r, [&](offset_t b, offset_t e) {
+      for (offset_t j = b; j < e; ++j) n += A.col[j] < B.rows ? B.size(A.col[j]) : 0;
+    });
+    ptr[r] = t.products;
+    cost[r] = t.cost;
+    t.products += n;
+    t.cost += n * c.per_product + A.size(r) * c.per_entry + c.per_row;
+  }
+  ptr[A.rows] = t.products;
+  cost[A.rows] = t.cost;
+  return t;
+}
+
+template <class Sr, class V>
+coo_matrix<spmm_value_t<Sr, V>, host_space> K::multiply_rows(const spmm_operand<V>& A, const spmm_operand<V>& B,
+                                                             const spmm_operand<pattern>* M, vertex_t r0,
+                                                             vertex_t r1, const offset_t*) {
+  using VC = spmm_value_t<Sr, V>;
+  using T = typename Sr::value_type;
+  std::vector<vertex_t> rows, cols;
+  std::vector<T> vals;
+  std::vector<std::pair<vertex_t, T>> prod;
+  std::vector<char> dead;
+  for (vertex_t r = r0; r < r1; ++r) {
+    prod.clear();
+    A.for_each_piece(r, [&](offset_t b, offset_t e) {
+      for (offset_t j = b; j < e; ++j) {
+        const vertex_t k = A.col[j];
+        if (k >= B.rows) continue;
+        const T a = value_or<V>(A.val, j, Sr::pattern_value());
+        B.for_each_piece(k, [&](offset_t bb, offset_t be) {
+          for (offset_t q = bb; q < be; ++q)
+            prod.emplace_back(B.col[q], Sr::mul(a, value_or<V>(B.val, q, Sr::pattern_value())));
+        });
+      }
+    });
+    std::stable_sort(prod.begin(), prod.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::size_t u = 0;  // reduce equal columns in place, in input order
+    for (std::size_t i = 0; i < prod.size(); ++i) {
+      if (u > 0 && prod[u - 1].first == prod[i].first) prod[u - 1].second = Sr::add(prod[u - 1].second, prod[i].second);
+      else prod[u++] = prod[i];
+    }
+    prod.resize(u);
+    dead.assign(u, 0);
+    if (M != nullptr && r < M->rows)
+      M->for_each_piece(r, [&](offset_t b, offset_t e) {
+        for (offset_t j = b; j < e; ++j) {
+          auto it = std::lower_bound(prod.begin(), prod.end(), M->col[j],
+                                     [](const auto& p, vertex_t c) { return p.first < c; });
+          if (it != prod.end() && it->first == M->col[j]) dead[std::size_t(it - prod.begin())] = 1;
+        }
+      });
+    for (std::size_t i = 0; i < u; ++i) {
+      if (dead[i]) continue;
+      rows.push_back(r);
+      cols.push_back(prod[i].first);
+      vals.push_back(prod[i].second);
+    }
+  }
+  coo_matrix<VC, host_space> out(rows.size());
+  std::copy(rows.begin(), rows.end(), out.row.data());
+  std::copy(cols.begin(), cols.end(), out.col.data());
+  for (std::size_t i = 0; i < vals.size(); ++i) store_value<VC>(out.val.data(), offset_t(i), vals[i]);
+  return out;
+}
+
+bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n) {
+  for (std::size_t i = 1; i < n; ++i)
+    if (row[i] < row[i - 1] || (row[i] == row[i - 1] && col[i] <= col[i - 1])) return false;
+  return true;
+}
+
+FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_HOST)
+FG_FOR_EACH_VALUE(FG_SPMM_COUNT_HOST)
+
+}  // namespace fg::detail

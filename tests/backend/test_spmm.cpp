@@ -1,0 +1,300 @@
+// SpMM (storage/spmm.hpp): the device twin (OpenMP in the CPU build, the binned CUDA kernels in the
+// CUDA build) and the reference twin against an independent product computed here from CSR copies
+// with std::map, for every semiring SpMM is built for; fragmented DCSR, packed DCSR and CSR operands;
+// masked products; rows whose product counts fall in every CUDA bin; empty rows and matrices; a run
+// sliced by a tiny workspace; out-of-memory with the inputs left as they were.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/memory.hpp"
+#include "core/semiring.hpp"
+#include "tests/format_support.hpp"
+#include "tests/support.hpp"
+#include "storage/detail/spmm_kernels.hpp"
+#include "storage/spmm.hpp"
+
+namespace {
+using namespace fg;
+using fg::test::random_csr;
+using fg::test::shape;
+using cell_map = std::map<std::pair<vertex_t, vertex_t>, double>;
+
+// Independent product: (r, c) -> value, with a tolerance bound (sum of |a||b|) per cell.
+template <class Sr, class V>
+cell_map oracle(const csr_matrix<V, host_space>& A, const csr_matrix<V, host_space>& B, const cell_map* mask,
+                cell_map* bound) {
+  using T = typename Sr::value_type;
+  std::map<std::pair<vertex_t, vertex_t>, T> acc;
+  for (vertex_t r = 0; r < A.rows; ++r)
+    for (offset_t j = A.row_ptr[r]; j < A.row_ptr[r + 1]; ++j) {
+      const vertex_t k = A.col[j];
+      const T a = value_or<V>(A.val.data(), j, Sr::pattern_value());
+      for (offset_t q = B.row_ptr[k]; q < B.row_ptr[k + 1]; ++q) {
+        const T b = value_or<V>(B.val.data(), q, Sr::pattern_value());
+        const auto key = std::make_pair(r, B.col[q]);
+        auto it = acc.find(key);
+        if (it == acc.end()) acc.emplace(key, Sr::mul(a, b));
+        else it->second = Sr::add(it->second, Sr::mul(a, b));
+        (*bound)[key] += std::fabs(double(a) * double(b));
+      }
+    }
+  cell_map out;
+  for (const auto& [key, v] : acc)
+    if (mask == nullptr || !mask->count(key)) out[key] = double(v);
+  return out;
+}
+
+template <class V, class S>
+cell_map cells(const dcsr_matrix<V, S>& C) {
+  const auto coo = C.to_coo();
+  const auto r = to_vector(coo.row), c = to_vector(coo.col);
+  std::vector<stored_t<V>> v;
+  if constexpr (!is_pattern_v<V>) v = to_vector(coo.val);
+  cell_map m;
+  std::size_t repeats = 0;
+  for (std::size_t e = 0; e < coo.nnz; ++e)
+    repeats += m.emplace(std::make_pair(r[e], c[e]), is_pattern_v<V> ? 1.0 : double(v[e])).second ? 0 : 1;
+  REQUIRE(repeats == 0);  // one entry per cell
+  return m;
+}
+
+// One REQUIRE per comparison (not per cell: doctest's bookkeeping would dominate), naming the
+// first cell that differs.
+template <class Sr>
+void require_cells(const cell_map& got, const cell_map& want, const cell_map& bound) {
+  REQUIRE(got.size() == want.size());
+  const double eps = std::is_same_v<typename Sr::value_type, float> ? 1e-5 : 1e-12;
+  std::string first_bad;
+  for (const auto& [key, w] : want) {
+    auto it = got.find(key);
+    bool ok = it != got.end();
+    if (ok && !std::is_same_v<Sr, or_and>) {
+      if constexpr (std::is_same_v<Sr, plus_times<typename Sr::value_type>>)
+        ok = std::fabs(it->second - w) <= eps * bound.at(key) + 1e-30;
+      else
+        ok = it->second == w;  // min-plus: exact
+    }
+    if (!ok) {
+      first_bad = "cell (" + std::to_string(key.first) + ", " + std::to_string(key.second) + "): want " +
+                  std::to_string(w) + ", got " + (it == got.end() ? std::string("none") : std::to_string(it->second));
+      break;
+    }
+  }
+  CAPTURE(first_bad);
+  REQUIRE(first_bad.empty());
+}
+
+// A DCSR copy of a host CSR in space S, built from three batches so rows span several segments.
+template <class S, class V>
+dcsr_matrix<V, S> fragmented(const csr_matrix<V, host_space>& h) {
+  dcsr_config cfg;
+  cfg.square = false;
+  cfg.dups = duplicates::accumulate;
+  cfg.max_segments = 4;
+  cfg.alpha = 1;
+  dcsr_matrix<V, S> m(cfg);
+  m.resize(h.rows, h.cols);
+  for (int part = 0; part < 3; ++part) {
+    std::vector<vertex_t> r, c;
+    std::vector<stored_t<V>> v;
+    for (vertex_t row = 0; row < h.rows; ++row)
+      for (offset_t e = h.row_ptr[row] + part; e < h.row_ptr[row + 1]; e += 3) {
+        r.push_back(row);
+        c.push_back(h.col[e]);
+        if constexpr (!is_pattern_v<V>) v.push_back(h.val[e]);
+      }
+    m.insert_batch(make_coo<V, S>(r, c, v));
+  }
+  return m;
+}
+
+// Runs C = A.B (masked when M is given) in both spaces, with DCSR (fragmented) and CSR operands, and
+// checks each against the oracle. Returns the reference result's cells.
+template <class Sr, class V>
+cell_map check_product(const char* what, const csr_matrix<V, host_space>& A, const csr_matrix<V, host_space>& B,
+                       const csr_matrix<pattern, host_space>* M = nullptr, const spmm_options& opt = {}) {
+  CAPTURE(what);
+  CAPTURE(Sr::name);
+  cell_map mask, bound;
+  if (M != nullptr)
+    for (vertex_t r = 0; r < M->rows; ++r)
+      for (offset_t j = M->row_ptr[r]; j < M->row_ptr[r + 1]; ++j) mask[{r, M->col[j]}] = 1;
+  const cell_map want = oracle<Sr>(A, B, M != nullptr ? &mask : nullptr, &bound);
+  cell_map ref;
+  auto run = [&](auto space) {
+    using S = decltype(space);
+    const auto Ad = fragmented<S>(A), Bd = fragmented<S>(B);
+    const auto Ac = test::csr_in<S>(A), Bc = test::csr_in<S>(B);
+    spmm_stats st;
+    if (M == nullptr) {
+      const auto C1 = spmm<Sr>(Ad, Bd, opt, &st);
+      C1.validate();
+      REQUIRE(C1.rows() == A.rows);
+      REQUIRE(C1.cols() >= B.cols);
+      require_cells<Sr>(cells(C1), want, bound);
+      require_cells<Sr>(cells(spmm<Sr>(Ac, Bc, opt)), want, bound);
+      require_cells<Sr>(cells(spmm<Sr>(Ad, Bc, opt)), want, bound);
+      if (std::is_same_v<S, host_space>) ref = cells(C1);
+    } else {
+      const auto Md = fragmented<S>(*M);
+      const auto C1 = spmm_masked<Sr>(Ad, Bd, Md, opt, &st);
+      C1.validate();
+      require_cells<Sr>(cells(C1), want, bound);
+      require_cells<Sr>(cells(spmm_masked<Sr>(Ac, Bc, test::csr_in<S>(*M), opt)), want, bound);
+      if (std::is_same_v<S, host_space>) ref = cells(C1);
+    }
+    REQUIRE(st.entries == offset_t(want.size()));
+  };
+  run(host_space{});
+  run(device_space{});
+  return ref;
+}
+
+template <class Sr, class V>
+void random_products() {
+  std::uint64_t seed = 100;
+  for (vertex_t n : {1, 31, 33, 257, 1025})
+    for (shape s : {shape::uniform, shape::power_law, shape::empty_rows, shape::one_huge_row}) {
+      const std::string what = "n=" + std::to_string(n) + " shape=" + std::to_string(int(s));
+      const auto A = random_csr<V>(++seed, n, n + 2, std::size_t(n) * 4, s);
+      const auto B = random_csr<V>(++seed, n + 2, n + 5, std::size_t(n) * 3, shape::uniform);
+      check_product<Sr>(what.c_str(), A, B);
+      const auto M = random_csr<pattern>(++seed, n, n + 5, std::size_t(n) * 6, shape::uniform);
+      check_product<Sr>((what + " masked").c_str(), A, B, &M);
+    }
+}
+}  // namespace
+
+TEST_CASE("spmm of every semiring matches an independent product on random matrices, masked and not") {
+  random_products<or_and, pattern>();
+  random_products<plus_times<float>, float>();
+  random_products<plus_times<double>, double>();
+  random_products<plus_times<double>, pattern>();
+  random_products<min_plus<double>, double>();
+}
+
+TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 2049+ products") {
+  // B: 4096 rows of one entry each (column j % 600 for row j, so products collide and reduce);
+  // A's row i has a chosen number of entries: exactly that many products.
+  const std::vector<offset_t> counts = {0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
+                                        511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4000};
+  std::vector<std::vector<vertex_t>> arows, brows(4096);
+  for (std::size_t j = 0; j < brows.size(); ++j) brows[j] = {vertex_t(j % 600)};
+  std::mt19937 g(7);
+  for (offset_t c : counts) {
+    std::vector<vertex_t> r;
+    for (offset_t e = 0; e < c; ++e) r.push_back(vertex_t(g() % 4096));
+    arows.push_back(r);
+  }
+  for (offset_t c : counts) REQUIRE(detail::spmm_bin(c) == (c == 0 ? 0 : c <= 32 ? 1 : c <= 64 ? 2 : c <= 128 ? 3 : c <= 256 ? 4 : c <= 512 ? 5 : c <= 1024 ? 6 : c <= 2048 ? 7 : 8));
+  const auto A = test::csr_from_rows<double>(4096, arows), B = test::csr_from_rows<double>(600, brows);
+  check_product<plus_times<double>>("binned doubles", A, B);
+  const auto Ap = test::csr_from_rows<pattern>(4096, arows), Bp = test::csr_from_rows<pattern>(600, brows);
+  check_product<or_and>("binned pattern", Ap, Bp);
+  const auto M = random_csr<pattern>(9, vertex_t(counts.size()), 600, 3000, shape::uniform);
+  check_product<or_and>("binned pattern masked", Ap, Bp, &M);
+  check_product<min_plus<double>>("binned min-plus masked", A, B, &M);
+}
+
+TEST_CASE("spmm on empty matrices, empty rows and rows of A that reach only empty rows of B") {
+  const auto E = random_csr<double>(1, 0, 0, 0, shape::uniform);
+  check_product<plus_times<double>>("0x0 times 0x0", E, E);
+  const auto Z = test::csr_from_rows<double>(4, {{}, {}, {}});
+  const auto B = test::csr_from_rows<double>(5, {{0, 1}, {}, {4}, {}});
+  check_product<plus_times<double>>("3x4 without entries", Z, B);
+  const auto A = test::csr_from_rows<double>(4, {{1, 3}, {}, {1, 1, 3}, {0, 2}});
+  check_product<plus_times<double>>("only empty rows of B, then some", A, B);
+  check_product<plus_times<double>>("B without entries", A, test::csr_from_rows<double>(5, {{}, {}, {}, {}}));
+  // A mask that removes everything.
+  const auto Ap = test::csr_from_rows<pattern>(4, {{0, 2}, {2}, {}});
+  const auto Bp = test::csr_from_rows<pattern>(5, {{0, 1}, {}, {4}, {}});
+  const auto all = test::csr_from_rows<pattern>(5, {{0, 1, 4}, {4}, {}});
+  CHECK(check_product<or_and>("masked to nothing", Ap, Bp, &all).empty());
+}
+
+TEST_CASE("spmm sliced by a tiny workspace equals the unsliced product; a row that cannot fit throws") {
+  const auto A = random_csr<pattern>(21, 300, 300, 3000, shape::uniform);
+  const auto B = random_csr<pattern>(22, 300, 300, 3000, shape::uniform);
+  const auto M = random_csr<pattern>(23, 300, 300, 9000, shape::uniform);
+  auto run = [&](auto space) {
+    using S = decltype(space);
+    const auto Ad = fragmented<S>(A), Bd = fragmented<S>(B), Md = fragmented<S>(M);
+    spmm_stats whole, sliced;
+    const auto C = spmm_masked<or_and>(Ad, Bd, Md, {}, &whole);
+    spmm_options tiny;
+    tiny.workspace_bytes = 50000;  // a few rows' products (about 100 each, 40 bytes a product)
+    const auto D = spmm_masked<or_and>(Ad, Bd, Md, tiny, &sliced);
+    CHECK(whole.slices == 1);
+    CHECK(sliced.slices > 3);
+    CHECK(cells(C) == cells(D));
+    D.validate();
+    spmm_options hopeless;
+    hopeless.workspace_bytes = 1000;
+    try {
+      (void)spmm<or_and>(Ad, Bd, hopeless);
+      FAIL("expected out_of_memory");
+    } catch (const out_of_memory& e) {
+      CHECK(std::string(e.what()).find("alone has") != std::string::npos);
+    }
+  };
+  run(host_space{});
+  run(device_space{});
+}
+
+TEST_CASE("spmm out of device memory throws fg::out_of_memory and leaves the operands unchanged") {
+  const auto A = random_csr<float>(31, 2000, 2000, 40000, shape::uniform);
+  auto Ad = fragmented<device_space>(A);
+  const auto before = test::cells_of(Ad);
+  const std::size_t used = memory::bytes_in_use();
+  bool threw = false;
+  for (std::size_t extra : {std::size_t(1000), std::size_t(200000), std::size_t(2000000)}) {
+    memory::set_limit_for_testing(used + extra);
+    try {
+      (void)spmm<plus_times<float>>(Ad, Ad);
+    } catch (const out_of_memory&) {
+      threw = true;
+    }
+    memory::set_limit_for_testing(0);
+    CHECK(memory::bytes_in_use() == used);  // nothing leaked
+  }
+  CHECK(threw);
+  Ad.validate();
+  CHECK(test::cells_of(Ad) == before);
+  CHECK(spmm<plus_times<float>>(Ad, Ad).nnz() > 0);  // and it works once memory is back
+}
+
+TEST_CASE("spmm on real graphs: R x R of road and P2P networks, or-and and path counts") {
+  for (const char* g : {"TG.cedge.data_23874.txt", "p2p-Gnutella04.data_39994.txt.gz"}) {
+    const std::string path = std::string(FG_TEST_DATA_DIR) + "/pagerank/graphs/" + g;
+    const auto R = test::graph_csr<pattern>(path);
+    check_product<or_and>(g, R, R);
+    check_product<plus_times<double>>(g, R, R);
+    check_product<or_and>((std::string(g) + " masked by R").c_str(), R, R, &R);
+  }
+}
+
+TEST_CASE("append_sorted: a sorted new batch lands like insert_batch; an unsorted one is refused") {
+  auto run = [](auto space) {
+    using S = decltype(space);
+    dcsr_matrix<pattern, S> a, b;
+    const std::vector<vertex_t> r1 = {0, 0, 2, 5}, c1 = {1, 3, 2, 0}, r2 = {0, 3, 5}, c2 = {2, 3, 4};
+    a.insert_batch(make_coo<pattern, S>(r1, c1));
+    b.insert_batch(make_coo<pattern, S>(r1, c1));
+    a.insert_batch(make_coo<pattern, S>(r2, c2));
+    b.append_sorted(make_coo<pattern, S>(r2, c2));
+    b.validate();
+    test::require_identical(a, b);
+    const std::vector<vertex_t> bad_r = {1, 0}, bad_c = {0, 0}, rep_r = {4, 4}, rep_c = {1, 1};
+    CHECK_THROWS_AS(b.append_sorted(make_coo<pattern, S>(bad_r, bad_c)), invalid_argument);
+    CHECK_THROWS_AS(b.append_sorted(make_coo<pattern, S>(rep_r, rep_c)), invalid_argument);
+    test::require_identical(a, b);
+  };
+  run(host_space{});
+  run(device_space{});
+}
