@@ -46,6 +46,14 @@ pr_set=()
 for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz email-Enron.txt.gz loc-Brightkite.data_214078.txt.gz wiki-Vote.txt \
   usroads.data_165435.txt.gz; do [ -e ".data/$f" ] && pr_set+=(".data/$f"); done
 step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 5 "${pr_set[@]}" rmat:20
+# Transitive closure (issue 5) on the quick graphs of the published table (.closure/, see
+# scripts/prepare-bench-data.sh); all 20: `fluxgraph bench closure --expected ... .closure/*.gz`.
+cl_set=()
+for f in OL.cedge cal.cedge TG.cedge wing ego-Facebook wiki-Vote cti delaunay_n16; do
+  for g in .closure/"$f".data_*; do [ -e "$g" ] && cl_set+=("$g"); done
+done
+[ ${#cl_set[@]} -gt 0 ] && step closure 90 build/cuda/fluxgraph bench closure --expected .closure/transitive_closure_sizes.tsv \
+  --json "$out/closure.json" "${cl_set[@]}"
 for f in .data/*.mtx.gz; do
   [ -e "$f" ] && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
 done
@@ -65,8 +73,10 @@ cat "$out/spmv-summary.txt"
 echo "-- kernel selection (auto within 10% of the fastest; pagerank auto vs best forced) --"
 for f in select select-synthetic select-both; do echo "$f:"; grep -E "^reads .*within" "$out/$f.log"; done
 grep -E "auto \(|within 10%" "$out/pagerank-kernels.log"
+echo "-- transitive closure (pairs and iterations vs the published table) --"
+[ -e "$out/closure.log" ] && sed -n '/^graph /,$p' "$out/closure.log"
 for f in "$out"/pagerank-*.log; do [ -e "$f" ] && grep -E "pagerank:|backend" "$f"; done
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
-for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
+for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points closure.json; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
 exit $status

@@ -2,6 +2,7 @@
 # Copies the benchmark's real matrices (every graph in ../shared/data over 100k nonzeros that is an
 # .mtx or an edge list) into .data/ (git-ignored; carried to the GPU machine). CSV files lose their
 # header line and TSV files keep their first two columns, so the edge-list loader reads them.
+# Also the closure graphs into .closure/ (below).
 set -euo pipefail
 src=${1:-../shared/data}
 cd "$(dirname "$0")/.."
@@ -31,3 +32,12 @@ done
 two_columns debian-deps/bookworm_amd64_dep_edges.tsv.gz debian-deps.txt.gz
 two_columns debian-wordnet30/all_pointers.tsv.gz wordnet-pointers.txt.gz
 du -sh .data
+# Transitive closure (bench closure, issue 5): the 20 GPUJoin graphs as given (gzipped) and the
+# published sizes, in .closure/ (git-ignored; carried), apart from .data so bench spmv skips them.
+mkdir -p .closure
+cp "$src/expected/transitive_closure_sizes.tsv" .closure/
+for g in "$src"/gpujoin-tc/*.data_*; do
+  b=$(basename "$g")
+  case $b in *weighted*) continue ;; *.gz) [ -e ".closure/$b" ] || cp "$g" .closure/ ;; *) [ -e ".closure/$b.gz" ] || gzip -9c "$g" > ".closure/$b.gz" ;; esac
+done
+du -sh .closure
