@@ -57,7 +57,15 @@ void check_matrix(const char* name, const csr_matrix<V, H>& A) {
   REQUIRE(to_vector(dev.coords) == to_vector(ref.coords));
   REQUIRE(to_vector(dev.runs) == to_vector(ref.runs));
   REQUIRE(dev.carry.size() == std::size_t(dev.tiles));  // the device kernel's scratch, allocated once
-  REQUIRE(dev.bytes() == ref.bytes() + dev.carry.bytes());
+  // the device kernel's 32-bit row ends: row_ptr[1..rows] narrowed (nnz < 2^31 here)
+  REQUIRE(dev.row_end32.size() == std::size_t(A.rows));
+  {
+    const auto r32 = to_vector(dev.row_end32);
+    bool same = true;
+    for (std::size_t i = 0; i < r32.size() && same; ++i) same = offset_t(r32[i]) == A.row_ptr[i + 1];
+    REQUIRE(same);
+  }
+  REQUIRE(dev.bytes() == ref.bytes() + dev.carry.bytes() + dev.row_end32.bytes());
   test::for_each_semiring<V>([&](auto sr) {
     using Sr = decltype(sr);
     using T = typename Sr::value_type;
