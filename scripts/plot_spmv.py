@@ -57,6 +57,26 @@ def main(path, out_prefix):
             wins += r["speedup_vs_cusparse"] > 1.0
             print(f"  {key:<44} mu {r['mu']:8.2f} sigma {r['sigma']:9.2f}  {r['kernel']:<14} x{r['speedup_vs_cusparse']:5.2f}  eta+ {r['eta_plus']:.3f}")
         print(f"  beats cuSPARSE on {wins} of {len(best)} matrices")
+        skewed = [r for r in best.values() if r["sigma"] >= r["mu"]]
+        print(f"  power-law (sigma >= mu): beats cuSPARSE on {sum(r['speedup_vs_cusparse'] > 1 for r in skewed)} of {len(skewed)}")
+        # per kernel: median eta+ and speedup over the matrices it ran correctly on, and its wins
+        print(f"\n{ty}: per kernel, median over matrices (wins = fastest of ours)")
+        print(f"  {'kernel':<14} {'eta+':>6} {'x cuSPARSE':>10} {'wins':>5}")
+        kernels = sorted({r["kernel"] for r in sub})
+        for k in kernels:
+            rk = [r for r in sub if r["kernel"] == k and r["max_rel_error"] <= limit]
+            if not rk:
+                continue
+            med = lambda v: sorted(v)[len(v) // 2]
+            nwin = sum(1 for r in best.values() if r["kernel"] == k)
+            print(f"  {k:<14} {med([r['eta_plus'] for r in rk]):6.3f} {med([r['speedup_vs_cusparse'] for r in rk]):10.2f} {nwin:5d}")
+        # the winner by mean row length and by skew
+        print(f"\n{ty}: winners by mu band x skew (sigma/mu < 1: regular, >= 1: skewed)")
+        for lo, hi in ((0, 2), (2, 4), (4, 8), (8, 16), (16, 64), (64, 1e9)):
+            for name, cond in (("regular", lambda r: r["sigma"] < r["mu"]), ("skewed", lambda r: r["sigma"] >= r["mu"])):
+                ws = sorted(r["kernel"] for r in best.values() if lo <= r["mu"] < hi and cond(r))
+                if ws:
+                    print(f"  mu [{lo:g}, {hi:g}) {name:<8} {', '.join(ws)}")
 
 
 if __name__ == "__main__":
