@@ -47,6 +47,11 @@ std::vector<double> warm_start(const std::vector<double>& given, vertex_t n) {
 }
 }  // namespace
 
+double pagerank_expected_reads(const pagerank_options& opt, vertex_t n) {
+  const double prior = opt.damping > 0 ? std::ceil(std::log(opt.tol * n / 2) / std::log(opt.damping)) : 1.0;
+  return std::clamp(prior, 1.0, double(opt.max_iter));
+}
+
 template <class V, class S>
 pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt) {
   check(opt);
@@ -63,8 +68,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   // contracts by at least d per iteration: about ln(tol n / 2) / ln(d) reads, the estimate's fallback.
   const auto tv = std::chrono::steady_clock::now();
   const double tol_n = opt.tol * n;
-  const double prior = opt.damping > 0 ? std::ceil(std::log(tol_n / 2) / std::log(opt.damping)) : 1.0;
-  const double reads = std::clamp(prior, 1.0, double(opt.max_iter));
+  const double reads = pagerank_expected_reads(opt, n);
   const bool deferred = opt.kernel == "auto";
   const matrix_profile prof = profile(At);
   const calibration cal = load_calibration(device_description());

@@ -43,6 +43,10 @@ struct pagerank_result {
   double view_seconds = 0; ///< building the kernel's view (profile, selection, conversion)
 };
 
+/// @brief SpMVs a cold PageRank on n vertices needs a priori: the L1 change (at most 2) contracts by
+///        at least d per iteration, so about ln(tol n / 2) / ln(d), within [1, max_iter].
+double pagerank_expected_reads(const pagerank_options& opt, vertex_t n);
+
 /// @brief PageRank over an in-edge store: row v lists the sources u of the edges u -> v (pattern:
 ///        each stored edge counts once; double: an edge counts by its value).
 template <class V, class Space>

@@ -20,13 +20,18 @@ const char* usage_text =
     "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
     "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]\n"
     "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
-    "                             [--backend cpu|cuda] [--kernel auto|NAME]\n"
+    "                             [--backend cpu|cuda] [--kernel auto|NAME] [--defrag none|limit|measured]\n"
+    "                             [--pagerank [--compare]]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
     "(Matrix Market, id = dense id + 1: an .mtx input's own ids).\n"
+    "stream --defrag: when to defragment between batches: never, when a row reaches k segments (limit),\n"
+    "or when the reads before the next batch make it pay off (measured, the default).\n"
+    "stream --pagerank: PageRank after every batch, warm-started from the last scores (iterations and\n"
+    "time per batch; --out gets the last scores); --compare also runs each from scratch.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -36,10 +41,10 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel", "delete-fraction", "seed",
-                "edges-out"}},
+                "edges-out", "defrag"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {"pagerank", "compare"}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
