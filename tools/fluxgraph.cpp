@@ -23,7 +23,7 @@ const char* usage_text =
     "                             [--backend cpu|cuda] [--kernel auto|NAME] [--defrag none|limit|measured]\n"
     "                             [--pagerank [--compare]]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
-    "       fluxgraph bench spmv|insert|select|pagerank ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph bench spmv|insert|select|pagerank|stream ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
@@ -121,7 +121,8 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[2], "insert") == 0) return fg::bench::run_insert(args);
       if (std::strcmp(argv[2], "select") == 0) return fg::bench::run_select(args);
       if (std::strcmp(argv[2], "pagerank") == 0) return fg::bench::run_pagerank(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select or pagerank)");
+      if (std::strcmp(argv[2], "stream") == 0) return fg::bench::run_stream(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select, pagerank or stream)");
     }
     if (argc >= 2 && std::strcmp(argv[1], "calibrate") == 0)
       return fg::bench::run_calibrate(std::vector<std::string>(argv + 2, argv + argc));
