@@ -84,8 +84,14 @@ features query(const matrix_profile& p, int value_bytes) {
 }  // namespace
 
 double dcsr_read_factor(const matrix_profile& p) {
-  // segment walks of a fragmented store: 1.2-1.9x a packed read (insert benchmark, runs 2-3)
-  return 1.0 + 0.5 * (std::max(p.segments_per_row, 1.0) - 1.0);
+  // A step, then a slope. A packed store (no row with a second segment) is read by the CSR-like
+  // fast path; any second segment anywhere sends every row through the segment walk, whose cost is
+  // mostly the extra dependent loads, not the segment count: run 1 read a defragmented store
+  // without the fast path as slowly as a fragmented one (1.76-1.9x CSR), and run 3 measured
+  // fragmented stores at 1.47-1.94x (bench/NOTES.md). So 1.6x from the first extra segment, and
+  // 0.5x per further segment per row on average.
+  if (p.segments_per_row <= 1.0) return 1.0;
+  return std::max(1.6, 1.0 + 0.5 * (p.segments_per_row - 1.0));
 }
 
 double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::string& kernel, const calibration& c,
