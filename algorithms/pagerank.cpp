@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "core/error.hpp"
@@ -25,7 +26,31 @@ void check(const pagerank_options& o) {
   FG_EXPECTS(o.tol > 0 && std::isfinite(o.tol), "pagerank: tolerance must be > 0");
   FG_EXPECTS(o.max_iter >= 1, "pagerank: max-iter must be >= 1");
 }
+
+// The warm start as a probability vector of n entries: given scores, 1/n for vertices past them,
+// scaled to sum 1 (the L1 contraction by d holds between probability vectors only).
+std::vector<double> warm_start(const std::vector<double>& given, vertex_t n) {
+  FG_EXPECTS(given.size() <= std::size_t(n), "pagerank: the initial vector has more entries than the graph has vertices");
+  std::vector<double> r(std::size_t(n), 1.0 / n);
+  double sum = 0;
+  for (std::size_t v = 0; v < r.size(); ++v) {
+    if (v < given.size()) {
+      FG_EXPECTS(std::isfinite(given[v]) && given[v] >= 0, "pagerank: initial score of vertex " + std::to_string(v) +
+                                                                " is negative or not finite");
+      r[v] = given[v];
+    }
+    sum += r[v];
+  }
+  FG_EXPECTS(sum > 0, "pagerank: the initial vector sums to 0");
+  for (double& x : r) x /= sum;
+  return r;
+}
 }  // namespace
+
+double pagerank_expected_reads(const pagerank_options& opt, vertex_t n) {
+  const double prior = opt.damping > 0 ? std::ceil(std::log(opt.tol * n / 2) / std::log(opt.damping)) : 1.0;
+  return std::clamp(prior, 1.0, double(opt.max_iter));
+}
 
 template <class V, class S>
 pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt) {
@@ -43,8 +68,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   // contracts by at least d per iteration: about ln(tol n / 2) / ln(d) reads, the estimate's fallback.
   const auto tv = std::chrono::steady_clock::now();
   const double tol_n = opt.tol * n;
-  const double prior = opt.damping > 0 ? std::ceil(std::log(tol_n / 2) / std::log(opt.damping)) : 1.0;
-  const double reads = std::clamp(prior, 1.0, double(opt.max_iter));
+  const double reads = pagerank_expected_reads(opt, n);
   const bool deferred = opt.kernel == "auto";
   const matrix_profile prof = profile(At);
   const calibration cal = load_calibration(device_description());
@@ -61,7 +85,13 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
       FG_EXPECTS(w >= 0, "pagerank: weighted PageRank needs non-negative edge weights");
   }
   const auto t0 = std::chrono::steady_clock::now();
-  double dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
+  double dangling = 0;
+  if (opt.initial.empty()) {
+    dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
+  } else {
+    rank = to_space<S>(warm_start(opt.initial, n));
+    dangling = P::resume(rank.data(), scaled.data(), out_w.data(), n);
+  }
   const double d = opt.damping;
   constexpr int probe = 3;  // iterations on the store before choosing: two contraction ratios
   std::vector<double> changes;
@@ -103,6 +133,21 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   return res;
 }
 
+incremental_pagerank::incremental_pagerank(pagerank_options opt) : opt_(std::move(opt)) {
+  check(opt_);
+  opt_.initial.clear();
+}
+
+template <class V, class S>
+const pagerank_result& incremental_pagerank::update(const dcsr_matrix<V, S>& At) {
+  opt_.initial = std::move(last_.score);  // empty the first time and after reset(): a cold start
+  last_ = pagerank(At, opt_);
+  opt_.initial.clear();
+  ++updates_;
+  total_iterations_ += last_.iterations;
+  return last_;
+}
+
 namespace {
 template <class V, class S>
 pagerank_result run_on(const edge_file& f, const pagerank_options& opt) {
@@ -128,9 +173,13 @@ pagerank_result pagerank(const edge_file& f, const pagerank_options& opt, exec w
   return weighted ? run_on<double, device_space>(f, opt) : run_on<pattern, device_space>(f, opt);
 }
 
-template pagerank_result pagerank(const dcsr_matrix<pattern, host_space>&, const pagerank_options&);
-template pagerank_result pagerank(const dcsr_matrix<pattern, device_space>&, const pagerank_options&);
-template pagerank_result pagerank(const dcsr_matrix<double, host_space>&, const pagerank_options&);
-template pagerank_result pagerank(const dcsr_matrix<double, device_space>&, const pagerank_options&);
+#define FG_INSTANTIATE(V, S)                                                                   \
+  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&);        \
+  template const pagerank_result& incremental_pagerank::update(const dcsr_matrix<V, S>&);
+FG_INSTANTIATE(pattern, host_space)
+FG_INSTANTIATE(pattern, device_space)
+FG_INSTANTIATE(double, host_space)
+FG_INSTANTIATE(double, device_space)
+#undef FG_INSTANTIATE
 
 }  // namespace fg

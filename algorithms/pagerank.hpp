@@ -24,6 +24,11 @@ struct pagerank_options {
   std::string kernel = "auto";
   /// Called after every iteration with (iteration, L1 change); e.g. a progress line.
   std::function<void(int, double)> progress;
+  /// Warm start: begin the power iteration from these scores (e.g. the previous batch's result)
+  /// instead of 1/n. Vertices past its end (new since) start at 1/n; the vector is then scaled to
+  /// sum 1. Same stopping rule, so the result is within d/(1-d) tol n (L1) of the fixed point, as a
+  /// cold start's is. Empty: cold start.
+  std::vector<double> initial;
 };
 
 /// @brief Result of a PageRank run; score[v] is indexed by dense vertex id.
@@ -38,10 +43,37 @@ struct pagerank_result {
   double view_seconds = 0; ///< building the kernel's view (profile, selection, conversion)
 };
 
+/// @brief SpMVs a cold PageRank on n vertices needs a priori: the L1 change (at most 2) contracts by
+///        at least d per iteration, so about ln(tol n / 2) / ln(d), within [1, max_iter].
+double pagerank_expected_reads(const pagerank_options& opt, vertex_t n);
+
 /// @brief PageRank over an in-edge store: row v lists the sources u of the edges u -> v (pattern:
 ///        each stored edge counts once; double: an edge counts by its value).
 template <class V, class Space>
 pagerank_result pagerank(const dcsr_matrix<V, Space>& in_edges, const pagerank_options& opt);
+
+/// @brief PageRank over a changing graph: each update() starts from the previous update's scores
+///        (pagerank_options::initial), with the same tolerance. After a small batch the previous
+///        scores are close to the new fixed point, so fewer iterations reach the tolerance.
+class incremental_pagerank {
+ public:
+  explicit incremental_pagerank(pagerank_options opt);
+  /// @brief PageRank of the store as it is now, warm-started from the last result (cold the first
+  ///        time and after reset()). The store may have grown: new vertices start at 1/n.
+  template <class V, class Space>
+  const pagerank_result& update(const dcsr_matrix<V, Space>& in_edges);
+  const pagerank_result& last() const noexcept { return last_; }
+  /// The next update starts cold (e.g. after a batch that changed most of the graph).
+  void reset() { last_ = {}; }
+  int updates() const noexcept { return updates_; }
+  std::int64_t total_iterations() const noexcept { return total_iterations_; }
+
+ private:
+  pagerank_options opt_;
+  pagerank_result last_;
+  int updates_ = 0;
+  std::int64_t total_iterations_ = 0;
+};
 
 /// @brief Load-to-result convenience used by the CLI and tests: builds the in-edge store from the
 ///        file's edges on the given twin, defragments it and runs PageRank.

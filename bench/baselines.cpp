@@ -19,7 +19,44 @@ namespace {
 struct row_key {
   FG_HD std::uint64_t operator()(std::int64_t r) const { return std::uint64_t(r) << 32; }
 };
+// k[e] = (src[e] << 32 | dst[e]): sorting the keys sorts by (row, col).
+void write_keys(const array<vertex_t, device_space>& src, const array<vertex_t, device_space>& dst, std::size_t count,
+                std::uint64_t* k) {
+  const vertex_t* s = src.data();
+  const vertex_t* d = dst.data();
+  detail::parallel_for(std::int64_t(count), FG_LAMBDA(std::int64_t e) {
+    k[e] = (std::uint64_t(std::uint32_t(s[e])) << 32) | std::uint32_t(d[e]);
+  });
+}
 }  // namespace
+
+array<std::uint64_t, device_space> sorted_keys(const array<vertex_t, device_space>& src,
+                                               const array<vertex_t, device_space>& dst, std::size_t& count) {
+  using detail::policy;
+  array<std::uint64_t, device_space> keys(count);
+  std::uint64_t* k = keys.data();
+  write_keys(src, dst, count, k);
+  thrust::sort(policy(), k, k + count);
+  count = std::size_t(thrust::unique(policy(), k, k + count) - k);
+  return keys;
+}
+
+array<offset_t, device_space> key_row_offsets(const std::uint64_t* keys, std::size_t m, vertex_t n) {
+  array<offset_t, device_space> row_ptr(static_cast<std::size_t>(n) + 1);
+  auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), row_key{});
+  thrust::lower_bound(detail::policy(), keys, keys + m, first, first + n + 1, row_ptr.data());
+  return row_ptr;
+}
+
+csr_matrix<pattern, device_space> csr_from_keys(const std::uint64_t* keys, std::size_t m, vertex_t n) {
+  csr_matrix<pattern, device_space> c;
+  c.rows = c.cols = n;
+  c.row_ptr = key_row_offsets(keys, m, n);
+  c.col = array<vertex_t, device_space>(m);
+  vertex_t* col = c.col.data();
+  detail::parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t e) { col[e] = vertex_t(std::uint32_t(keys[e])); });
+  return c;
+}
 
 offset_t csr_rebuild::insert(const array<vertex_t, device_space>& src, const array<vertex_t, device_space>& dst,
                              std::size_t count) {
@@ -27,11 +64,7 @@ offset_t csr_rebuild::insert(const array<vertex_t, device_space>& src, const arr
   const std::size_t old = keys_.size();
   array<std::uint64_t, device_space> keys(old + count);
   std::uint64_t* k = keys.data();
-  const vertex_t* s = src.data();
-  const vertex_t* d = dst.data();
-  detail::parallel_for(std::int64_t(count), FG_LAMBDA(std::int64_t e) {
-    k[e] = (std::uint64_t(std::uint32_t(s[e])) << 32) | std::uint32_t(d[e]);
-  });
+  write_keys(src, dst, count, k);
   // Rebuild = sort everything. (A merge of the sorted batch would be cheaper; the common practice
   // this baseline stands for — CuPy's sparse add, a COO->CSR conversion — sorts all of it.)
   if (old) memory::copy_on_device(k + count, keys_.data(), old * sizeof(std::uint64_t));
@@ -39,11 +72,11 @@ offset_t csr_rebuild::insert(const array<vertex_t, device_space>& src, const arr
   const std::size_t m = std::size_t(thrust::unique(policy(), k, k + old + count) - k);
   keys_ = array<std::uint64_t, device_space>(m);
   memory::copy_on_device(keys_.data(), k, m * sizeof(std::uint64_t));
-  row_ptr_ = array<offset_t, device_space>(std::size_t(n_) + 1);
-  auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), row_key{});
-  thrust::lower_bound(policy(), keys_.data(), keys_.data() + m, first, first + n_ + 1, row_ptr_.data());
+  row_ptr_ = key_row_offsets(keys_.data(), m, n_);
   return offset_t(m);
 }
+
+csr_matrix<pattern, device_space> csr_rebuild::csr() const { return csr_from_keys(keys_.data(), keys_.size(), n_); }
 
 double copy_bandwidth_gbs(std::size_t bytes) {
   array<char, device_space> a(bytes), b(bytes);

@@ -5,6 +5,7 @@
 
 #include "core/array.hpp"
 #include "core/types.hpp"
+#include "storage/csr.hpp"
 
 namespace fg::bench {
 
@@ -16,12 +17,22 @@ class csr_rebuild {
   offset_t insert(const array<vertex_t, device_space>& src, const array<vertex_t, device_space>& dst,
                   std::size_t count);
   const array<offset_t, device_space>& row_ptr() const { return row_ptr_; }
+  /// The CSR itself (row offsets + the keys' columns): what a reader of the rebuilt matrix needs.
+  csr_matrix<pattern, device_space> csr() const;
 
  private:
   vertex_t n_;
   array<std::uint64_t, device_space> keys_;  ///< (row << 32 | col), sorted, distinct
   array<offset_t, device_space> row_ptr_;
 };
+
+/// Edge keys (row << 32 | col) of `count` edges, sorted and distinct; `count` becomes the distinct count.
+array<std::uint64_t, device_space> sorted_keys(const array<vertex_t, device_space>& src,
+                                               const array<vertex_t, device_space>& dst, std::size_t& count);
+/// Row offsets (n + 1) of m sorted keys, by a binary search per row.
+array<offset_t, device_space> key_row_offsets(const std::uint64_t* keys, std::size_t m, vertex_t n);
+/// The CSR (pattern) of m sorted distinct keys.
+csr_matrix<pattern, device_space> csr_from_keys(const std::uint64_t* keys, std::size_t m, vertex_t n);
 
 /// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written.
 double copy_bandwidth_gbs(std::size_t bytes);

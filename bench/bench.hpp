@@ -9,6 +9,8 @@ namespace fg::bench {
 int run_spmv(const std::vector<std::string>& args);
 /// Streaming insert into DCSR vs a per-batch CSR rebuild, and SpMV on fragmented/packed DCSR.
 int run_insert(const std::vector<std::string>& args);
+/// Streaming and iterative updates, DCSR vs HYB vs CSR rebuild, and the post-processing overhead (King et al. §IV-A, §IV-C).
+int run_stream(const std::vector<std::string>& args);
 /// `fluxgraph calibrate`: the selector's kernels on a small synthetic set -> this device's cache file.
 int run_calibrate(const std::vector<std::string>& args);
 /// The selector judged on measured points: for each matrix, the choice (the matrix itself left out of

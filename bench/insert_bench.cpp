@@ -14,6 +14,7 @@
 
 #include "bench/baselines.hpp"
 #include "bench/bench.hpp"
+#include "bench/report.hpp"
 #include "bench/matrices.hpp"
 #include "bench/timer.hpp"
 #include "core/error.hpp"
@@ -24,27 +25,9 @@
 namespace fg::bench {
 
 namespace {
-struct row {
-  std::string graph, what;
-  double value;
-  std::string unit;
-};
-std::vector<row> rows;
+results table;
 void record(const std::string& g, const std::string& what, double v, const std::string& unit) {
-  rows.push_back({g, what, v, unit});
-  fmt::print("  {:<44} {:>14.4f} {}\n", what, v, unit);
-}
-
-// The edges in batches of `batch`, in stream order, on the device.
-std::vector<coo_matrix<pattern, device_space>> split(const edge_list& g, std::size_t batch) {
-  const std::size_t m = g.src.size(), nb = (m + batch - 1) / batch;
-  std::vector<coo_matrix<pattern, device_space>> batches;
-  for (std::size_t b = 0; b < nb; ++b) {
-    const std::size_t lo = b * batch, hi = std::min(m, lo + batch);
-    batches.push_back(make_coo<pattern, device_space>({g.src.begin() + lo, g.src.begin() + hi},
-                                                      {g.dst.begin() + lo, g.dst.begin() + hi}));
-  }
-  return batches;
+  table.record(g, what, v, unit);
 }
 
 // Time streaming all edges in batches of `batch` into DCSR and into a per-batch CSR rebuild.
@@ -89,11 +72,6 @@ void delete_rate(const edge_list& g, std::size_t batch, device_timer& t) {
   record(g.name, "  distinct edges removed per second", double(distinct) / (ms * 1e-3) / 1e6, "M edges/s");
 }
 
-template <class Mat>
-double spmv_ms(const Mat& A, device_timer& t, std::vector<array<float, device_space>>& xs, array<float, device_space>& y) {
-  return median_ms(t, 3, 25, [&](int i) { spmv<plus_times<float>>(A, xs[std::size_t(i) % xs.size()], y); });
-}
-
 void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std::size_t>& batch_sizes) {
   const edge_list g = make_matrix(spec);
   fmt::print("\n{}: {} vertices, {} edges\n", g.name, g.n, g.src.size());
@@ -106,39 +84,7 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
     if (!have) frag = std::move(A), have = true;  // the smallest batches fragment the most
     delete_rate(g, std::min(b, g.src.size()), t);
   }
-  // SpMV: fragmented DCSR, defragmented DCSR, CSR; the x vectors rotate through > L2.
-  const std::size_t n = std::size_t(g.n);
-  const std::size_t copies = std::clamp<std::size_t>((256u << 20) / (n * 4 + 1), 2, 16);
-  std::vector<array<float, device_space>> xs;
-  std::mt19937 rng(1);
-  std::vector<float> hx(n);
-  for (std::size_t c = 0; c < copies; ++c) {
-    for (auto& v : hx) v = std::uniform_real_distribution<float>(0, 1)(rng);
-    xs.push_back(to_space<device_space>(hx));
-  }
-  array<float, device_space> y(n), y2(n);
-  const double bytes = double(frag.nnz()) * 4 + double(n + 1) * 8 + double(n) * 8;  // col, row_ptr, x, y
-  const double t_frag = spmv_ms(frag, t, xs, y);
-  spmv<plus_times<float>>(frag, xs[0], y);
-  const auto y_frag = to_vector(y);
-  const double t_defrag = t.time_ms([&] { frag.defragment(); });
-  const double t_pack = spmv_ms(frag, t, xs, y);
-  const auto csr = frag.to_csr();
-  const double t_csr = spmv_ms(csr, t, xs, y2);
-  spmv<plus_times<float>>(csr, xs[0], y2);
-  const auto y_csr = to_vector(y2);
-  double err = 0;
-  for (std::size_t i = 0; i < n; ++i) err = std::max(err, double(std::fabs(y_frag[i] - y_csr[i]) / (1e-6 + std::fabs(y_csr[i]))));
-  record(g.name, "SpMV DCSR fragmented", t_frag, "ms");
-  record(g.name, "SpMV DCSR defragmented", t_pack, "ms");
-  record(g.name, "SpMV CSR (vector kernel)", t_csr, "ms");
-  record(g.name, "  fragmented / CSR", t_frag / t_csr, "x");
-  record(g.name, "  defragmented / CSR", t_pack / t_csr, "x");
-  record(g.name, "  CSR GB/s (bytes a CSR SpMV must move)", bytes / (t_csr * 1e-3) / 1e9, "GB/s");
-  record(g.name, "  CSR eta (of copy bandwidth)", bytes / (t_csr * 1e-3) / 1e9 / copy_gbs, "");
-  record(g.name, "defragment", t_defrag, "ms");
-  record(g.name, "  defragment in CSR SpMVs", t_defrag / t_csr, "SpMVs");
-  record(g.name, "  max rel. error DCSR vs CSR", err, "");
+  spmv_fragmentation(g.name, frag, copy_gbs, table);
 }
 }  // namespace
 
@@ -148,6 +94,8 @@ const char* bench_usage =
     "       fluxgraph bench pagerank [--runs N] GRAPH...\n"
     "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
     "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split] FILE...\n"
+    "       fluxgraph bench stream [--json FILE] [--batches 1e4,1e5,1e6,1e7] [--rounds 50] [--spmvs 5]\n"
+    "                              [--hyb-tail 0.1] MATRIX...\n"
     "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {
@@ -158,13 +106,7 @@ int run_insert(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (a == "--json" && i + 1 < args.size()) json = args[++i];
     else if (a == "--batches" && i + 1 < args.size()) {
-      batches.clear();
-      const std::string s = args[++i];
-      for (std::size_t p = 0; p < s.size();) {
-        std::size_t q = s.find(',', p);
-        batches.push_back(std::size_t(std::stod(s.substr(p, q - p))));
-        p = q == std::string::npos ? s.size() : q + 1;
-      }
+      batches = parse_sizes(args[++i]);
     } else graphs.push_back(a);
   }
   FG_EXPECTS(!graphs.empty(), std::string("bench insert needs matrices\n") + bench_usage);
@@ -173,14 +115,7 @@ int run_insert(const std::vector<std::string>& args) {
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
   record("-", "copy bandwidth (read + write)", copy, "GB/s");
   for (const auto& g : graphs) bench_graph(g, copy, batches);
-  if (!json.empty()) {
-    std::ofstream out(json);
-    out << "[\n";
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      fmt::print(out, "  {{\"graph\": \"{}\", \"metric\": \"{}\", \"value\": {}, \"unit\": \"{}\"}}{}\n", rows[i].graph,
-                 rows[i].what, rows[i].value, rows[i].unit, i + 1 < rows.size() ? "," : "");
-    out << "]\n";
-  }
+  if (!json.empty()) table.write_json(json);
   return 0;
 }
 

@@ -76,7 +76,32 @@ prediction predict(const calibration& c, const std::string& kernel, int value_by
   r.convert_us = conv / double(k);
   return r;
 }
+
+features query(const matrix_profile& p, int value_bytes) {
+  const double sv = p.value_type == "pattern" ? 0.0 : (p.value_type == "float" ? 4.0 : 8.0);
+  return features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)));
+}
 }  // namespace
+
+double dcsr_read_factor(const matrix_profile& p) {
+  // A step, then a slope. A packed store (no row with a second segment) is read by the CSR-like
+  // fast path; any second segment anywhere sends every row through the segment walk, whose cost is
+  // mostly the extra dependent loads, not the segment count: run 1 read a defragmented store
+  // without the fast path as slowly as a fragmented one (1.76-1.9x CSR), and run 3 measured
+  // fragmented stores at 1.47-1.94x (bench/NOTES.md). So 1.6x from the first extra segment, and
+  // 0.5x per further segment per row on average.
+  if (p.segments_per_row <= 1.0) return 1.0;
+  return std::max(1.6, 1.0 + 0.5 * (p.segments_per_row - 1.0));
+}
+
+double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::string& kernel, const calibration& c,
+                       std::vector<std::string>* nearest) {
+  FG_EXPECTS(value_bytes == 4 || value_bytes == 8, "predict_spmv_ms: value_bytes must be 4 or 8");
+  const prediction pr = predict(c, kernel, value_bytes, query(p, value_bytes));
+  if (!pr.ok) return 0;
+  if (nearest) *nearest = pr.from;
+  return pr.spmv_us * 1e-3 * (kernel == "dcsr" ? dcsr_read_factor(p) : 1.0);
+}
 
 const std::vector<std::string>& selectable_kernels() {
   static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
@@ -94,8 +119,7 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
     for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
     throw invalid_argument("unknown kernel '" + forced + "' (auto or one of: " + all + ")");
   }
-  const double sv = p.value_type == "pattern" ? 0.0 : (p.value_type == "float" ? 4.0 : 8.0);
-  const features q = features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)));
+  const features q = query(p, value_bytes);
   const bool packed = p.segments_per_row <= 1.0 && p.gap_fraction <= 0.0;
   // Any format but DCSR itself is built from a CSR snapshot of the store (make_view): a CSR copy when
   // packed (csr_vector's measured conversion is exactly that), a compaction (~2 copies) when fragmented.
@@ -117,8 +141,7 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
     if (e.feasible) {
       e.nearest = pr.from;
       e.spmv_ms = pr.spmv_us * 1e-3;
-      // segment walks of a fragmented store: 1.2-1.9x a packed read (insert benchmark, runs 2-3)
-      if (name == "dcsr") e.spmv_ms *= 1.0 + 0.5 * (std::max(p.segments_per_row, 1.0) - 1.0);
+      if (name == "dcsr") e.spmv_ms *= dcsr_read_factor(p);
       e.convert_ms = name == "dcsr" ? 0.0 : snapshot_ms + pr.convert_us * 1e-3;
       e.total_ms = e.convert_ms + reads * e.spmv_ms;
     }

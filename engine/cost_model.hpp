@@ -74,6 +74,15 @@ struct selection {
 selection select_kernel(const matrix_profile& p, int value_bytes, double reads, const calibration& c,
                         const std::string& forced = "auto");
 
+/// How much slower DCSR reads a store of this profile than the same store packed (segment walks;
+/// 1 when packed). The selector and the defragmentation policy both count it so.
+double dcsr_read_factor(const matrix_profile& p);
+/// Predicted time (ms) of one SpMV by `kernel` on a matrix of this profile, as the selector predicts
+/// it ("dcsr" includes dcsr_read_factor); 0 when the calibration has no point for the kernel.
+/// `nearest`, when given, receives the calibration matrices the prediction was read from.
+double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::string& kernel, const calibration& c,
+                       std::vector<std::string>* nearest = nullptr);
+
 /// Every kernel the selector knows, in a fixed order.
 const std::vector<std::string>& selectable_kernels();
 

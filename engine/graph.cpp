@@ -2,6 +2,7 @@
 #include "engine/graph.hpp"
 
 #include "core/error.hpp"
+#include "engine/profile.hpp"
 #include "loaders/graph_file.hpp"
 
 namespace fg {
@@ -51,6 +52,16 @@ template <class V, class S>
 void graph<V, S>::apply(const edge_file& f, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
                         const std::vector<vertex_t>& del_dst) {
   store_.apply_batch(file_batch(f, first, last), edge_batch(del_src, del_dst));
+}
+
+template <class V, class S>
+defrag_decision graph<V, S>::maybe_defragment(double reads, const defrag_policy& policy) {
+  // The profile (one pass over the rows) gives segments per row and the unused share; none needs neither.
+  matrix_profile p;
+  if (policy.mode != defrag_mode::none) p = profile(store_);
+  defrag_decision d = decide_defragment(policy, p, store_.needs_defragment(), reads);
+  if (d.defragment) store_.defragment();
+  return d;
 }
 
 #define FG_INSTANTIATE(V, S) template class graph<V, S>;

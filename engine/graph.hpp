@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "engine/defrag_policy.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg {
@@ -32,6 +33,12 @@ class graph {
   void apply(const edge_file& file, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
              const std::vector<vertex_t>& del_dst);
   void defragment() { store_.defragment(); }
+  /// @brief Run between batches: asks `policy` whether defragmenting pays off for the SpMVs the
+  ///        caller expects before the next batch (`expected_reads`; 0 when nothing reads the store
+  ///        in between) and defragments if so. The measured mode profiles the store (one pass over
+  ///        the rows). Content and version() are unchanged either way.
+  /// @return the decision, with its reason
+  defrag_decision maybe_defragment(double expected_reads, const defrag_policy& policy);
 
   orientation oriented() const noexcept { return orient_; }
   vertex_t num_vertices() const noexcept { return store_.rows(); }

@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "engine/cost_model.hpp"
+#include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
 #include "engine/profile.hpp"
 #include "loaders/graph_file.hpp"
@@ -213,33 +214,55 @@ void pick_deletions(const edge_file& f, std::size_t first, std::size_t last, dou
   }
 }
 
+// The defragmentation policy from --defrag (default measured); a bad name is a usage error.
+defrag_policy defrag_opts(const options& o) {
+  try {
+    return make_defrag_policy(parse_defrag_mode(o.get("defrag", "measured")));
+  } catch (const invalid_argument& e) {
+    throw usage_error(std::string("--defrag: ") + e.what());
+  }
+}
+
 template <class S>
 int stream_on(const options& o, const edge_file& f, const std::string& backend) {
   const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
   const double fraction = o.number("delete-fraction", 0, 0, 1);
   std::mt19937_64 rng(std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max())));
   const pagerank_options p = pagerank_opts(o);
+  const defrag_policy policy = defrag_opts(o);
+  const bool per_batch = o.has("pagerank"), compare = o.has("compare");
+  if (compare && !per_batch) throw usage_error("--compare goes with --pagerank");
   FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
-  fmt::print("backend: {}\n", backend);
+  fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, to_string(policy.mode));
   // In-edge orientation: PageRank pulls along in-edges with no atomics.
   graph<pattern, S> g(orientation::in, vertex_t(f.num_vertices));
+  pagerank_options quiet = p;  // per-batch runs print a table row, not a progress line
+  quiet.progress = nullptr;
+  incremental_pagerank inc(quiet);
   const bool deleting = fraction > 0;
   fmt::print("{:>6}  {:>10}  {:>10}  {:>14}", "batch", "edges", "ms", "edges/s");
   if (deleting) fmt::print("  {:>10}  {:>10}  {:>14}", "deletes", "ms", "deletes/s");
+  fmt::print("  {:>10}", "defrag ms");
+  if (per_batch) fmt::print("  {:>8}  {:>10}", "pr iter", "pr ms");
+  if (compare) fmt::print("  {:>8}  {:>10}", "cold iter", "cold ms");
   fmt::print("\n");
-  double t_ins = 0, t_del = 0;
-  std::size_t b = 0, asked = 0;
+  double t_ins = 0, t_del = 0, t_defrag = 0, t_pr = 0, t_cold = 0;
+  std::size_t b = 0, asked = 0, defrags = 0;
+  std::int64_t cold_iterations = 0;
+  // SpMVs expected before the next batch: the per-batch PageRank's (its last count; a priori at first).
+  double reads = per_batch ? pagerank_expected_reads(p, vertex_t(f.num_vertices)) : 0;
+  defrag_decision last;
   std::vector<vertex_t> del_src, del_dst;
   for (std::size_t first = 0; first < f.src.size(); first += batch, ++b) {
-    const std::size_t last = std::min(f.src.size(), first + batch);
+    const std::size_t last_edge = std::min(f.src.size(), first + batch);
     auto t = clock_type::now();
-    g.insert(f, first, last);
+    g.insert(f, first, last_edge);
     memory::synchronize();
     const double s = since(t);
     t_ins += s;
-    fmt::print("{:>6}  {:>10}  {:>10.3f}  {:>14.0f}", b + 1, last - first, s * 1e3, double(last - first) / s);
+    fmt::print("{:>6}  {:>10}  {:>10.3f}  {:>14.0f}", b + 1, last_edge - first, s * 1e3, double(last_edge - first) / s);
     if (deleting) {  // a fraction of the edges this batch just inserted
-      pick_deletions(f, first, last, fraction, rng, del_src, del_dst);
+      pick_deletions(f, first, last_edge, fraction, rng, del_src, del_dst);
       t = clock_type::now();
       g.remove(del_src, del_dst);
       memory::synchronize();
@@ -247,6 +270,28 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
       t_del += sd;
       asked += del_src.size();
       fmt::print("  {:>10}  {:>10.3f}  {:>14.0f}", del_src.size(), sd * 1e3, double(del_src.size()) / sd);
+    }
+    t = clock_type::now();
+    last = g.maybe_defragment(reads, policy);
+    memory::synchronize();
+    if (last.defragment) {
+      ++defrags;
+      t_defrag += since(t);
+      fmt::print("  {:>10.3f}", since(t) * 1e3);
+    } else {
+      fmt::print("  {:>10}", "-");
+    }
+    if (per_batch) {
+      const pagerank_result& r = inc.update(g.store());
+      t_pr += r.seconds + r.view_seconds;
+      reads = std::max(1, r.iterations);
+      fmt::print("  {:>8}  {:>10.3f}", r.iterations, (r.seconds + r.view_seconds) * 1e3);
+    }
+    if (compare) {
+      const pagerank_result c = pagerank(g.store(), quiet);
+      t_cold += c.seconds + c.view_seconds;
+      cold_iterations += c.iterations;
+      fmt::print("  {:>8}  {:>10.3f}", c.iterations, (c.seconds + c.view_seconds) * 1e3);
     }
     fmt::print("\n");
   }
@@ -259,14 +304,28 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
   fmt::print("{} distinct edges remain\n", g.num_edges());
   fmt::print("store: capacity {}, {} segments allocated, automatic compactions {} (segment limit) + {} (buffer full, {} grew)\n",
              g.store().capacity(), st.segments_allocated, st.defrag_segment_limit, st.defrag_buffer_full, st.buffer_grows);
-  const auto t_def = clock_type::now();
-  g.defragment();
-  memory::synchronize();
-  fmt::print("defragment: {:.3f} ms\n", since(t_def) * 1e3);
+  fmt::print("defragmentation policy {}: {} of {} batches defragmented, {:.3f} ms; last decision: {}\n",
+             to_string(policy.mode), defrags, b, t_defrag * 1e3, last.reason);
   if (o.values.count("edges-out")) {
     write_edges(o.get("edges-out", ""), f, g.store());
     fmt::print("remaining edges written to {}\n", o.get("edges-out", ""));
   }
+  if (per_batch) {
+    fmt::print("incremental pagerank: {} iterations over {} batches, {:.3f} s (each warm-started from the last)\n",
+               inc.total_iterations(), inc.updates(), t_pr);
+    if (compare)
+      fmt::print("cold starts: {} iterations, {:.3f} s; warm starts saved {} iterations ({:.1f}%)\n", cold_iterations,
+                 t_cold, cold_iterations - inc.total_iterations(),
+                 cold_iterations > 0 ? 100.0 * double(cold_iterations - inc.total_iterations()) / double(cold_iterations) : 0.0);
+    report(o, f, inc.last(), quiet);  // the last batch's scores: the graph as it is now
+    return 0;
+  }
+  // One read-heavy phase left: PageRank from scratch, asked of the policy like any batch boundary.
+  const auto t_def = clock_type::now();
+  const defrag_decision d = g.maybe_defragment(pagerank_expected_reads(p, vertex_t(f.num_vertices)), policy);
+  memory::synchronize();
+  if (d.defragment) fmt::print("defragment: {:.3f} ms ({})\n", since(t_def) * 1e3, d.reason);
+  else fmt::print("defragment: skipped ({})\n", d.reason);
   const pagerank_result r = pagerank(g.store(), p);
   report(o, f, r, p);
   return 0;

@@ -20,15 +20,20 @@ const char* usage_text =
     "                               [--weighted] [--backend cpu|cuda] [--kernel auto|NAME]\n"
     "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]\n"
     "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
-    "                             [--backend cpu|cuda] [--kernel auto|NAME]\n"
+    "                             [--backend cpu|cuda] [--kernel auto|NAME] [--defrag none|limit|measured]\n"
+    "                             [--pagerank [--compare]]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
-    "       fluxgraph bench spmv|insert|select|pagerank|closure ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph bench spmv|insert|select|pagerank|closure|stream ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
     "(Matrix Market, id = dense id + 1: an .mtx input's own ids).\n"
+    "stream --defrag: when to defragment between batches: never, when a row reaches k segments (limit),\n"
+    "or when the reads before the next batch make it pay off (measured, the default).\n"
+    "stream --pagerank: PageRank after every batch, warm-started from the last scores (iterations and\n"
+    "time per batch; --out gets the last scores); --compare also runs each from scratch.\n"
     "closure: the pairs (x, y) joined by a directed path of length >= 1, their number, the semi-naive\n"
     "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
     "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
@@ -42,12 +47,12 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel", "delete-fraction", "seed",
-                "edges-out"}},
+                "edges-out", "defrag"}},
     {"closure", {"out", "backend"}},
     {"reach", {"sources", "out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {"pagerank", "compare"}}, {"closure", {"count-only"}}, {"reach", {}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -125,7 +130,8 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[2], "select") == 0) return fg::bench::run_select(args);
       if (std::strcmp(argv[2], "pagerank") == 0) return fg::bench::run_pagerank(args);
       if (std::strcmp(argv[2], "closure") == 0) return fg::bench::run_closure(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select, pagerank or closure)");
+      if (std::strcmp(argv[2], "stream") == 0) return fg::bench::run_stream(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select, pagerank, closure or stream)");
     }
     if (argc >= 2 && std::strcmp(argv[1], "calibrate") == 0)
       return fg::bench::run_calibrate(std::vector<std::string>(argv + 2, argv + argc));

@@ -23,6 +23,8 @@ struct pagerank_kernels;
   static void out_weights(const dcsr_view<V>& At, double* out, vertex_t n);                      \
   /* rank = 1/n; scaled = rank / out_w (0 where out_w = 0); returns the dangling mass */         \
   static double init(double* rank, double* scaled, const double* out_w, vertex_t n);             \
+  /* rank given (a warm start): scaled = rank / out_w (0 where out_w = 0); returns dangling */  \
+  static double resume(const double* rank, double* scaled, const double* out_w, vertex_t n);     \
   /* rank' = damping * y + base; scaled = rank' / out_w; returns L1 change and dangling mass */  \
   static pagerank_sums update(const double* y, double* rank, double* scaled, const double* out_w, \
                               vertex_t n, double damping, double base);

@@ -53,6 +53,16 @@ double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
       0.0, thrust::plus<double>());
 }
 
+double P::resume(const double* rank, double* scaled, const double* out_w, vertex_t n) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+      FG_LAMBDA(std::int64_t u) {
+        scaled[u] = out_w[u] > 0 ? rank[u] / out_w[u] : 0.0;
+        return out_w[u] == 0 ? rank[u] : 0.0;
+      },
+      0.0, thrust::plus<double>());
+}
+
 pagerank_sums P::update(const double* y, double* rank, double* scaled, const double* out_w, vertex_t n,
                         double damping, double base) {
   return thrust::transform_reduce(

@@ -30,6 +30,15 @@ double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
   return dangling;
 }
 
+double P::resume(const double* rank, double* scaled, const double* out_w, vertex_t n) {
+  double dangling = 0;
+  for (vertex_t u = 0; u < n; ++u) {
+    scaled[u] = out_w[u] > 0 ? rank[u] / out_w[u] : 0.0;
+    if (out_w[u] == 0) dangling += rank[u];
+  }
+  return dangling;
+}
+
 pagerank_sums P::update(const double* y, double* rank, double* scaled, const double* out_w, vertex_t n,
                         double damping, double base) {
   pagerank_sums s;

@@ -1,0 +1,115 @@
+// Shared benchmark pieces (bench/report.hpp).
+#include "bench/report.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "bench/timer.hpp"
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+
+namespace fg::bench {
+
+void results::record(const std::string& g, const std::string& what, double v, const std::string& unit) {
+  rows_.push_back({g, what, v, unit});
+  fmt::print("  {:<52} {:>14.4f} {}\n", what, v, unit);
+}
+
+void results::write_json(const std::string& path) const {
+  std::ofstream out(path);
+  out << "[\n";
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    fmt::print(out, "  {{\"graph\": \"{}\", \"metric\": \"{}\", \"value\": {}, \"unit\": \"{}\"}}{}\n", rows_[i].graph,
+               rows_[i].what, rows_[i].value, rows_[i].unit, i + 1 < rows_.size() ? "," : "");
+  out << "]\n";
+  if (!out) throw error("cannot write " + path);
+}
+
+std::vector<coo_matrix<pattern, device_space>> split(const edge_list& g, std::size_t batch) {
+  const std::size_t m = g.src.size(), nb = (m + batch - 1) / batch;
+  std::vector<coo_matrix<pattern, device_space>> batches;
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::size_t lo = b * batch, hi = std::min(m, lo + batch);
+    batches.push_back(make_coo<pattern, device_space>({g.src.begin() + long(lo), g.src.begin() + long(hi)},
+                                                      {g.dst.begin() + long(lo), g.dst.begin() + long(hi)}));
+  }
+  return batches;
+}
+
+std::vector<array<float, device_space>> rotating_x(std::size_t n) {
+  // Enough copies that together they exceed L2 (50 MB on the H100): a timed SpMV reads x from DRAM.
+  const std::size_t copies = std::clamp<std::size_t>((256u << 20) / (n * 4 + 1), 2, 16);
+  std::vector<array<float, device_space>> xs;
+  std::mt19937 rng(1);
+  std::vector<float> hx(n);
+  for (std::size_t c = 0; c < copies; ++c) {
+    for (auto& v : hx) v = std::uniform_real_distribution<float>(0, 1)(rng);
+    xs.push_back(to_space<device_space>(hx));
+  }
+  return xs;
+}
+
+namespace {
+template <class Mat>
+double spmv_ms(const Mat& A, device_timer& t, std::vector<array<float, device_space>>& xs, array<float, device_space>& y) {
+  return median_ms(t, 3, 25, [&](int i) { spmv<plus_times<float>>(A, xs[std::size_t(i) % xs.size()], y); });
+}
+}  // namespace
+
+double max_rel_error(const std::vector<float>& got, const std::vector<float>& want) {
+  double err = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    err = std::max(err, double(std::fabs(got[i] - want[i]) / (1e-6 + std::fabs(want[i]))));
+  return err;
+}
+
+double spmv_fragmentation(const std::string& name, dcsr_matrix<pattern, device_space>& frag, double copy_gbs,
+                          results& out) {
+  device_timer t;
+  const std::size_t n = std::size_t(frag.rows());
+  auto xs = rotating_x(n);
+  array<float, device_space> y(n), y2(n);
+  const double bytes = double(frag.nnz()) * 4 + double(n + 1) * 8 + double(n) * 8;  // col, row_ptr, x, y
+  const double t_frag = spmv_ms(frag, t, xs, y);
+  spmv<plus_times<float>>(frag, xs[0], y);
+  const auto y_frag = to_vector(y);
+  const double t_defrag = t.time_ms([&] { frag.defragment(); });
+  const double t_pack = spmv_ms(frag, t, xs, y);
+  const auto csr = frag.to_csr();
+  const double t_csr = spmv_ms(csr, t, xs, y2);
+  spmv<plus_times<float>>(csr, xs[0], y2);
+  out.record(name, "SpMV DCSR fragmented", t_frag, "ms");
+  out.record(name, "SpMV DCSR defragmented", t_pack, "ms");
+  out.record(name, "SpMV CSR (vector kernel)", t_csr, "ms");
+  out.record(name, "  fragmented / CSR", t_frag / t_csr, "x");
+  out.record(name, "  defragmented / CSR", t_pack / t_csr, "x");
+  out.record(name, "  CSR GB/s (bytes a CSR SpMV must move)", bytes / (t_csr * 1e-3) / 1e9, "GB/s");
+  out.record(name, "  CSR eta (of copy bandwidth)", bytes / (t_csr * 1e-3) / 1e9 / copy_gbs, "");
+  out.record(name, "defragment", t_defrag, "ms");
+  out.record(name, "  defragment in CSR SpMVs", t_defrag / t_csr, "SpMVs");
+  out.record(name, "  max rel. error DCSR vs CSR", max_rel_error(y_frag, to_vector(y2)), "");
+  return t_csr;
+}
+
+std::vector<std::size_t> parse_sizes(const std::string& s) {
+  std::vector<std::size_t> v;
+  for (std::size_t p = 0; p < s.size();) {
+    const std::size_t q = std::min(s.find(',', p), s.size());
+    const std::string item = s.substr(p, q - p);
+    char* end = nullptr;
+    const double x = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(x >= 1) || !(x < 1e15)) throw invalid_argument("bad size '" + item + "' in '" + s + "'");
+    v.push_back(std::size_t(x));
+    p = q + 1;
+  }
+  if (v.empty()) throw invalid_argument("no sizes in '" + s + "'");
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace fg::bench

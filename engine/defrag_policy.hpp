@@ -1,0 +1,53 @@
+// When to defragment a DCSR store between batches. A fragmented store costs every read (segment
+// walks); a defragmentation costs a fixed pass over the store. The engine weighs the two for the
+// reads the caller expects before the next batch, from the kernel selector's calibration.
+//
+//   none           never (the store still compacts on its own when a row would pass k segments)
+//   segment_limit  the paper's flag: some row has reached k segments (dcsr_matrix::needs_defragment)
+//   measured       reads x (predicted fragmented DCSR SpMV - predicted packed SpMV) > defragment cost
+#pragma once
+#include <string>
+
+#include "engine/cost_model.hpp"
+#include "engine/profile.hpp"
+
+namespace fg {
+
+enum class defrag_mode { none, segment_limit, measured };
+
+/// "none", "limit" (or "segment_limit") or "measured"; throws fg::invalid_argument otherwise.
+defrag_mode parse_defrag_mode(const std::string& s);
+/// "none", "limit" or "measured" (what parse_defrag_mode reads).
+const char* to_string(defrag_mode m);
+
+struct defrag_policy {
+  defrag_mode mode = defrag_mode::measured;
+  /// A defragmentation's cost in packed CSR SpMVs (csr_vector) of the same store. It moves every
+  /// entry once and sizes/offsets twice, plus allocation: 21-25 CSR SpMVs measured on the H100
+  /// (bench/NOTES.md, "Change: defragmentation policy"); `fluxgraph bench stream` prints it per graph.
+  double defrag_spmvs = 23;
+  int value_bytes = 8;  ///< element size of the vectors the reads multiply (PageRank: 8)
+  calibration cal;      ///< measured mode: the selector's points (make_defrag_policy loads this device's)
+};
+
+/// A policy of mode m with this device's calibration (load_calibration; the built-in H100 points
+/// when the device has no cache file).
+defrag_policy make_defrag_policy(defrag_mode m);
+
+struct defrag_decision {
+  bool defragment = false;
+  std::string reason;           ///< one line a person can check, as the selector's
+  double reads = 0;             ///< SpMVs the caller expects before the next batch
+  double fragmented_ms = 0;     ///< measured mode: predicted DCSR SpMV on the store as it is
+  double packed_ms = 0;         ///< ... and once defragmented
+  double saved_ms = 0;          ///< reads x (fragmented - packed)
+  double cost_ms = 0;           ///< predicted defragmentation
+};
+
+/// @brief The policy's decision for a store of profile p (segments_per_row, gap_fraction from
+///        profile(dcsr)); at_limit = dcsr_matrix::needs_defragment(). Pure: tests feed synthetic
+///        profiles. A packed store (one segment per row, no gaps) is never defragmented.
+/// @throws fg::invalid_argument for reads < 0 or a non-positive defrag_spmvs.
+defrag_decision decide_defragment(const defrag_policy& policy, const matrix_profile& p, bool at_limit, double reads);
+
+}  // namespace fg

@@ -1,0 +1,120 @@
+// The defragmentation policy on synthetic profiles and a hand-made calibration: each case states
+// what the policy must decide and why (the arithmetic is in the comments).
+#include <doctest/doctest.h>
+
+#include "core/error.hpp"
+#include "engine/defrag_policy.hpp"
+
+using namespace fg;
+
+namespace {
+// One point shaped exactly like the profiles below (1M rows, mu 16, sigma 40, double values), so
+// predictions are the measured times unscaled: DCSR 100 us packed, csr_vector 100 us.
+calibration one_point(bool with_csr = true) {
+  calibration c;
+  c.copy_gbs = 3000;
+  c.source = "test";
+  calibration_point p;
+  p.matrix = "like-it";
+  p.value_bytes = 8;
+  p.rows = 1 << 20;
+  p.mu = 16;
+  p.sigma = 40;
+  p.nnz = p.rows * p.mu;
+  p.kernels["dcsr"] = {100, 0};
+  if (with_csr) p.kernels["csr_vector"] = {100, 50};
+  c.points.push_back(p);
+  return c;
+}
+
+matrix_profile store(double segments_per_row, double gap) {
+  matrix_profile p;
+  p.rows = p.cols = 1 << 20;
+  p.mu = 16;
+  p.sigma = 40;
+  p.nnz = offset_t(p.mu * p.rows);
+  p.value_type = "double";
+  p.segments_per_row = segments_per_row;
+  p.gap_fraction = gap;
+  return p;
+}
+
+defrag_policy policy(defrag_mode m, const calibration& c = one_point()) {
+  defrag_policy p;
+  p.mode = m;
+  p.cal = c;
+  return p;
+}
+}  // namespace
+
+TEST_CASE("policy names") {
+  CHECK(parse_defrag_mode("none") == defrag_mode::none);
+  CHECK(parse_defrag_mode("limit") == defrag_mode::segment_limit);
+  CHECK(parse_defrag_mode("segment_limit") == defrag_mode::segment_limit);
+  CHECK(parse_defrag_mode("measured") == defrag_mode::measured);
+  CHECK_THROWS_AS(parse_defrag_mode("sometimes"), invalid_argument);
+  for (auto m : {defrag_mode::none, defrag_mode::segment_limit, defrag_mode::measured})
+    CHECK(parse_defrag_mode(to_string(m)) == m);
+}
+
+TEST_CASE("none never defragments, even a store at the segment limit read a million times") {
+  const auto d = decide_defragment(policy(defrag_mode::none), store(4, 0.5), true, 1e6);
+  CHECK_FALSE(d.defragment);
+  CHECK(d.reason.rfind("keep: policy none", 0) == 0);
+}
+
+TEST_CASE("limit follows the paper's flag, whatever the reads") {
+  CHECK(decide_defragment(policy(defrag_mode::segment_limit), store(1.1, 0.1), true, 0).defragment);
+  const auto d = decide_defragment(policy(defrag_mode::segment_limit), store(3, 0.4), false, 1e6);
+  CHECK_FALSE(d.defragment);
+  CHECK(d.reason.find("no row at k segments") != std::string::npos);
+}
+
+TEST_CASE("measured: a packed store is kept") {
+  const auto d = decide_defragment(policy(defrag_mode::measured), store(1, 0), true, 1e6);
+  CHECK_FALSE(d.defragment);
+  CHECK(d.reason.find("already packed") != std::string::npos);
+}
+
+TEST_CASE("measured: reads x time saved per read against the defragmentation's cost") {
+  // 3 segments per row: DCSR reads at 1 + 0.5 x 2 = 2x packed: 0.2 vs 0.1 ms, 0.1 ms saved a read.
+  // Defragment = 23 CSR SpMVs of 0.1 ms = 2.3 ms: pays off from the 24th read.
+  const auto p = policy(defrag_mode::measured);
+  const auto keep = decide_defragment(p, store(3, 0.3), false, 23);
+  CHECK_FALSE(keep.defragment);
+  CHECK(keep.fragmented_ms == doctest::Approx(0.2));
+  CHECK(keep.packed_ms == doctest::Approx(0.1));
+  CHECK(keep.saved_ms == doctest::Approx(2.3));
+  CHECK(keep.cost_ms == doctest::Approx(2.3));
+  CHECK(keep.reason.rfind("keep: ", 0) == 0);
+  const auto go = decide_defragment(p, store(3, 0.3), false, 24);
+  CHECK(go.defragment);
+  CHECK(go.reason.rfind("defragment: ", 0) == 0);
+  CHECK(go.reason.find("like-it") != std::string::npos);  // names the calibration matrix
+  CHECK(go.reason.find("30% of the buffer unused") != std::string::npos);
+  // Nothing reads the store before the next batch: never worth it, even at the limit.
+  CHECK_FALSE(decide_defragment(p, store(3, 0.3), true, 0).defragment);
+  // Barely fragmented (1.1 segments per row) has still lost the packed fast path: 1.6x, 0.06 ms
+  // saved per read: pays off from the 39th read (2.3 / 0.06 = 38.3).
+  CHECK_FALSE(decide_defragment(p, store(1.1, 0.05), false, 38).defragment);
+  CHECK(decide_defragment(p, store(1.1, 0.05), false, 39).defragment);
+  // A cheaper defragmentation (measured on another device) moves the threshold.
+  auto cheap = p;
+  cheap.defrag_spmvs = 2;
+  CHECK(decide_defragment(cheap, store(3, 0.3), false, 3).defragment);
+}
+
+TEST_CASE("measured without usable points falls back to the segment limit") {
+  const auto p = policy(defrag_mode::measured, one_point(false));
+  const auto d = decide_defragment(p, store(3, 0.3), true, 1);
+  CHECK(d.defragment);
+  CHECK(d.reason.find("falling back to the segment limit") != std::string::npos);
+  CHECK_FALSE(decide_defragment(p, store(3, 0.3), false, 1e6).defragment);
+}
+
+TEST_CASE("bad arguments") {
+  CHECK_THROWS_AS(decide_defragment(policy(defrag_mode::measured), store(2, 0), false, -1), invalid_argument);
+  auto p = policy(defrag_mode::measured);
+  p.defrag_spmvs = 0;
+  CHECK_THROWS_AS(decide_defragment(p, store(2, 0), false, 1), invalid_argument);
+}
