@@ -72,10 +72,14 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   const bool deferred = opt.kernel == "auto";
   const matrix_profile prof = profile(At);
   const calibration cal = load_calibration(device_description());
-  const selection sel = select_kernel(prof, 8, reads, cal, deferred ? "dcsr" : opt.kernel);
-  spmv_view<V, S> view = make_view(At, sel.kernel);
-  res.kernel = sel.kernel;
-  res.kernel_reason = deferred ? "the store itself while the convergence rate is measured" : sel.reason;
+  res.kernel = "dcsr";
+  res.kernel_reason = "the store itself while the convergence rate is measured";
+  if (!deferred) {  // a forced kernel still gets the model's view of it in the reason
+    const selection sel = select_kernel(prof, 8, reads, cal, opt.kernel);
+    res.kernel = sel.kernel;
+    res.kernel_reason = sel.reason;
+  }
+  spmv_view<V, S> view = make_view(At, res.kernel);
   res.view_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tv).count();
   array<double, S> out_w(n), rank(n), scaled(n), y(n);
   P::template out_weights<V>(At.view(), out_w.data(), n);
