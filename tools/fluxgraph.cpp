@@ -24,7 +24,8 @@ const char* usage_text =
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
-    "       fluxgraph bench spmv|insert|select|pagerank|closure ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph pointsto FILE [--out FILE [--sizes]] [--check] [--backend cpu|cuda]\n"
+    "       fluxgraph bench spmv|insert|select|pagerank|closure|pointsto ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
@@ -33,6 +34,9 @@ const char* usage_text =
     "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
     "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
     "rows of the given sources only, with a count per source.\n"
+    "pointsto: Andersen's analysis of a constraint file (Galois numeric '<vars> <constraints>' format\n"
+    "or 'p = &a', 'p = q', 'p = *q', '*p = q' lines): facts, copy edges, rounds, time; --out writes\n"
+    "'var: objects' lines (--sizes: 'var: count'); --check compares with the worklist solver.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -45,9 +49,11 @@ const std::map<std::string, std::set<std::string>> valued = {
                 "edges-out"}},
     {"closure", {"out", "backend"}},
     {"reach", {"sources", "out", "backend"}},
+    {"pointsto", {"out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}},
+    {"pointsto", {"check", "sizes"}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -134,6 +140,7 @@ int main(int argc, char** argv) {
     if (o.command == "pagerank") return run_pagerank(o);
     if (o.command == "closure") return run_closure(o);
     if (o.command == "reach") return run_reach(o);
+    if (o.command == "pointsto") return run_pointsto(o);
     return run_stream(o);
   } catch (const usage_error& e) {
     fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());
