@@ -3,6 +3,7 @@
 // alias and value-flow benchmarks).
 //
 // Files (the POCR distribution, shared/data/pocr-alias):
+//  Both: blank lines and lines whose first token starts with '#' are skipped.
 //  - graph: "src dst label [index]" per line (tabs or spaces), node ids non-negative integers (the
 //    node set is 0..max id). Labels ending in "_i" (f_i, call_i, ret_i, ...) are indexed: the 4th
 //    column is the index (a field, a call site). "bar" labels (abar, dbar, fbar_i) are the reverse
@@ -27,6 +28,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -63,6 +65,8 @@ cfl_graph read_cfl_graph(const std::string& path, const cfl_grammar& g);
 
 struct cfl_result {
   std::vector<offset_t> counts;  ///< pairs of each Count: nonterminal
+  /// With cfl_options::want_pairs: the pairs of each Count: nonterminal, sorted.
+  std::vector<std::vector<std::pair<vertex_t, vertex_t>>> count_pairs;
   std::vector<offset_t> pairs;   ///< pairs of every symbol (indexed ones: 0 in the matrix solver, fused)
   int iterations = 0;            ///< rounds, the last finding nothing new (worklist: edges popped)
   double seconds = 0;
@@ -73,6 +77,7 @@ struct cfl_result {
 struct cfl_options {
   spmm_options spmm;
   std::function<void(int, offset_t, offset_t)> progress;  ///< (round, new pairs, pairs so far)
+  bool want_pairs = false;
 };
 
 /// @brief All-pairs CFL-reachability by semi-naive masked SpMMs on the given twin.

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/cfl.hpp"
 #include "algorithms/pointsto.hpp"
 #include "core/error.hpp"
 #include "tools/cli.hpp"
@@ -64,6 +65,27 @@ int run_pointsto(const options& o) {
   if (o.values.count("out")) {
     write_sets(o.get("out", ""), p.names, p.names, r, o.has("sizes"));
     fmt::print("points-to sets written to {}\n", o.get("out", ""));
+  }
+  return 0;
+}
+
+int run_cfl(const options& o) {
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  const cfl_grammar g = read_cfl_grammar(o.file2);
+  const cfl_graph gr = read_cfl_graph(o.file, g);
+  fmt::print("{}: {} nodes, {} edges with the grammar's labels ({} others skipped)\n{}: {} symbols, {} rules (normalised)\n"
+             "backend: {}\n", gr.path, gr.nodes, gr.edges, gr.skipped, g.path, g.names.size(), g.rules.size(), backend);
+  cfl_options opt;
+  opt.progress = progress_line();
+  const cfl_result r = solve_cfl(g, gr, where, opt);
+  if (opt.progress) fmt::print(stderr, "\n");
+  for (std::size_t i = 0; i < g.count.size(); ++i) fmt::print("count {}: {}\n", g.names[std::size_t(g.count[i])], r.counts[i]);
+  fmt::print("iterations: {}\ntime: {:.4f} s\n", r.iterations, r.seconds);
+  if (o.has("check")) {
+    const cfl_result w = solve_cfl_worklist(g, gr);
+    if (w.counts != r.counts || w.pairs != r.pairs) throw error("cfl: the SpMM fixed point differs from the worklist solver");
+    fmt::print("check: equal to the worklist solver ({:.4f} s)\n", w.seconds);
   }
   return 0;
 }

@@ -22,6 +22,7 @@ struct usage_error : std::runtime_error {
 
 struct options {
   std::string command, file;
+  std::string file2;                          ///< cfl: the grammar
   std::map<std::string, std::string> values;  ///< --name value
   std::vector<std::string> flags;             ///< --name (no value)
   bool has(const std::string& flag) const;
@@ -41,6 +42,7 @@ int run_stream(const options& o);
 int run_closure(const options& o);
 int run_reach(const options& o);
 int run_pointsto(const options& o);
+int run_cfl(const options& o);
 
 // Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
 // `write` prints through the FILE* and returns false when a write failed.

@@ -25,7 +25,8 @@ const char* usage_text =
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph pointsto FILE [--out FILE [--sizes]] [--check] [--backend cpu|cuda]\n"
-    "       fluxgraph bench spmv|insert|select|pagerank|closure|pointsto ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph cfl GRAPH GRAMMAR [--check] [--backend cpu|cuda]\n"
+    "       fluxgraph bench spmv|insert|select|pagerank|closure|pointsto|cfl ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
@@ -37,6 +38,8 @@ const char* usage_text =
     "pointsto: Andersen's analysis of a constraint file (Galois numeric '<vars> <constraints>' format\n"
     "or 'p = &a', 'p = q', 'p = *q', '*p = q' lines): facts, copy edges, rounds, time; --out writes\n"
     "'var: objects' lines (--sizes: 'var: count'); --check compares with the worklist solver.\n"
+    "cfl: CFL-reachability of a labelled graph ('src dst label [index]') under a grammar (POCR .cfg):\n"
+    "the pairs of the grammar's Count: nonterminals, rounds, time; --check runs the worklist solver.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -50,10 +53,11 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"closure", {"out", "backend"}},
     {"reach", {"sources", "out", "backend"}},
     {"pointsto", {"out", "backend"}},
+    {"cfl", {"backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
     {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}},
-    {"pointsto", {"check", "sizes"}}};
+    {"pointsto", {"check", "sizes"}}, {"cfl", {"check"}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -107,11 +111,14 @@ options parse(int argc, char** argv) {
       }
     } else if (o.file.empty()) {
       o.file = a;
+    } else if (o.command == "cfl" && o.file2.empty()) {
+      o.file2 = a;
     } else {
       throw usage_error("unexpected argument '" + a + "'");
     }
   }
   if (o.file.empty()) throw usage_error(o.command + " needs a FILE");
+  if (o.command == "cfl" && o.file2.empty()) throw usage_error("cfl needs a GRAPH and a GRAMMAR file");
   return o;
 }
 
@@ -141,6 +148,7 @@ int main(int argc, char** argv) {
     if (o.command == "closure") return run_closure(o);
     if (o.command == "reach") return run_reach(o);
     if (o.command == "pointsto") return run_pointsto(o);
+    if (o.command == "cfl") return run_cfl(o);
     return run_stream(o);
   } catch (const usage_error& e) {
     fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());
