@@ -44,50 +44,42 @@ struct fused_mats {
   vertex_t tports = 0, uports = 0;
 };
 
+// Ports of an indexed label: its distinct (source, index) pairs as sorted keys, and each edge's port.
+struct ports {
+  std::vector<std::int64_t> keys;
+  std::vector<vertex_t> of_edge;
+};
+ports ports_of(const std::vector<vertex_t>& src, const std::vector<vertex_t>& idx) {
+  ports p;
+  std::vector<std::int64_t> k(src.size());
+  for (std::size_t j = 0; j < src.size(); ++j) k[j] = detail::port_key(idx[j], src[j]);
+  p.keys = k;
+  std::sort(p.keys.begin(), p.keys.end());
+  p.keys.erase(std::unique(p.keys.begin(), p.keys.end()), p.keys.end());
+  for (std::int64_t key : k)
+    p.of_edge.push_back(vertex_t(std::lower_bound(p.keys.begin(), p.keys.end(), key) - p.keys.begin()));
+  return p;
+}
+
 template <class S>
 fused_mats<S> fused_matrices(const cfl_graph& gr, const fused_rule& f) {
   const vertex_t n = gr.nodes;
   fused_mats<S> m;
-  // t-ports: distinct (source, index), numbered in key order.
-  const auto& ts = gr.src[std::size_t(f.t)];
-  const auto& td = gr.dst[std::size_t(f.t)];
-  const auto& ti = gr.idx[std::size_t(f.t)];
-  std::vector<std::int64_t> tk(ts.size());
-  for (std::size_t j = 0; j < ts.size(); ++j) tk[j] = detail::port_key(ti[j], ts[j]);
-  std::vector<std::int64_t> tkeys = tk;
-  std::sort(tkeys.begin(), tkeys.end());
-  tkeys.erase(std::unique(tkeys.begin(), tkeys.end()), tkeys.end());
-  m.tports = vertex_t(tkeys.size());
-  std::vector<vertex_t> r, c, tag(tkeys.size()), lr, lc;
-  for (std::size_t j = 0; j < ts.size(); ++j) {
-    r.push_back(vertex_t(std::lower_bound(tkeys.begin(), tkeys.end(), tk[j]) - tkeys.begin()));
-    c.push_back(td[j]);
-  }
-  for (std::size_t p = 0; p < tkeys.size(); ++p) {
-    tag[p] = vertex_t(tkeys[p] >> 32);
-    lr.push_back(vertex_t(tkeys[p] & 0xffffffff));
+  const ports tp = ports_of(gr.src[std::size_t(f.t)], gr.idx[std::size_t(f.t)]);
+  const ports up = ports_of(gr.src[std::size_t(f.u)], gr.idx[std::size_t(f.u)]);
+  m.tports = vertex_t(tp.keys.size());
+  m.uports = vertex_t(up.keys.size());
+  std::vector<vertex_t> tag(tp.keys.size()), lr, lc;
+  for (std::size_t p = 0; p < tp.keys.size(); ++p) {
+    tag[p] = vertex_t(tp.keys[p] >> 32);
+    lr.push_back(vertex_t(tp.keys[p] & 0xffffffff));  // the port's source node
     lc.push_back(vertex_t(p));
   }
-  m.T = detail::relation<S>(m.tports, n, r, c);
+  m.T = detail::relation<S>(m.tports, n, tp.of_edge, gr.dst[std::size_t(f.t)]);
   m.Lf = detail::relation<S>(n, m.tports, lr, lc);
   m.tag = to_space<S>(tag);
-  // u-ports: distinct (source, index); U'(port, dst).
-  const auto& us = gr.src[std::size_t(f.u)];
-  const auto& ud = gr.dst[std::size_t(f.u)];
-  const auto& ui = gr.idx[std::size_t(f.u)];
-  std::vector<std::int64_t> uk(us.size());
-  for (std::size_t j = 0; j < us.size(); ++j) uk[j] = detail::port_key(ui[j], us[j]);
-  std::vector<std::int64_t> ukeys = uk;
-  std::sort(ukeys.begin(), ukeys.end());
-  ukeys.erase(std::unique(ukeys.begin(), ukeys.end()), ukeys.end());
-  m.uports = vertex_t(ukeys.size());
-  r.clear(), c.clear();
-  for (std::size_t j = 0; j < us.size(); ++j) {
-    r.push_back(vertex_t(std::lower_bound(ukeys.begin(), ukeys.end(), uk[j]) - ukeys.begin()));
-    c.push_back(ud[j]);
-  }
-  m.U = detail::relation<S>(m.uports, n, r, c);
-  m.keys = to_space<S>(ukeys);
+  m.U = detail::relation<S>(m.uports, n, up.of_edge, gr.dst[std::size_t(f.u)]);
+  m.keys = to_space<S>(up.keys);
   return m;
 }
 
