@@ -148,6 +148,9 @@ const char* bench_usage =
     "       fluxgraph bench pagerank [--runs N] GRAPH...\n"
     "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
     "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split] FILE...\n"
+    "       fluxgraph bench pointsto [--check] [--workspace BYTES] [FILE... | --vars N [--constraints M] [--seed S]\n"
+    "                                [--write FILE]]\n"
+    "       fluxgraph bench cfl [--check] GRAMMAR GRAPH...\n"
     "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {

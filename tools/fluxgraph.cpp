@@ -138,7 +138,10 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[2], "select") == 0) return fg::bench::run_select(args);
       if (std::strcmp(argv[2], "pagerank") == 0) return fg::bench::run_pagerank(args);
       if (std::strcmp(argv[2], "closure") == 0) return fg::bench::run_closure(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select, pagerank or closure)");
+      if (std::strcmp(argv[2], "pointsto") == 0) return fg::bench::run_pointsto_bench(args);
+      if (std::strcmp(argv[2], "cfl") == 0) return fg::bench::run_cfl_bench(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] +
+                        "' (spmv, insert, select, pagerank, closure, pointsto or cfl)");
     }
     if (argc >= 2 && std::strcmp(argv[1], "calibrate") == 0)
       return fg::bench::run_calibrate(std::vector<std::string>(argv + 2, argv + argc));
