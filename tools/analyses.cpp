@@ -1,9 +1,11 @@
 // The program-analysis subcommands: pointsto (Andersen), cfl (CFL-reachability), cfa (0-CFA).
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "algorithms/cfa.hpp"
 #include "algorithms/cfl.hpp"
 #include "algorithms/pointsto.hpp"
 #include "core/error.hpp"
@@ -86,6 +88,39 @@ int run_cfl(const options& o) {
     const cfl_result w = solve_cfl_worklist(g, gr);
     if (w.counts != r.counts || w.pairs != r.pairs) throw error("cfl: the SpMM fixed point differs from the worklist solver");
     fmt::print("check: equal to the worklist solver ({:.4f} s)\n", w.seconds);
+  }
+  return 0;
+}
+
+int run_cfa(const options& o) {
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  const cfa_program p = read_cfa_program(o.file);
+  fmt::print("{}: {} variables, {} lambdas, {} calls\nbackend: {}\n", p.path, p.vars.size(), p.lambdas.size(),
+             p.calls.size(), backend);
+  const cfa_result r = analyse_cfa(p, where);
+  offset_t largest = 0;
+  for (std::size_t v = 0; v < p.vars.size(); ++v) largest = std::max(largest, r.row_ptr[v + 1] - r.row_ptr[v]);
+  fmt::print("flow facts: {}\nlargest flow set: {}\niterations: {}\ntime: {:.4f} s\n", r.facts, largest, r.iterations,
+             r.seconds);
+  if (o.has("check")) {
+    const cfa_result w = analyse_cfa_interpreter(p);
+    if (w.row_ptr != r.row_ptr || w.col != r.col) throw error("cfa: the SpMM fixed point differs from the abstract interpreter");
+    fmt::print("check: equal to the abstract interpreter ({:.4f} s)\n", w.seconds);
+  }
+  if (o.values.count("out")) {  // "x@line: size: lambdas" per variable
+    write_atomically(o.get("out", ""), [&](std::FILE* out) {
+      bool ok = true;
+      for (std::size_t v = 0; v < p.vars.size() && ok; ++v) {
+        ok = std::fprintf(out, "%s@%lld: %lld:", p.vars[v].name.c_str(), static_cast<long long>(p.vars[v].line),
+                          static_cast<long long>(r.row_ptr[v + 1] - r.row_ptr[v])) > 0;
+        for (offset_t j = r.row_ptr[v]; j < r.row_ptr[v + 1] && ok; ++j)
+          ok = std::fprintf(out, " %s", p.lambda_name(int(r.col[std::size_t(j)])).c_str()) > 0;
+        ok = ok && std::fputc('\n', out) != EOF;
+      }
+      return ok;
+    });
+    fmt::print("flow sets written to {}\n", o.get("out", ""));
   }
   return 0;
 }

@@ -43,6 +43,7 @@ int run_closure(const options& o);
 int run_reach(const options& o);
 int run_pointsto(const options& o);
 int run_cfl(const options& o);
+int run_cfa(const options& o);
 
 // Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
 // `write` prints through the FILE* and returns false when a write failed.

@@ -26,6 +26,7 @@ const char* usage_text =
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph pointsto FILE [--out FILE [--sizes]] [--check] [--backend cpu|cuda]\n"
     "       fluxgraph cfl GRAPH GRAMMAR [--check] [--backend cpu|cuda]\n"
+    "       fluxgraph cfa FILE [--out FILE] [--check] [--backend cpu|cuda]\n"
     "       fluxgraph bench spmv|insert|select|pagerank|closure|pointsto|cfl ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
@@ -40,6 +41,8 @@ const char* usage_text =
     "'var: objects' lines (--sizes: 'var: count'); --check compares with the worklist solver.\n"
     "cfl: CFL-reachability of a labelled graph ('src dst label [index]') under a grammar (POCR .cfg):\n"
     "the pairs of the grammar's Count: nonterminals, rounds, time; --check runs the worklist solver.\n"
+    "cfa: 0-CFA of a CPS lambda-calculus program (s-expressions): flow facts, the largest flow set,\n"
+    "rounds, time; --out writes 'var@line: size: lambdas'; --check runs the abstract interpreter.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -54,10 +57,11 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"reach", {"sources", "out", "backend"}},
     {"pointsto", {"out", "backend"}},
     {"cfl", {"backend"}},
+    {"cfa", {"out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
     {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {}}, {"closure", {"count-only"}}, {"reach", {}},
-    {"pointsto", {"check", "sizes"}}, {"cfl", {"check"}}};
+    {"pointsto", {"check", "sizes"}}, {"cfl", {"check"}}, {"cfa", {"check"}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -152,6 +156,7 @@ int main(int argc, char** argv) {
     if (o.command == "reach") return run_reach(o);
     if (o.command == "pointsto") return run_pointsto(o);
     if (o.command == "cfl") return run_cfl(o);
+    if (o.command == "cfa") return run_cfa(o);
     return run_stream(o);
   } catch (const usage_error& e) {
     fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());
