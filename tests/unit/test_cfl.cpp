@@ -18,14 +18,13 @@
 
 #include "algorithms/cfl.hpp"
 #include "core/error.hpp"
-#include "input_errors.hpp"
+#include "analysis_support.hpp"
 
 namespace {
 using namespace fg;
 namespace fs = std::filesystem;
 
-std::string data(const std::string& name) { return std::string(FG_TEST_DATA_DIR) + "/" + name; }
-
+using test::data;
 void check_against_worklist(const cfl_grammar& g, const cfl_graph& gr, bool reference_too) {
   const cfl_result want = solve_cfl_worklist(g, gr);
   const cfl_result dev = solve_cfl(g, gr, exec::device);

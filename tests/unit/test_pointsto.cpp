@@ -17,15 +17,14 @@
 
 #include "algorithms/pointsto.hpp"
 #include "core/error.hpp"
-#include "input_errors.hpp"
+#include "analysis_support.hpp"
 
 namespace {
 using namespace fg;
 namespace fs = std::filesystem;
 
-std::string data(const std::string& name) { return std::string(FG_TEST_DATA_DIR) + "/" + name; }
-
-using sets = std::map<std::string, std::set<std::string>>;
+using test::data;
+using sets = test::name_sets;
 
 // The "#= var: objs" lines of a file.
 sets expected_sets(const std::string& path) {

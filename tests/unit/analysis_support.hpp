@@ -1,12 +1,20 @@
-// Shared check of the analysis tests: a loader throws fg::input_error "PATH:LINE: what" (LINE >= 1).
+// Shared by the analysis tests (points-to, CFL, 0-CFA): test data paths, named result sets, and the
+// check that a loader throws fg::input_error "PATH:LINE: what" (LINE >= 1).
 #pragma once
 #include <doctest/doctest.h>
 
+#include <map>
+#include <set>
 #include <string>
 
 #include "core/error.hpp"
 
 namespace fg::test {
+
+inline std::string data(const std::string& name) { return std::string(FG_TEST_DATA_DIR) + "/" + name; }
+
+/// Named sets: variable -> the names in its set.
+using name_sets = std::map<std::string, std::set<std::string>>;
 
 template <class F>
 void check_input_error(const std::string& path, F&& load) {
