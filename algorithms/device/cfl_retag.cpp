@@ -14,7 +14,6 @@ struct found {
 };
 }  // namespace
 
-template <>
 coo_matrix<pattern, device_space> cfl_kernels<device_space>::retag(const coo_matrix<pattern, device_space>& in,
                                                                   const array<vertex_t, device_space>& tag,
                                                                   const array<std::int64_t, device_space>& keys) {

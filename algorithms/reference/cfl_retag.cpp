@@ -5,7 +5,6 @@
 
 namespace fg::detail {
 
-template <>
 coo_matrix<pattern, host_space> cfl_kernels<host_space>::retag(const coo_matrix<pattern, host_space>& in,
                                                               const array<vertex_t, host_space>& tag,
                                                               const array<std::int64_t, host_space>& keys) {
