@@ -132,7 +132,9 @@ int run_pointsto_bench(const std::vector<std::string>& args) {
 }
 
 int run_cfl_bench(const std::vector<std::string>& args) {
-  const args_view a = split_args("cfl", args, {}, {"check"});
+  const args_view a = split_args("cfl", args, {"workspace"}, {"check"});
+  cfl_options opt;
+  opt.spmm.workspace_bytes = std::size_t(std::stod(a.get("workspace", "0")));  // 0: the default budget
   FG_EXPECTS(a.files.size() >= 2, std::string("bench cfl needs a grammar and graph files\n") + bench_usage);
   const cfl_grammar g = read_cfl_grammar(a.files[0]);
   const std::string count = g.names[std::size_t(g.count[0])];
@@ -141,7 +143,7 @@ int run_cfl_bench(const std::vector<std::string>& args) {
              "time s", "worklist", "worklist s");
   for (std::size_t i = 1; i < a.files.size(); ++i) {
     const cfl_graph gr = read_cfl_graph(a.files[i], g);
-    const cfl_result r = solve_cfl(g, gr, exec::device);
+    const cfl_result r = solve_cfl(g, gr, exec::device, opt);
     std::string wc = "-", ws = "-";
     if (a.has("check")) {
       const cfl_result w = solve_cfl_worklist(g, gr);

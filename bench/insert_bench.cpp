@@ -150,7 +150,7 @@ const char* bench_usage =
     "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split] FILE...\n"
     "       fluxgraph bench pointsto [--check] [--workspace BYTES] [FILE... | --vars N [--constraints M] [--seed S]\n"
     "                                [--write FILE]]\n"
-    "       fluxgraph bench cfl [--check] GRAMMAR GRAPH...\n"
+    "       fluxgraph bench cfl [--check] [--workspace BYTES] GRAMMAR GRAPH...\n"
     "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {
