@@ -21,6 +21,10 @@ int run_pagerank(const std::vector<std::string>& args);
 /// Semi-naive transitive closure per graph: time by phase (SpMM, set difference, insert), pairs,
 /// iterations, peak memory, and a check against the published table (--expected).
 int run_closure(const std::vector<std::string>& args);
+/// Andersen points-to on random constraint sets or files (--check: against the worklist solver).
+int run_pointsto_bench(const std::vector<std::string>& args);
+/// CFL-reachability of POCR graphs under one grammar (--check: the worklist solver's count too).
+int run_cfl_bench(const std::vector<std::string>& args);
 extern const char* bench_usage;
 
 }  // namespace fg::bench

@@ -96,6 +96,9 @@ const char* bench_usage =
     "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split] FILE...\n"
     "       fluxgraph bench stream [--json FILE] [--batches 1e4,1e5,1e6,1e7] [--rounds 50] [--spmvs 5]\n"
     "                              [--hyb-tail 0.1] MATRIX...\n"
+    "       fluxgraph bench pointsto [--check] [--workspace BYTES] [FILE... | --vars N [--constraints M] [--seed S]\n"
+    "                                [--write FILE]]\n"
+    "       fluxgraph bench cfl [--check] [--workspace BYTES] GRAMMAR GRAPH...\n"
     "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
 
 int run_insert(const std::vector<std::string>& args) {

@@ -1,10 +1,16 @@
 // The `fluxgraph` command: parsed options and the subcommands.
 #pragma once
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/types.hpp"
 
 namespace fg::cli {
@@ -16,6 +22,7 @@ struct usage_error : std::runtime_error {
 
 struct options {
   std::string command, file;
+  std::string file2;                          ///< cfl: the grammar
   std::map<std::string, std::string> values;  ///< --name value
   std::vector<std::string> flags;             ///< --name (no value)
   bool has(const std::string& flag) const;
@@ -34,6 +41,32 @@ int run_pagerank(const options& o);
 int run_stream(const options& o);
 int run_closure(const options& o);
 int run_reach(const options& o);
+int run_pointsto(const options& o);
+int run_cfl(const options& o);
+int run_cfa(const options& o);
+
+// Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
+// `write` prints through the FILE* and returns false when a write failed.
+template <class F>
+void write_atomically(const std::string& path, F write) {
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  std::FILE* out = std::fopen(tmp.c_str(), "w");
+  if (out == nullptr) throw error("cannot write " + path + ": " + std::strerror(errno));
+  bool ok = false;
+  try {
+    ok = write(out);
+  } catch (...) {
+    std::fclose(out);
+    std::remove(tmp.c_str());
+    throw;
+  }
+  ok = std::fclose(out) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    throw error("cannot write " + path + ": " + std::strerror(err));
+  }
+}
 
 extern const char* usage_text;
 

@@ -51,29 +51,6 @@ pagerank_options pagerank_opts(const options& o) {
   return p;
 }
 
-// Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
-// `write` prints through the FILE* and returns false when a write failed.
-template <class F>
-void write_atomically(const std::string& path, F write) {
-  const std::string tmp = path + ".tmp" + std::to_string(getpid());
-  std::FILE* out = std::fopen(tmp.c_str(), "w");
-  if (out == nullptr) throw error("cannot write " + path + ": " + std::strerror(errno));
-  bool ok = false;
-  try {
-    ok = write(out);
-  } catch (...) {
-    std::fclose(out);
-    std::remove(tmp.c_str());
-    throw;
-  }
-  ok = std::fclose(out) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw error("cannot write " + path + ": " + std::strerror(err));
-  }
-}
-
 void write_scores(const std::string& path, const edge_file& f, const std::vector<double>& score) {
   write_atomically(path, [&](std::FILE* out) {
     bool ok = true;

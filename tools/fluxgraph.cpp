@@ -25,7 +25,10 @@ const char* usage_text =
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
-    "       fluxgraph bench spmv|insert|select|pagerank|closure|stream ... (see fluxgraph bench spmv --help)\n"
+    "       fluxgraph pointsto FILE [--out FILE [--sizes]] [--check] [--backend cpu|cuda]\n"
+    "       fluxgraph cfl GRAPH GRAMMAR [--check] [--backend cpu|cuda]\n"
+    "       fluxgraph cfa FILE [--out FILE] [--check] [--backend cpu|cuda]\n"
+    "       fluxgraph bench spmv|insert|select|pagerank|closure|stream|pointsto|cfl ... (see fluxgraph bench spmv --help)\n"
     "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).\n"
     "stream --delete-fraction F: after each insert batch, delete a random F of the edges that batch\n"
     "just inserted (seeded by --seed, default 1); --edges-out writes the edges that remain\n"
@@ -38,6 +41,13 @@ const char* usage_text =
     "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
     "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
     "rows of the given sources only, with a count per source.\n"
+    "pointsto: Andersen's analysis of a constraint file (Galois numeric '<vars> <constraints>' format\n"
+    "or 'p = &a', 'p = q', 'p = *q', '*p = q' lines): facts, copy edges, rounds, time; --out writes\n"
+    "'var: objects' lines (--sizes: 'var: count'); --check compares with the worklist solver.\n"
+    "cfl: CFL-reachability of a labelled graph ('src dst label [index]') under a grammar (POCR .cfg):\n"
+    "the pairs of the grammar's Count: nonterminals, rounds, time; --check runs the worklist solver.\n"
+    "cfa: 0-CFA of a CPS lambda-calculus program (s-expressions): flow facts, the largest flow set,\n"
+    "rounds, time; --out writes 'var@line: size: lambdas'; --check runs the abstract interpreter.\n"
     "--backend cpu runs on the host (OpenMP in the CPU build, the sequential reference in the CUDA\n"
     "build); cuda runs on the GPU (CUDA build only). Default: the build's device backend.\n";
 
@@ -50,9 +60,13 @@ const std::map<std::string, std::set<std::string>> valued = {
                 "edges-out", "defrag"}},
     {"closure", {"out", "backend"}},
     {"reach", {"sources", "out", "backend"}},
+    {"pointsto", {"out", "backend"}},
+    {"cfl", {"backend"}},
+    {"cfa", {"out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {"pagerank", "compare"}}, {"closure", {"count-only"}}, {"reach", {}}};
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {"pagerank", "compare"}}, {"closure", {"count-only"}}, {"reach", {}},
+    {"pointsto", {"check", "sizes"}}, {"cfl", {"check"}}, {"cfa", {"check"}}};
 }  // namespace
 
 bool options::has(const std::string& f) const {
@@ -106,11 +120,14 @@ options parse(int argc, char** argv) {
       }
     } else if (o.file.empty()) {
       o.file = a;
+    } else if (o.command == "cfl" && o.file2.empty()) {
+      o.file2 = a;
     } else {
       throw usage_error("unexpected argument '" + a + "'");
     }
   }
   if (o.file.empty()) throw usage_error(o.command + " needs a FILE");
+  if (o.command == "cfl" && o.file2.empty()) throw usage_error("cfl needs a GRAPH and a GRAMMAR file");
   return o;
 }
 
@@ -131,7 +148,10 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[2], "pagerank") == 0) return fg::bench::run_pagerank(args);
       if (std::strcmp(argv[2], "closure") == 0) return fg::bench::run_closure(args);
       if (std::strcmp(argv[2], "stream") == 0) return fg::bench::run_stream(args);
-      throw usage_error(std::string("unknown benchmark '") + argv[2] + "' (spmv, insert, select, pagerank, closure or stream)");
+      if (std::strcmp(argv[2], "pointsto") == 0) return fg::bench::run_pointsto_bench(args);
+      if (std::strcmp(argv[2], "cfl") == 0) return fg::bench::run_cfl_bench(args);
+      throw usage_error(std::string("unknown benchmark '") + argv[2] +
+                        "' (spmv, insert, select, pagerank, closure, stream, pointsto or cfl)");
     }
     if (argc >= 2 && std::strcmp(argv[1], "calibrate") == 0)
       return fg::bench::run_calibrate(std::vector<std::string>(argv + 2, argv + argc));
@@ -140,6 +160,9 @@ int main(int argc, char** argv) {
     if (o.command == "pagerank") return run_pagerank(o);
     if (o.command == "closure") return run_closure(o);
     if (o.command == "reach") return run_reach(o);
+    if (o.command == "pointsto") return run_pointsto(o);
+    if (o.command == "cfl") return run_cfl(o);
+    if (o.command == "cfa") return run_cfa(o);
     return run_stream(o);
   } catch (const usage_error& e) {
     fmt::print(stderr, "fluxgraph: {} (see fluxgraph --help)\n", e.what());

@@ -21,7 +21,10 @@
 #  - info on karate.mtx; --out into a directory that does not exist;
 #  - closure: pairs and iterations of OL.cedge as published (DATA_DIR/closure/expected.tsv), --out
 #    of a hand-made graph pair for pair, --out line count, --count-only; reach: counts per source,
-#    --out, unknown and malformed sources; closure/reach usage errors.
+#    --out, unknown and malformed sources; closure/reach usage errors;
+#  - pointsto, cfl, cfa: known answers (sets written by --out, counts), --check against the
+#    sequential oracles, every malformed file of DATA_DIR/{pointsto,cfl,cfa}/malformed fails with
+#    one "fluxgraph: PATH:LINE: what" line and no --out file, usage errors.
 set -u
 
 if [ $# -ne 2 ]; then
@@ -563,6 +566,62 @@ if [ -z "$PROBLEM" ] && [ -e "$TMP/no-such-dir" ]; then PROBLEM="$TMP/no-such-di
 if [ -z "$PROBLEM" ]; then pass "closure --out into a missing directory: status 1: $ERR_TEXT"
 else fail "closure --out into a missing directory" "$PROBLEM"
 fi
+
+# ---- pointsto, cfl, cfa -------------------------------------------------------------------------
+out="$TMP/pointsto.out"
+run pointsto "$DATA/pointsto/load_store.txt" --out "$out" --check
+value_of "points-to facts"
+want=$'x: a b c\ny: b\npp: x\nz: a b c\nw: c'
+if [ "$RC" -ne 0 ]; then status_text; fail "pointsto load_store.txt" "$STATUS: ${ERR_TEXT:0:300}"
+elif [ "$VALUE" != 9 ] || [ "$(<"$out")" != "$want" ] || [[ $OUT_TEXT != *"check: equal"* ]]; then
+  fail "pointsto load_store.txt" "facts '$VALUE', sets: $(tr '\n' ',' <"$out")"
+else pass "pointsto load_store.txt: the 9 known facts, --out sets, --check"
+fi
+run pointsto "$DATA/pointsto/numeric.cons" --out "$out" --sizes
+if [ "$RC" -ne 0 ] || [ "$(<"$out")" != $'0: 3\n1: 1\n2: 1\n3: 3\n4: 1' ]; then fail "pointsto numeric --sizes" "status $RC: $(tr '\n' ',' <"$out")"
+else pass "pointsto numeric.cons --sizes: the Galois format reads as the text one"
+fi
+run cfl "$DATA/cfl/dyck.graph" "$DATA/cfl/dyck.cfg" --check
+value_of "count S"
+if [ "$RC" -ne 0 ] || [ "$VALUE" != 11 ] || [[ $OUT_TEXT != *"check: equal"* ]]; then fail "cfl dyck" "status $RC, count '$VALUE': ${ERR_TEXT:0:300}"
+else pass "cfl dyck: count S: 11, equal to the worklist solver"
+fi
+run cfl "$DATA/cfl/art.peg" "$DATA/cfl/aa.cfg" --check
+value_of "count V"
+if [ "$RC" -ne 0 ] || [ "$VALUE" != 460 ] || [[ $OUT_TEXT != *"check: equal"* ]]; then fail "cfl art.peg aa.cfg" "status $RC, count '$VALUE': ${ERR_TEXT:0:300}"
+else pass "cfl art.peg aa.cfg: count V: 460, equal to the worklist solver"
+fi
+run cfa "$DATA/cfa/id.scm" --check --out "$out"
+value_of "flow facts"
+if [ "$RC" -ne 0 ] || [ "$VALUE" != 16 ] || [[ $OUT_TEXT != *"check: equal"* ]] || ! grep -q '^k@9: 2: (r1)@6:8 (r2)@8:14$' "$out"; then
+  fail "cfa id.scm" "status $RC, facts '$VALUE': $(tr '\n' ',' <"$out" 2>/dev/null)"
+else pass "cfa id.scm: 16 flow facts, k's set, equal to the abstract interpreter"
+fi
+analysis_malformed=0
+for f in "$DATA"/pointsto/malformed/* "$DATA"/cfl/malformed/* "$DATA"/cfa/malformed/*; do
+  [ -f "$f" ] || continue
+  analysis_malformed=$((analysis_malformed + 1))
+  out="$TMP/analysis_malformed.out"
+  case $f in
+    */pointsto/*) run pointsto "$f" --out "$out" ;;
+    */cfl/*.cfg) run cfl "$DATA/cfl/dyck.graph" "$f" ;;
+    */cfl/*) run cfl "$f" "$DATA/cfl/dyck.cfg" ;;
+    *) run cfa "$f" --out "$out" ;;
+  esac
+  PROBLEM=
+  error_exit_problem
+  file_message_problem "$f"
+  leftover_problem "$out"
+  if [ -z "$PROBLEM" ]; then pass "malformed ${f#$DATA/}: one 'PATH:LINE:' line, status 1"
+  else fail "malformed ${f#$DATA/}" "$PROBLEM"
+  fi
+done
+if [ "$analysis_malformed" -ge 25 ]; then pass "malformed analysis inputs: $analysis_malformed files"
+else fail "malformed analysis inputs" "only $analysis_malformed files"
+fi
+usage_error "cfl with one file" cfl "$DATA/cfl/dyck.graph"
+usage_error "cfa --sizes" cfa "$DATA/cfa/id.scm" --sizes
+usage_error "pointsto --backend gpu" pointsto "$DATA/pointsto/basic.txt" --backend gpu --out "$TMP/usage.out"
 
 # ---- summary ------------------------------------------------------------------------------------
 if [ "${#failures[@]}" -gt 0 ]; then

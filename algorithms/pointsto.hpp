@@ -1,0 +1,88 @@
+// Andersen's inclusion-based points-to analysis as a fixed point of masked or-and SpMMs over DCSR
+// (King et al. 2016, §I: points-to as sparse matrix algebra), and the inclusion-constraint solver it
+// is built on (0-CFA reuses it: algorithms/cfa.hpp).
+//
+// Relations (pattern DCSR stores): P (node x object, "pts"), E (node x node, E(d, s): pts(d) ⊇
+// pts(s), the copy edges; it grows). Rules, evaluated semi-naively on ΔP (the facts new last round):
+//   loads   d = *p:      E ⊇ Ld·ΔP               (Ld(d, p); objects are nodes in Andersen)
+//   stores  *p = s:      E ⊇ F·(ΔPᵀ·S)           (S(p, s); F maps an object to the node written:
+//                                                 the identity in Andersen, a lambda's i-th
+//                                                 parameter in 0-CFA)
+//   copies:              ΔP' = (E·ΔP ∪ ΔE·P) \ P  (new facts along every edge; new edges carry the
+//                                                 full pts of their source once)
+// until ΔP is empty. Every rule is one masked SpMM whose new cells are appended to the target store
+// and to the next delta (algorithms/detail/fixpoint.hpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "storage/spmm.hpp"
+
+namespace fg {
+
+/// Inclusion constraints over nodes and objects (pairs as parallel vectors).
+struct inclusion_problem {
+  vertex_t nodes = 0, objects = 0;
+  std::vector<vertex_t> base_node, base_obj;  ///< obj ∈ pts(node)
+  std::vector<vertex_t> copy_dst, copy_src;   ///< pts(dst) ⊇ pts(src)
+  std::vector<vertex_t> load_dst, load_ptr;   ///< dst = *ptr: pts(dst) ⊇ pts(o), o ∈ pts(ptr); needs objects == nodes
+  /// One family of stores: for o ∈ pts(ptr[j]), pts(field(o)) ⊇ pts(src[j]). `field_node`/`field_obj`
+  /// list the pairs (field(o), o); empty means field(o) = o (Andersen's *p = s; objects == nodes).
+  struct store_family {
+    std::vector<vertex_t> ptr, src;
+    std::vector<vertex_t> field_node, field_obj;
+  };
+  std::vector<store_family> stores;
+  /// Throws fg::invalid_argument for an id out of range or a load/identity store with objects != nodes.
+  void check() const;
+};
+
+struct inclusion_stats {
+  offset_t facts = 0;       ///< |P|
+  offset_t copy_edges = 0;  ///< |E| at the fixed point (given and derived)
+  int iterations = 0;       ///< rounds run, the last of which found nothing new
+  double seconds = 0;
+  offset_t products = 0;
+  std::size_t peak_bytes = 0;
+};
+
+/// The fixed point's pts as host CSR: row v lists pts(v), sorted.
+struct inclusion_result {
+  inclusion_stats stats;
+  std::vector<offset_t> row_ptr;
+  std::vector<vertex_t> col;
+  offset_t size(vertex_t v) const { return row_ptr[std::size_t(v) + 1] - row_ptr[std::size_t(v)]; }
+};
+
+struct inclusion_options {
+  spmm_options spmm;
+  std::function<void(int, offset_t, offset_t)> progress;  ///< (round, new facts, facts so far)
+};
+
+/// @brief The least solution, by masked SpMMs on the given twin.
+inclusion_result solve_inclusion(const inclusion_problem& p, exec where, const inclusion_options& opt = {});
+/// @brief The oracle: a sequential worklist solver over hash sets (no matrices), pts sorted.
+inclusion_result solve_inclusion_worklist(const inclusion_problem& p);
+
+/// A points-to problem as read from a file: variables with names, and Andersen's four constraints.
+struct pointsto_problem {
+  std::string path;
+  std::vector<std::string> names;  ///< names[v]: the text format's identifier, or the number in the numeric format
+  inclusion_problem constraints;   ///< nodes == objects == names.size()
+  std::int64_t lines = 0;          ///< constraints read
+};
+
+/// @brief The Galois/Hardekopf numeric format: header "<vars> <constraints>", then per line
+///        "<id> <src> <dst> <type> <offset>", type 0 dst = &src, 1 dst = src, 2 dst = *src,
+///        3 *dst = src (the Galois PtsToCons enum and its reader); offsets must be 0.
+/// @throws fg::input_error "file:line: what".
+pointsto_problem read_pointsto_numeric(const std::string& path);
+/// @brief The readable format: "p = &a", "p = q", "p = *q", "*p = q" per line, identifiers
+///        [A-Za-z_][A-Za-z0-9_.]*, '#' comments, blank lines; variables numbered as they appear.
+pointsto_problem read_pointsto_text(const std::string& path);
+/// @brief The numeric format when the first data line is two integers, the text format otherwise.
+pointsto_problem read_pointsto(const std::string& path);
+
+}  // namespace fg

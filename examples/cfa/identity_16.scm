@@ -1,0 +1,23 @@
+; The classic 0-CFA worst case: the identity function called at 16 sites. Every argument
+; lambda flows to x and every continuation to k, so 2n + O(1) variables hold flow sets of
+; size n (2n^2 + 3n + 2 facts). fluxgraph cfa examples/cfa/identity_16.scm --check
+((lambda (id halt)
+ (id (lambda (a1) (halt a1)) (lambda (r1)
+ (id (lambda (a2) (halt a2)) (lambda (r2)
+ (id (lambda (a3) (halt a3)) (lambda (r3)
+ (id (lambda (a4) (halt a4)) (lambda (r4)
+ (id (lambda (a5) (halt a5)) (lambda (r5)
+ (id (lambda (a6) (halt a6)) (lambda (r6)
+ (id (lambda (a7) (halt a7)) (lambda (r7)
+ (id (lambda (a8) (halt a8)) (lambda (r8)
+ (id (lambda (a9) (halt a9)) (lambda (r9)
+ (id (lambda (a10) (halt a10)) (lambda (r10)
+ (id (lambda (a11) (halt a11)) (lambda (r11)
+ (id (lambda (a12) (halt a12)) (lambda (r12)
+ (id (lambda (a13) (halt a13)) (lambda (r13)
+ (id (lambda (a14) (halt a14)) (lambda (r14)
+ (id (lambda (a15) (halt a15)) (lambda (r15)
+ (id (lambda (a16) (halt a16)) (lambda (r16)
+ (halt r16))))))))))))))))))))))))))))))))))
+ (lambda (x k) (k x))
+ (lambda (z) (z z)))

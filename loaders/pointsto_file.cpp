@@ -1,0 +1,147 @@
+// Points-to constraint files (algorithms/pointsto.hpp): the Galois/Hardekopf numeric format and a
+// readable text format. Every error is an fg::input_error "file:line: what".
+#include <cctype>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "algorithms/pointsto.hpp"
+#include "core/error.hpp"
+#include "loaders/text_reader.hpp"
+
+namespace fg {
+
+namespace {
+constexpr std::int64_t max_vars = 2147483646;
+
+std::string_view strip_comment(std::string_view line) {
+  const std::size_t h = line.find('#');
+  return h == std::string_view::npos ? line : line.substr(0, h);
+}
+
+std::int64_t number(const text_reader& in, std::string_view tok, const char* what, std::int64_t lo, std::int64_t hi) {
+  std::int64_t v = 0;
+  if (parse_int64(tok, v) != parse_status::ok || v < lo || v > hi)
+    throw input_error(in.path(), in.line_number(), std::string(what) + " " + quote_token(tok) + " is not an integer in [" +
+                                                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+// Appends constraint `type` (0 &, 1 copy, 2 load, 3 store) "dst <- src" to p.
+void add(inclusion_problem& p, int type, vertex_t dst, vertex_t src) {
+  switch (type) {
+    case 0: p.base_node.push_back(dst), p.base_obj.push_back(src); break;
+    case 1: p.copy_dst.push_back(dst), p.copy_src.push_back(src); break;
+    case 2: p.load_dst.push_back(dst), p.load_ptr.push_back(src); break;
+    default:  // *dst = src
+      if (p.stores.empty()) p.stores.emplace_back();
+      p.stores[0].ptr.push_back(dst), p.stores[0].src.push_back(src);
+  }
+}
+
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+}  // namespace
+
+pointsto_problem read_pointsto_numeric(const std::string& path) {
+  text_reader in(path);
+  pointsto_problem p;
+  p.path = path;
+  std::string_view line, tok[6];
+  std::int64_t vars = -1, expected = 0;
+  while (in.next(line)) {
+    line = strip_comment(line);
+    const std::size_t k = split_tokens(line, tok, 6, false);
+    if (k == 0) continue;
+    if (vars < 0) {  // header
+      if (k != 2) throw input_error(path, in.line_number(), "expected the header '<vars> <constraints>', got " + std::to_string(k) + " fields");
+      vars = number(in, tok[0], "variable count", 0, max_vars);
+      expected = number(in, tok[1], "constraint count", 0, std::int64_t(1) << 40);
+      p.names.resize(std::size_t(vars));
+      for (std::int64_t v = 0; v < vars; ++v) p.names[std::size_t(v)] = std::to_string(v);
+      continue;
+    }
+    if (k != 5) throw input_error(path, in.line_number(), "expected '<id> <src> <dst> <type> <offset>', got " + std::to_string(k) + " fields");
+    number(in, tok[0], "constraint id", 0, std::numeric_limits<std::int64_t>::max());
+    const auto src = vertex_t(number(in, tok[1], "source variable", 0, vars - 1));
+    const auto dst = vertex_t(number(in, tok[2], "destination variable", 0, vars - 1));
+    const int type = int(number(in, tok[3], "constraint type (0 &, 1 copy, 2 load, 3 store)", 0, 3));
+    if (tok[4] != "0")
+      throw input_error(path, in.line_number(), "offset " + quote_token(tok[4]) + ": field offsets are not supported (only 0)");
+    add(p.constraints, type, dst, src);
+    ++p.lines;
+  }
+  if (vars < 0) throw input_error(path, in.line_number(), "empty file: no '<vars> <constraints>' header");
+  if (p.lines != expected)
+    throw input_error(path, in.line_number(), "the header announces " + std::to_string(expected) + " constraints, the file has " +
+                                                 std::to_string(p.lines));
+  p.constraints.nodes = p.constraints.objects = vertex_t(vars);
+  return p;
+}
+
+pointsto_problem read_pointsto_text(const std::string& path) {
+  text_reader in(path);
+  pointsto_problem p;
+  p.path = path;
+  std::unordered_map<std::string, vertex_t> id;
+  std::string_view line;
+  while (in.next(line)) {
+    line = strip_comment(line);
+    std::size_t i = 0;
+    auto skip = [&] {
+      while (i < line.size() && is_separator(line[i], false)) ++i;
+    };
+    auto fail = [&](const std::string& what) -> void { throw input_error(path, in.line_number(), what); };
+    // An operand: ['*' | '&'] identifier; returns the sigil (0 when none) and the variable.
+    auto operand = [&](char& sigil) -> vertex_t {
+      skip();
+      sigil = 0;
+      if (i < line.size() && (line[i] == '*' || line[i] == '&')) sigil = line[i++], skip();
+      if (i >= line.size() || !is_ident_start(line[i]))
+        fail(i >= line.size() ? "expected an identifier at the end of the line"
+                              : "expected an identifier, found " + quote_token(line.substr(i, 1)));
+      const std::size_t b = i;
+      while (i < line.size() && is_ident(line[i])) ++i;
+      const std::string name(line.substr(b, i - b));
+      auto [it, fresh] = id.emplace(name, vertex_t(p.names.size()));
+      if (fresh) {
+        if (std::int64_t(p.names.size()) >= max_vars) fail("too many variables");
+        p.names.push_back(name);
+      }
+      return it->second;
+    };
+    skip();
+    if (i == line.size()) continue;
+    char ls = 0, rs = 0;
+    const vertex_t lhs = operand(ls);
+    skip();
+    if (i >= line.size() || line[i] != '=') fail("expected '=' after the left-hand side");
+    ++i;
+    const vertex_t rhs = operand(rs);
+    skip();
+    if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the constraint");
+    if (ls == '&') fail("'&' cannot appear on the left-hand side");
+    if (ls == '*' && rs != 0) fail("'*p = *q' and '*p = &q' are not constraints: split them with a temporary");
+    add(p.constraints, ls == '*' ? 3 : rs == '&' ? 0 : rs == '*' ? 2 : 1, lhs, rhs);
+    ++p.lines;
+  }
+  p.constraints.nodes = p.constraints.objects = vertex_t(p.names.size());
+  return p;
+}
+
+pointsto_problem read_pointsto(const std::string& path) {
+  // Sniff: the numeric format starts (after comments and blank lines) with an integer.
+  text_reader in(path);
+  std::string_view line, tok[3];
+  while (in.next(line)) {
+    const std::size_t k = split_tokens(strip_comment(line), tok, 3, false);
+    if (k == 0) continue;
+    std::int64_t v = 0;
+    const bool numeric = parse_int64(tok[0], v) == parse_status::ok;  // no identifier starts with a digit
+    return numeric ? read_pointsto_numeric(path) : read_pointsto_text(path);
+  }
+  return read_pointsto_text(path);  // empty: no variables, no constraints
+}
+
+}  // namespace fg

@@ -1,0 +1,11 @@
+; Arity mismatches bind the common prefix; a lambda never called keeps empty parameters.
+((lambda (p q r) (p q))
+ (lambda (s) (s s s))
+ (lambda (t u) (t u))
+ (lambda (never) (never never)))
+;= p@2: (s)
+;= q@2: (t u)
+;= r@2: (never)
+;= s@3: (t u)
+;= t@4: (t u)
+;= u@4: (t u)
