@@ -392,7 +392,7 @@ if [[ $RC -eq 0 && $OUT_TEXT == *"defragment: skipped (keep: policy none"* ]]; t
   pass "stream --defrag none: the store is read as it is"
 else fail "stream --defrag none" "status $RC, no 'defragment: skipped (keep: policy none' line"
 fi
-for spec in karate.mtx:5 west0067.mtx:13 bips98_606.mtx.gz:200; do
+for spec in karate.mtx:5 west0067.mtx:13 bips98_606.mtx.gz:1000; do
   base=${spec%%:*}
   batch=${spec##*:}
   name=${base%%.*}
