@@ -14,10 +14,7 @@ void K::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x, typ
   const csr_view<V> C = A.csr;
   const vertex_t* perm = A.perm;
   parallel_for(C.rows, FG_LAMBDA(std::int64_t k) {
-    auto acc = Sr::zero();
-    for (offset_t j = C.row_ptr[k]; j < C.row_ptr[k + 1]; ++j)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(C.val, j, Sr::pattern_value()), x[C.col[j]]));
-    y[perm[k]] = acc;
+    y[perm[k]] = row_sum<Sr, V>(C.col, C.val, C.row_ptr[k], C.row_ptr[k + 1], x);
   });
 }
 

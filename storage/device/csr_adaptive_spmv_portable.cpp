@@ -11,10 +11,7 @@ template <class Sr, class V>
 void K::spmv(const csr_adaptive_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   parallel_for(A.blocks, FG_LAMBDA(std::int64_t b) {
     for (vertex_t r = A.row_blocks[b]; r < A.row_blocks[b + 1]; ++r) {
-      auto acc = Sr::zero();
-      for (offset_t j = A.csr.row_ptr[r]; j < A.csr.row_ptr[r + 1]; ++j)
-        acc = Sr::add(acc, Sr::mul(value_or<V>(A.csr.val, j, Sr::pattern_value()), x[A.csr.col[j]]));
-      y[r] = acc;
+      y[r] = row_sum<Sr, V>(A.csr.col, A.csr.val, A.csr.row_ptr[r], A.csr.row_ptr[r + 1], x);
     }
   });
 }

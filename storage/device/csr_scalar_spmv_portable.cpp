@@ -12,10 +12,7 @@ using K = csr_scalar_kernels<device_space>;
 template <class Sr, class V>
 void K::csr_scalar_spmv(const csr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   parallel_for(A.rows, FG_LAMBDA(std::int64_t r) {
-    auto acc = Sr::zero();
-    for (offset_t j = A.row_ptr[r]; j < A.row_ptr[r + 1]; ++j)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
-    y[r] = acc;
+    y[r] = row_sum<Sr, V>(A.col, A.val, A.row_ptr[r], A.row_ptr[r + 1], x);
   });
 }
 

@@ -18,10 +18,7 @@ void K::suraa_spmv(const suraa_view<V>& A, const suraa_segment* seg, std::size_t
   const vertex_t first = seg[0].begin;
   parallel_for(seg[nseg - 1].end - first, FG_LAMBDA(std::int64_t k) {
     const std::int64_t i = first + k;
-    auto acc = Sr::zero();
-    for (offset_t j = A.row_ptr[i]; j < A.row_ptr[i + 1]; ++j)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
-    y[A.perm[i]] = acc;
+    y[A.perm[i]] = row_sum<Sr, V>(A.col, A.val, A.row_ptr[i], A.row_ptr[i + 1], x);
   });
 }
 

@@ -33,10 +33,7 @@ template <class Sr, class V>
 void K::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   for (int b = 0; b < adcsr_bins; ++b)
     for (vertex_t k = A.bin_ptr[b]; k < A.bin_ptr[b + 1]; ++k) {
-      auto acc = Sr::zero();
-      for (offset_t j = A.csr.row_ptr[k]; j < A.csr.row_ptr[k + 1]; ++j)
-        acc = Sr::add(acc, Sr::mul(value_or<V>(A.csr.val, j, Sr::pattern_value()), x[A.csr.col[j]]));
-      y[A.perm[k]] = acc;
+      y[A.perm[k]] = row_sum<Sr, V>(A.csr.col, A.csr.val, A.csr.row_ptr[k], A.csr.row_ptr[k + 1], x);
     }
 }
 

@@ -10,10 +10,7 @@ using K = csr_scalar_kernels<host_space>;
 template <class Sr, class V>
 void K::csr_scalar_spmv(const csr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   for (vertex_t r = 0; r < A.rows; ++r) {
-    auto acc = Sr::zero();
-    for (offset_t j = A.row_ptr[r]; j < A.row_ptr[r + 1]; ++j)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
-    y[r] = acc;
+    y[r] = row_sum<Sr, V>(A.col, A.val, A.row_ptr[r], A.row_ptr[r + 1], x);
   }
 }
 

@@ -23,10 +23,7 @@ void K::dcsr_spmv(const dcsr_view<V>& A, const typename Sr::value_type* x, typen
 template <class Sr, class V>
 void K::csr_spmv(const csr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   for (vertex_t r = 0; r < A.rows; ++r) {
-    auto acc = Sr::zero();
-    for (offset_t j = A.row_ptr[r]; j < A.row_ptr[r + 1]; ++j)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
-    y[r] = acc;
+    y[r] = row_sum<Sr, V>(A.col, A.val, A.row_ptr[r], A.row_ptr[r + 1], x);
   }
 }
 

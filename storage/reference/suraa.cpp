@@ -40,10 +40,7 @@ void K::suraa_spmv(const suraa_view<V>& A, const suraa_segment* seg, std::size_t
                    const typename Sr::value_type* x, typename Sr::value_type* y) {
   for (std::size_t s = 0; s < nseg; ++s)
     for (vertex_t i = seg[s].begin; i < seg[s].end; ++i) {
-      auto acc = Sr::zero();
-      for (offset_t j = A.row_ptr[i]; j < A.row_ptr[i + 1]; ++j)
-        acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
-      y[A.perm[i]] = acc;
+      y[A.perm[i]] = row_sum<Sr, V>(A.col, A.val, A.row_ptr[i], A.row_ptr[i + 1], x);
     }
 }
 
