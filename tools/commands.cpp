@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <functional>
 #include <numeric>
 #include <random>
 #include <utility>
