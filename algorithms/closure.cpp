@@ -53,20 +53,17 @@ dcsr_matrix<pattern, S> packed_copy(const dcsr_matrix<pattern, S>& A) {
   return dcsr_matrix<pattern, S>::from_csr(A.to_csr(), packed_config(A.rows(), A.cols(), 0));
 }
 
-// The loop. `plus` holds Δ₀ on entry (it is R⁺ so far) and R⁺ on return.
+// The loop: Δ·B masked by R⁺ until Δ is empty; `plus` holds R⁺ so far and `delta` the pairs it
+// gained last (Δ₀). B is R as CSR (from scratch) or the store itself (after a batch).
 template <class S>
-void semi_naive(const csr_matrix<pattern, S>& R, dcsr_matrix<pattern, S>& plus, const closure_options& opt,
-                closure_stats& st) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const spmm_operand<pattern> B = operand(R);
-  dcsr_matrix<pattern, S> delta = packed_copy(plus);
-  spmm_stats sst;
+void semi_naive(const spmm_operand<pattern>& B, dcsr_matrix<pattern, S>& plus, dcsr_matrix<pattern, S> delta,
+                const closure_options& opt, closure_stats& st, spmm_stats& sst) {
   while (delta.nnz() > 0) {
     ++st.iterations;
     // Δ sizes change slowly from one iteration to the next: reserving the last one's size saves
     // most buffer growth.
-    dcsr_matrix<pattern, S> next(packed_config(delta.rows(), R.cols, delta.nnz()));
-    next.resize(delta.rows(), R.cols);
+    dcsr_matrix<pattern, S> next(packed_config(delta.rows(), B.cols, delta.nnz()));
+    next.resize(delta.rows(), B.cols);
     offset_t added = 0;
     spmm_slices<or_and, pattern, S>(
         operand(delta), B, [&plus] { return operand(plus); },
@@ -81,11 +78,67 @@ void semi_naive(const csr_matrix<pattern, S>& R, dcsr_matrix<pattern, S>& plus, 
     if (opt.progress) opt.progress(st.iterations, added, plus.nnz());
     delta = std::move(next);
   }
+}
+
+// Runs `work` and fills the statistics every entry point reports.
+template <class S>
+void measured(const dcsr_matrix<pattern, S>& plus, closure_stats& st, const std::function<void(spmm_stats&)>& work) {
+  const auto t0 = std::chrono::steady_clock::now();
+  spmm_stats sst;
+  work(sst);
   memory::synchronize();
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   st.pairs = plus.nnz();
   st.products = sst.products;
   st.slices = sst.slices;
+}
+
+// Δ₀ of an insert batch E (as CSR) into R, given R⁺ = plus before it; P picks plus's rows out of R's
+// (the identity for a closure, P(i, sources[i]) for reachability). Why it is enough: take a new
+// pair's path and its prefix pairs; from the first prefix pair not in R⁺ on, every one is new, and
+// that first one is an old pair (or P's row) followed by an edge of R that R⁺ did not already
+// absorb, so an edge of E. Hence Δ₀ = (R⁺·E ∪ P·E) \ R⁺, and Δ·(R ∪ E) masked by R⁺ finds the rest.
+// R⁺·E reads all of R⁺ once (there is no column index to find the pairs ending at E's sources).
+template <class S>
+dcsr_matrix<pattern, S> batch_delta(dcsr_matrix<pattern, S>& plus, const spmm_operand<pattern>& P,
+                                    const csr_matrix<pattern, S>& E, const closure_options& opt, spmm_stats& sst) {
+  dcsr_matrix<pattern, S> delta(packed_config(plus.rows(), plus.cols(), E.nnz()));
+  delta.resize(plus.rows(), plus.cols());
+  // R⁺·E \ R⁺: R⁺ is the left operand, so it must not change until the product is done.
+  spmm_slices<or_and, pattern, S>(
+      operand(plus), operand(E), [&plus] { return operand(plus); },
+      [&](const coo_matrix<pattern, S>& part) { run_phase(opt.spmm, "insert", [&] { delta.append_sorted(part, true); }); },
+      opt.spmm, &sst);
+  if (delta.nnz() > 0) run_phase(opt.spmm, "insert", [&] { plus.append_sorted(delta.to_coo()); });
+  // P·E \ (R⁺ ∪ the above): the batch's own edges (from the sources' rows).
+  spmm_slices<or_and, pattern, S>(
+      P, operand(E), [&plus] { return operand(plus); },
+      [&](const coo_matrix<pattern, S>& part) {
+        run_phase(opt.spmm, "insert", [&] {
+          delta.append_sorted(part);
+          plus.append_sorted(part);
+        });
+      },
+      opt.spmm, &sst);
+  if (opt.progress) opt.progress(0, delta.nnz(), plus.nnz());
+  return delta;
+}
+
+// The batch as CSR over n x n, repeats collapsed.
+template <class S>
+csr_matrix<pattern, S> batch_csr(const coo_matrix<pattern, S>& added, vertex_t n) {
+  return dcsr_matrix<pattern, S>::from_coo(added, n, n, packed_config(n, n, 0)).to_csr();
+}
+
+// The selector of reachable(): P(i, sources[i]) = 1, m x n.
+template <class S>
+csr_matrix<pattern, S> selector(const std::vector<vertex_t>& sources, vertex_t n) {
+  std::vector<vertex_t> rows(sources.size());
+  std::iota(rows.begin(), rows.end(), 0);
+  dcsr_config pick = packed_config(vertex_t(sources.size()), n, 0);
+  pick.square = false;
+  return dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(rows, sources), vertex_t(sources.size()), n, pick)
+      .to_csr();
 }
 
 void finish(closure_stats& st, closure_stats* out) {
@@ -103,7 +156,7 @@ dcsr_matrix<pattern, S> transitive_closure(const dcsr_matrix<pattern, S>& R, con
   // R⁺ starts as R with repeats collapsed (a store may accumulate them); R is read as CSR.
   dcsr_matrix<pattern, S> plus = dcsr_matrix<pattern, S>::from_coo(R.to_coo(), R.rows(), R.cols(), closure_config());
   const csr_matrix<pattern, S> r = plus.to_csr();
-  semi_naive(r, plus, opt, st);
+  measured(plus, st, [&](spmm_stats& sst) { semi_naive(operand(r), plus, packed_copy(plus), opt, st, sst); });
   finish(st, stats);
   return plus;
 }
@@ -116,22 +169,64 @@ dcsr_matrix<pattern, S> reachable(const dcsr_matrix<pattern, S>& R, const std::v
     FG_EXPECTS(s >= 0 && s < R.rows(), "reachable: source " + std::to_string(s) + " is not a vertex");
   memory::reset_peak();
   closure_stats st;
-  const auto m = vertex_t(sources.size());
   const dcsr_matrix<pattern, S> once = dcsr_matrix<pattern, S>::from_coo(R.to_coo(), R.rows(), R.cols());
   const csr_matrix<pattern, S> r = once.to_csr();
   // Δ₀ = P · R with P(i, sources[i]) = 1: the sources' rows of R, gathered by the SpMM itself.
-  std::vector<vertex_t> rows(sources.size());
-  std::iota(rows.begin(), rows.end(), 0);
-  dcsr_config pick;
-  pick.square = false;
-  const auto P = dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(rows, sources), m, R.rows(), pick);
+  const csr_matrix<pattern, S> P = selector<S>(sources, R.rows());
   spmm_options first = opt.spmm;
   first.result = closure_config();
   first.result.square = false;
   dcsr_matrix<pattern, S> plus = spmm<or_and>(P, r, first);
-  semi_naive(r, plus, opt, st);
+  measured(plus, st, [&](spmm_stats& sst) { semi_naive(operand(r), plus, packed_copy(plus), opt, st, sst); });
   finish(st, stats);
   return plus;
+}
+
+namespace {
+template <class S>
+void extend(dcsr_matrix<pattern, S>& plus, const dcsr_matrix<pattern, S>& R, const std::vector<vertex_t>* sources,
+            const coo_matrix<pattern, S>& added, const closure_options& opt, closure_stats* stats) {
+  memory::reset_peak();
+  closure_stats st;
+  const vertex_t n = R.rows();
+  plus.resize(sources ? plus.rows() : n, n);
+  if (added.nnz > 0) {
+    const csr_matrix<pattern, S> E = batch_csr(added, n);
+    // The closure's P is the identity: row u of P·E is row u of E.
+    std::vector<vertex_t> all;
+    if (sources == nullptr) {
+      all.resize(std::size_t(n));
+      std::iota(all.begin(), all.end(), 0);
+    }
+    const csr_matrix<pattern, S> P = selector<S>(sources ? *sources : all, n);
+    // Rounds after the batch read R, which holds E, straight from the store: no CSR copy per batch.
+    measured(plus, st, [&](spmm_stats& sst) {
+      semi_naive(operand(R), plus, batch_delta(plus, operand(P), E, opt, sst), opt, st, sst);
+    });
+  }
+  st.pairs = plus.nnz();
+  finish(st, stats);
+}
+}  // namespace
+
+template <class S>
+void extend_closure(dcsr_matrix<pattern, S>& plus, const dcsr_matrix<pattern, S>& R,
+                    const coo_matrix<pattern, S>& added, const closure_options& opt, closure_stats* stats) {
+  FG_EXPECTS(R.rows() == R.cols(), "extend_closure: R must be square");
+  FG_EXPECTS(plus.rows() <= R.rows() && plus.cols() <= R.cols(), "extend_closure: R+ is larger than R");
+  extend<S>(plus, R, nullptr, added, opt, stats);
+}
+
+template <class S>
+void extend_reachable(dcsr_matrix<pattern, S>& plus, const dcsr_matrix<pattern, S>& R,
+                      const std::vector<vertex_t>& sources, const coo_matrix<pattern, S>& added,
+                      const closure_options& opt, closure_stats* stats) {
+  FG_EXPECTS(R.rows() == R.cols(), "extend_reachable: R must be square");
+  FG_EXPECTS(plus.rows() == vertex_t(sources.size()) && plus.cols() <= R.cols(),
+             "extend_reachable: R+ must have one row per source and no more columns than R");
+  for (vertex_t s : sources)
+    FG_EXPECTS(s >= 0 && s < R.rows(), "extend_reachable: source " + std::to_string(s) + " is not a vertex");
+  extend<S>(plus, R, &sources, added, opt, stats);
 }
 
 namespace {
@@ -169,7 +264,12 @@ closure_run closure_of_file(const edge_file& f, const std::vector<vertex_t>* sou
   template dcsr_matrix<pattern, S> transitive_closure<S>(const dcsr_matrix<pattern, S>&, const closure_options&, \
                                                          closure_stats*);                                  \
   template dcsr_matrix<pattern, S> reachable<S>(const dcsr_matrix<pattern, S>&, const std::vector<vertex_t>&, \
-                                                const closure_options&, closure_stats*);
+                                                const closure_options&, closure_stats*);     \
+  template void extend_closure<S>(dcsr_matrix<pattern, S>&, const dcsr_matrix<pattern, S>&,             \
+                                  const coo_matrix<pattern, S>&, const closure_options&, closure_stats*); \
+  template void extend_reachable<S>(dcsr_matrix<pattern, S>&, const dcsr_matrix<pattern, S>&,           \
+                                    const std::vector<vertex_t>&, const coo_matrix<pattern, S>&,        \
+                                    const closure_options&, closure_stats*);
 FG_INSTANTIATE(host_space)
 FG_INSTANTIATE(device_space)
 #undef FG_INSTANTIATE

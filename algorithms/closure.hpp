@@ -48,6 +48,26 @@ template <class Space>
 dcsr_matrix<pattern, Space> reachable(const dcsr_matrix<pattern, Space>& R, const std::vector<vertex_t>& sources,
                                       const closure_options& opt = {}, closure_stats* stats = nullptr);
 
+/// @brief Incremental closure: brings `plus`, R⁺ of R before the edges `added` went in, up to R⁺ of
+///        R (R holds `added` already and may have grown). Semi-naive from the batch, not from R:
+///        Δ₀ = (R⁺·E ∪ E) \ R⁺, then Δ·R \ R⁺ until empty (see closure.cpp for why that is all).
+///        The work is one pass over R⁺ plus the new pairs times their degrees in R; equal to
+///        transitive_closure(R) as a set of pairs. Deletions cannot be undone this way: after one,
+///        recompute. `added` may repeat edges or hold edges R⁺ already has. stats: iterations are
+///        the rounds after Δ₀; pairs, time and peak memory as for transitive_closure.
+/// @throws fg::out_of_memory (plus is then partly extended: recompute); fg::invalid_argument.
+template <class Space>
+void extend_closure(dcsr_matrix<pattern, Space>& plus, const dcsr_matrix<pattern, Space>& R,
+                    const coo_matrix<pattern, Space>& added, const closure_options& opt = {},
+                    closure_stats* stats = nullptr);
+
+/// @brief The same for reachable(): `plus` holds the rows of `sources` (as reachable() returned
+///        them for R before `added`); Δ₀ = (R⁺·E ∪ P·E) \ R⁺ with P(i, sources[i]) = 1.
+template <class Space>
+void extend_reachable(dcsr_matrix<pattern, Space>& plus, const dcsr_matrix<pattern, Space>& R,
+                      const std::vector<vertex_t>& sources, const coo_matrix<pattern, Space>& added,
+                      const closure_options& opt = {}, closure_stats* stats = nullptr);
+
 /// Result of a run from a file: statistics and, when asked for, the pairs as a host CSR in dense ids
 /// (row i: the closure's row of vertex i, or of sources[i]; columns sorted).
 struct closure_run {

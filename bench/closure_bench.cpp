@@ -7,6 +7,9 @@
 //   insert     appending each slice to Δ and to R⁺ (DCSR append_sorted)
 // plus pairs, iterations, the peak of the one allocator (device memory) and, with --expected, the
 // published pairs and iterations (shared/data/expected/transitive_closure_sizes.tsv) as a check.
+// --incremental F[,F...]: for each share F, a random F of the edges (seeded) is held back; R⁺ of the
+// rest is computed, then extended by the held-back batch (extend_closure, timed) and compared with
+// a from-scratch closure of all edges (timed): pairs must be equal, and the speedup is reported.
 // Memory: see algorithms/closure.cpp (fe_ocean's 1.67e9 pairs are expected to peak near 25 GB).
 #include <fmt/core.h>
 #include <fmt/ostream.h>
@@ -14,6 +17,8 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -67,8 +72,8 @@ struct row {
   std::string check;
 };
 
-row bench_graph(const std::string& path, std::size_t workspace, bool split, const std::map<std::string, published>& table) {
-  const edge_file f = read_graph(path);
+row bench_graph(const edge_file& f, const std::string& path, std::size_t workspace, bool split,
+                const std::map<std::string, published>& table) {
   FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
   const auto n = vertex_t(f.num_vertices);
   fmt::print("\n{}: {} vertices, {} edges\n", f.path, n, f.num_edges());
@@ -111,6 +116,55 @@ row bench_graph(const std::string& path, std::size_t workspace, bool split, cons
   fmt::print("  peak memory {:.1f} MiB  {}\n", r.peak_mib, r.check);
   return r;
 }
+
+struct inc_row {
+  std::string graph;
+  double share = 0;
+  std::size_t batch = 0;
+  offset_t new_pairs = 0, pairs = 0;
+  int rounds = 0;
+  double inc_ms = 0, scratch_ms = 0;
+  bool equal = false;
+};
+
+// One held-back share of `f`'s edges: R⁺ of the rest, then extended by the batch vs from scratch.
+inc_row bench_incremental(const edge_file& f, const std::string& name, double share) {
+  const auto n = vertex_t(f.num_vertices);
+  std::vector<std::size_t> order(f.src.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::mt19937_64 rng(1);
+  std::shuffle(order.begin(), order.end(), rng);
+  const auto held = std::max<std::size_t>(1, std::size_t(share * double(order.size())));
+  std::vector<vertex_t> bs, bd, rs, rd;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    auto& s = i < held ? bs : rs;
+    auto& d = i < held ? bd : rd;
+    s.push_back(f.src[order[i]]);
+    d.push_back(f.dst[order[i]]);
+  }
+  auto R = dcsr_matrix<pattern, device_space>::from_coo(make_coo<pattern, device_space>(rs, rd), n, n);
+  dcsr_matrix<pattern, device_space> plus = transitive_closure(R);
+  const offset_t before = plus.nnz();
+  const auto batch = make_coo<pattern, device_space>(bs, bd);
+  R.insert_batch(batch);
+  device_timer timer;
+  closure_stats st;
+  inc_row r;
+  r.graph = name;
+  r.share = share;
+  r.batch = held;
+  r.inc_ms = timer.time_ms([&] { extend_closure(plus, R, batch, {}, &st); });
+  r.rounds = st.iterations;
+  r.pairs = plus.nnz();
+  r.new_pairs = r.pairs - before;
+  dcsr_matrix<pattern, device_space> fresh;
+  r.scratch_ms = timer.time_ms([&] { fresh = transitive_closure(R); });
+  r.equal = fresh.nnz() == plus.nnz();  // same size; the tests check the pairs themselves
+  fmt::print("  +{} edges ({:.4g}%): {} new pairs in {} rounds, {:.2f} ms; from scratch {:.2f} ms: {:.1f}x{}\n",
+             r.batch, 100 * share, r.new_pairs, r.rounds, r.inc_ms, r.scratch_ms, r.scratch_ms / r.inc_ms,
+             r.equal ? "" : "  MISMATCH");
+  return r;
+}
 }  // namespace
 
 int run_closure(const std::vector<std::string>& args) {
@@ -118,14 +172,23 @@ int run_closure(const std::vector<std::string>& args) {
   std::size_t workspace = 0;
   bool split = true;
   std::vector<std::string> graphs;
+  std::vector<double> shares;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if ((a == "--json" || a == "--expected" || a == "--workspace") && i + 1 >= args.size())
+    if ((a == "--json" || a == "--expected" || a == "--workspace" || a == "--incremental") && i + 1 >= args.size())
       throw error("bench closure: " + a + " needs a value\n" + bench_usage);
     if (a == "--json") json = args[++i];
     else if (a == "--expected") expected = args[++i];
     else if (a == "--workspace") workspace = std::size_t(std::stod(args[++i]));
     else if (a == "--no-split") split = false;
+    else if (a == "--incremental") {
+      std::stringstream list(args[++i]);
+      for (std::string x; std::getline(list, x, ',');) {
+        const double v = std::stod(x);
+        if (!(v > 0 && v < 1)) throw error("bench closure: --incremental shares must lie in (0, 1), got " + x);
+        shares.push_back(v);
+      }
+    }
     else if (a.rfind("--", 0) == 0) throw error("bench closure: unknown option " + a + "\n" + bench_usage);
     else graphs.push_back(a);
   }
@@ -133,8 +196,11 @@ int run_closure(const std::vector<std::string>& args) {
   const auto table = expected.empty() ? std::map<std::string, published>{} : read_expected(expected);
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   std::vector<row> rows;
+  std::vector<inc_row> incs;
   for (const auto& g : graphs) {
-    rows.push_back(bench_graph(g, workspace, split, table));
+    const edge_file f = read_graph(g);
+    rows.push_back(bench_graph(f, g, workspace, split, table));
+    for (double share : shares) incs.push_back(bench_incremental(f, stem(g), share));
     if (!json.empty()) {  // after every graph: a run cut off later keeps what it measured
       std::ofstream out(json);
       out << "[\n";
@@ -157,6 +223,15 @@ int run_closure(const std::vector<std::string>& args) {
     fmt::print("{:<34} {:>13} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.1f}  {}\n", r.graph, r.pairs,
                r.iterations, r.total_ms / 1e3, r.spmm_ms / 1e3, r.diff_ms / 1e3, r.insert_ms / 1e3, r.peak_mib, r.check);
     bad += r.check.rfind("MISMATCH", 0) == 0 ? 1 : 0;
+  }
+  if (!incs.empty())
+    fmt::print("\n{:<34} {:>8} {:>9} {:>12} {:>6} {:>10} {:>10} {:>8}  {}\n", "incremental: graph", "share %",
+               "edges", "new pairs", "rounds", "inc ms", "scratch ms", "speedup", "check");
+  for (const inc_row& r : incs) {
+    fmt::print("{:<34} {:>8.4g} {:>9} {:>12} {:>6} {:>10.2f} {:>10.2f} {:>7.1f}x  {}\n", r.graph, 100 * r.share, r.batch,
+               r.new_pairs, r.rounds, r.inc_ms, r.scratch_ms, r.scratch_ms / r.inc_ms,
+               r.equal ? "equal pairs" : "MISMATCH");
+    bad += r.equal ? 0 : 1;
   }
   return bad == 0 ? 0 : 1;
 }

@@ -26,7 +26,7 @@ coo_matrix<V, S> graph<V, S>::oriented(const vertex_t* src, const vertex_t* dst,
 }
 
 template <class V, class S>
-coo_matrix<V, S> graph<V, S>::file_batch(const edge_file& f, std::size_t first, std::size_t last) const {
+coo_matrix<V, S> graph<V, S>::batch(const edge_file& f, std::size_t first, std::size_t last) const {
   FG_EXPECTS(first <= last && last <= f.src.size(), "graph: edge range out of bounds");
   return oriented(f.src.data() + first, f.dst.data() + first, last - first,
                   f.weighted() ? f.weight.data() + first : nullptr);
@@ -40,7 +40,7 @@ coo_matrix<V, S> graph<V, S>::edge_batch(const std::vector<vertex_t>& src, const
 
 template <class V, class S>
 void graph<V, S>::insert(const edge_file& f, std::size_t first, std::size_t last) {
-  store_.insert_batch(file_batch(f, first, last));
+  store_.insert_batch(batch(f, first, last));
 }
 
 template <class V, class S>
@@ -51,7 +51,7 @@ void graph<V, S>::remove(const std::vector<vertex_t>& src, const std::vector<ver
 template <class V, class S>
 void graph<V, S>::apply(const edge_file& f, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
                         const std::vector<vertex_t>& del_dst) {
-  store_.apply_batch(file_batch(f, first, last), edge_batch(del_src, del_dst));
+  store_.apply_batch(batch(f, first, last), edge_batch(del_src, del_dst));
 }
 
 template <class V, class S>

@@ -23,6 +23,11 @@ class graph {
   /// @brief Insert edges [first, last) of `file` as one batch (weights used when V is double).
   /// @throws fg::batch_error / fg::out_of_memory; the store is then unchanged.
   void insert(const edge_file& file, std::size_t first, std::size_t last);
+  /// @brief Insert a batch already in this graph's orientation (what batch() returns).
+  void insert(const coo_matrix<V, Space>& oriented_batch) { store_.insert_batch(oriented_batch); }
+  /// @brief Edges [first, last) of `file` as a batch in this graph's orientation: what insert(file,
+  ///        first, last) stores, for a caller that also needs the batch (incremental closure).
+  coo_matrix<V, Space> batch(const edge_file& file, std::size_t first, std::size_t last) const;
   /// @brief Delete the edges src[i] -> dst[i] (file direction; stored in this graph's orientation)
   ///        as one batch: every copy of an edge goes, an absent edge is a no-op.
   /// @throws fg::batch_error for a negative id / fg::out_of_memory; the store is then unchanged.
@@ -47,7 +52,6 @@ class graph {
 
  private:
   coo_matrix<V, Space> oriented(const vertex_t* src, const vertex_t* dst, std::size_t n, const double* weight) const;
-  coo_matrix<V, Space> file_batch(const edge_file& file, std::size_t first, std::size_t last) const;
   coo_matrix<V, Space> edge_batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst) const;
 
   orientation orient_;

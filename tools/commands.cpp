@@ -199,6 +199,52 @@ defrag_policy defrag_opts(const options& o) {
   }
 }
 
+// stream --closure: R⁺ of the store, extended after each insert batch from that batch alone
+// (extend_closure); after a batch with deletions it is recomputed, since a closure cannot shrink
+// semi-naively. --compare also computes it from scratch every batch and stops on any difference.
+template <class S>
+struct stream_closure {
+  bool compare = false;
+  dcsr_matrix<pattern, S> plus;
+  double t_inc = 0, t_cold = 0;
+  std::int64_t rounds = 0, recomputed = 0;
+
+  static bool same_pairs(const dcsr_matrix<pattern, S>& a, const dcsr_matrix<pattern, S>& b) {
+    if (a.nnz() != b.nnz() || a.rows() != b.rows()) return false;
+    const auto sorted = [](const dcsr_matrix<pattern, S>& m) {
+      const csr_matrix<pattern, S> c = m.to_csr();
+      const std::vector<offset_t> rp = to_vector(c.row_ptr);
+      std::vector<vertex_t> col = to_vector(c.col);
+      for (std::size_t i = 0; i + 1 < rp.size(); ++i) std::sort(col.begin() + rp[i], col.begin() + rp[i + 1]);
+      return std::make_pair(rp, col);
+    };
+    return sorted(a) == sorted(b);
+  }
+  // Prints this batch's columns: pairs, rounds (or "redo"), ms[, from-scratch ms].
+  void after(std::size_t batch, const dcsr_matrix<pattern, S>& R, const coo_matrix<pattern, S>& added, bool deleted) {
+    closure_stats st;
+    if (deleted) {
+      plus = transitive_closure(R, {}, &st);
+      ++recomputed;
+    } else {
+      extend_closure(plus, R, added, {}, &st);
+      rounds += st.iterations;
+    }
+    t_inc += st.seconds;
+    fmt::print("  {:>12}  {:>6}  {:>10.3f}", st.pairs, deleted ? std::string("redo") : std::to_string(st.iterations),
+               st.seconds * 1e3);
+    if (!compare) return;
+    closure_stats cold;
+    const dcsr_matrix<pattern, S> fresh = transitive_closure(R, {}, &cold);
+    t_cold += cold.seconds;
+    fmt::print("  {:>10.3f}", cold.seconds * 1e3);
+    if (!same_pairs(plus, fresh))
+      throw error("stream --closure --compare: after batch " + std::to_string(batch) + " the incremental closure (" +
+                  std::to_string(plus.nnz()) + " pairs) differs from the one computed from scratch (" +
+                  std::to_string(fresh.nnz()) + " pairs)");
+  }
+};
+
 template <class S>
 int stream_on(const options& o, const edge_file& f, const std::string& backend) {
   const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
@@ -206,12 +252,16 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
   std::mt19937_64 rng(std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max())));
   const pagerank_options p = pagerank_opts(o);
   const defrag_policy policy = defrag_opts(o);
-  const bool per_batch = o.has("pagerank"), compare = o.has("compare");
-  if (compare && !per_batch) throw usage_error("--compare goes with --pagerank");
+  const bool per_batch = o.has("pagerank"), compare = o.has("compare"), closing = o.has("closure");
+  if (compare && !per_batch && !closing) throw usage_error("--compare goes with --pagerank or --closure");
   FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
   fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, to_string(policy.mode));
-  // In-edge orientation: PageRank pulls along in-edges with no atomics.
-  graph<pattern, S> g(orientation::in, vertex_t(f.num_vertices));
+  // In-edge orientation: PageRank pulls along in-edges with no atomics. A closure alone keeps out-
+  // edges (with PageRank it is the transposed closure: the same number of pairs).
+  graph<pattern, S> g(per_batch || !closing ? orientation::in : orientation::out, vertex_t(f.num_vertices));
+  stream_closure<S> tc;
+  tc.compare = compare;
+  if (closing) tc.plus = transitive_closure(g.store());
   pagerank_options quiet = p;  // per-batch runs print a table row, not a progress line
   quiet.progress = nullptr;
   incremental_pagerank inc(quiet);
@@ -220,7 +270,9 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
   if (deleting) fmt::print("  {:>10}  {:>10}  {:>14}", "deletes", "ms", "deletes/s");
   fmt::print("  {:>10}", "defrag ms");
   if (per_batch) fmt::print("  {:>8}  {:>10}", "pr iter", "pr ms");
-  if (compare) fmt::print("  {:>8}  {:>10}", "cold iter", "cold ms");
+  if (compare && per_batch) fmt::print("  {:>8}  {:>10}", "cold iter", "cold ms");
+  if (closing) fmt::print("  {:>12}  {:>6}  {:>10}", "tc pairs", "rounds", "tc ms");
+  if (closing && compare) fmt::print("  {:>10}", "scratch ms");
   fmt::print("\n");
   double t_ins = 0, t_del = 0, t_defrag = 0, t_pr = 0, t_cold = 0;
   std::size_t b = 0, asked = 0, defrags = 0;
@@ -231,8 +283,11 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
   std::vector<vertex_t> del_src, del_dst;
   for (std::size_t first = 0; first < f.src.size(); first += batch, ++b) {
     const std::size_t last_edge = std::min(f.src.size(), first + batch);
+    coo_matrix<pattern, S> added;
+    if (closing) added = g.batch(f, first, last_edge);  // kept for the closure's Δ₀
     auto t = clock_type::now();
-    g.insert(f, first, last_edge);
+    if (closing) g.insert(added);
+    else g.insert(f, first, last_edge);
     memory::synchronize();
     const double s = since(t);
     t_ins += s;
@@ -263,12 +318,13 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
       reads = std::max(1, r.iterations);
       fmt::print("  {:>8}  {:>10.3f}", r.iterations, (r.seconds + r.view_seconds) * 1e3);
     }
-    if (compare) {
+    if (compare && per_batch) {
       const pagerank_result c = pagerank(g.store(), quiet);
       t_cold += c.seconds + c.view_seconds;
       cold_iterations += c.iterations;
       fmt::print("  {:>8}  {:>10.3f}", c.iterations, (c.seconds + c.view_seconds) * 1e3);
     }
+    if (closing) tc.after(b + 1, g.store(), added, deleting && !del_src.empty());
     fmt::print("\n");
   }
   const dcsr_stats& st = g.store().stats();
@@ -286,10 +342,15 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
     write_edges(o.get("edges-out", ""), f, g.store());
     fmt::print("remaining edges written to {}\n", o.get("edges-out", ""));
   }
+  if (closing) {
+    fmt::print("closure: {} pairs; extended after {} batches in {} rounds, {} recomputed after deletions: {:.3f} s\n",
+               tc.plus.nnz(), b - std::size_t(tc.recomputed), tc.rounds, tc.recomputed, tc.t_inc);
+    if (compare) fmt::print("from scratch after every batch: {:.3f} s; equal after every batch\n", tc.t_cold);
+  }
   if (per_batch) {
     fmt::print("incremental pagerank: {} iterations over {} batches, {:.3f} s (each warm-started from the last)\n",
                inc.total_iterations(), inc.updates(), t_pr);
-    if (compare)
+    if (compare)  // per_batch
       fmt::print("cold starts: {} iterations, {:.3f} s; warm starts saved {} iterations ({:.1f}%)\n", cold_iterations,
                  t_cold, cold_iterations - inc.total_iterations(),
                  cold_iterations > 0 ? 100.0 * double(cold_iterations - inc.total_iterations()) / double(cold_iterations) : 0.0);

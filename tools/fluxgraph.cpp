@@ -21,7 +21,7 @@ const char* usage_text =
     "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]\n"
     "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
     "                             [--backend cpu|cuda] [--kernel auto|NAME] [--defrag none|limit|measured]\n"
-    "                             [--pagerank [--compare]]\n"
+    "                             [--pagerank] [--closure] [--compare]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
@@ -37,6 +37,8 @@ const char* usage_text =
     "or when the reads before the next batch make it pay off (measured, the default).\n"
     "stream --pagerank: PageRank after every batch, warm-started from the last scores (iterations and\n"
     "time per batch; --out gets the last scores); --compare also runs each from scratch.\n"
+    "stream --closure: the transitive closure's pairs after every batch, extended from that batch\n"
+    "alone (recomputed after deletions); --compare also computes it from scratch and checks equality.\n"
     "closure: the pairs (x, y) joined by a directed path of length >= 1, their number, the semi-naive\n"
     "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
     "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
@@ -65,7 +67,7 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"cfa", {"out", "backend"}},
 };
 const std::map<std::string, std::set<std::string>> flag_names = {
-    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {"pagerank", "compare"}}, {"closure", {"count-only"}}, {"reach", {}},
+    {"info", {"explain"}}, {"pagerank", {"weighted"}}, {"stream", {"pagerank", "closure", "compare"}}, {"closure", {"count-only"}}, {"reach", {}},
     {"pointsto", {"check", "sizes"}}, {"cfl", {"check"}}, {"cfa", {"check"}}};
 }  // namespace
 

@@ -7,9 +7,6 @@
 //    throws fg::out_of_memory and leaves R as it was.
 #include <doctest/doctest.h>
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/transitive_closure.hpp>
-
 #include <fstream>
 #include <random>
 #include <set>
@@ -23,24 +20,12 @@
 #include "core/memory.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
+#include "closure_support.hpp"
 
 namespace {
 using namespace fg;
-using pair_set = std::set<std::pair<vertex_t, vertex_t>>;
-using digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-using edges = std::vector<std::pair<vertex_t, vertex_t>>;
-
-std::string data(const std::string& name) { return std::string(FG_TEST_DATA_DIR) + "/" + name; }
-
-pair_set boost_closure(vertex_t n, const edges& e) {
-  digraph g(static_cast<std::size_t>(n)), tc;
-  for (const auto& [u, v] : e) boost::add_edge(std::size_t(u), std::size_t(v), g);
-  boost::transitive_closure(g, tc);
-  pair_set out;
-  for (auto [it, end] = boost::edges(tc); it != end; ++it)
-    out.emplace(vertex_t(boost::source(*it, tc)), vertex_t(boost::target(*it, tc)));
-  return out;
-}
+using namespace fg::test;
+using edges = pair_list;
 
 template <class S>
 dcsr_matrix<pattern, S> store_of(vertex_t n, const edges& e) {
@@ -50,17 +35,6 @@ dcsr_matrix<pattern, S> store_of(vertex_t n, const edges& e) {
     c.push_back(v);
   }
   return dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(r, c), n, n);
-}
-
-template <class S>
-pair_set pairs_of(const dcsr_matrix<pattern, S>& A) {
-  A.validate();
-  const auto coo = A.to_coo();
-  const auto r = to_vector(coo.row), c = to_vector(coo.col);
-  pair_set out;
-  for (std::size_t i = 0; i < r.size(); ++i) out.emplace(r[i], c[i]);
-  REQUIRE(out.size() == coo.nnz);  // no pair twice
-  return out;
 }
 
 // The closure of (n, e) on both twins equals Boost's; returns the iterations (equal on both).
