@@ -32,19 +32,22 @@ void run_phase(const spmm_options& o, const char* phase, const std::function<voi
 std::string mib(double bytes) { return std::to_string(static_cast<long long>(bytes / 1048576.0 + 0.5)) + " MiB"; }
 
 // Greedy slices [cuts[i], cuts[i+1]): each takes rows while the prefix of their cost stays within
-// the budget. cost and products are host copies of the prefix sums (rows + 1 entries).
+// the budget. cost and products are host copies of the prefix sums (rows + 1 entries). A row that
+// alone passes the budget gets a slice of its own if it fits `hard` (the default budget is a cap
+// chosen for speed, not what memory allows); beyond that it is an error.
 std::vector<vertex_t> cut_slices(const std::vector<offset_t>& cost, const std::vector<offset_t>& products,
-                                 std::size_t budget) {
+                                 std::size_t budget, std::size_t hard) {
   const auto rows = vertex_t(cost.size() - 1);
   std::vector<vertex_t> cuts{0};
   for (vertex_t r = 0; r < rows;) {
     const auto end = std::upper_bound(cost.begin() + r + 1, cost.end(), cost[std::size_t(r)] + offset_t(budget));
-    const auto r1 = vertex_t(end - cost.begin()) - 1;
+    auto r1 = vertex_t(end - cost.begin()) - 1;
+    if (r1 == r && cost[std::size_t(r) + 1] - cost[std::size_t(r)] <= offset_t(hard)) r1 = r + 1;
     if (r1 == r)
       throw out_of_memory("spmm: row " + std::to_string(r) + " alone has " +
                           std::to_string(products[std::size_t(r) + 1] - products[std::size_t(r)]) +
                           " partial products and needs " + mib(double(cost[std::size_t(r) + 1] - cost[std::size_t(r)])) +
-                          " of workspace, more than the budget of " + mib(double(budget)) +
+                          " of workspace, more than the budget of " + mib(double(hard)) +
                           " (spmm_options::workspace_bytes, by default a quarter of the free memory)");
     cuts.push_back(r1);
     r = r1;
@@ -70,8 +73,8 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
   array<offset_t, S> ptr(std::size_t(A.rows) + 1), cost(std::size_t(A.rows) + 1);
   detail::product_totals total;
   run_phase(opt, "count", [&] { total = K::count_products(A, B, c, ptr.data(), cost.data()); });
-  const std::size_t budget = opt.workspace_bytes > 0 ? opt.workspace_bytes
-                                                     : std::min(memory::available_bytes() / 4, workspace_cap);
+  const std::size_t hard = opt.workspace_bytes > 0 ? opt.workspace_bytes : memory::available_bytes() / 4;
+  const std::size_t budget = opt.workspace_bytes > 0 ? hard : std::min(hard, workspace_cap);
   st.products += total.products;
   st.workspace_bytes = budget;
   if (total.products == 0) return;
@@ -80,7 +83,7 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
   std::vector<offset_t> products;
   if (total.cost > offset_t(budget)) {  // host copies only when the product must be sliced
     products = to_vector(ptr);
-    cuts = cut_slices(to_vector(cost), products, budget);
+    cuts = cut_slices(to_vector(cost), products, budget, hard);
   }
   cost = {};
   for (std::size_t s = 0; s + 1 < cuts.size(); ++s) {

@@ -5,8 +5,9 @@
 // How it runs (storage/dcsr_spmm.cpp orchestrates, storage/detail/spmm_kernels.hpp is the interface):
 //  1. Partial products per row of A (sum of B's row lengths over the row's entries), scanned.
 //  2. Row slices whose temporaries fit a workspace budget (spmm_options::workspace_bytes; by default
-//     a quarter of memory::available_bytes(), at most 2 GiB on a GPU, 64 MiB in the CPU build). A
-//     row that alone does not fit throws fg::out_of_memory naming the row; a result that does not
+//     a quarter of memory::available_bytes(), at most 2 GiB on a GPU, 64 MiB in the CPU build; a
+//     row that alone passes that cap still gets a slice of its own within the quarter). A row that
+//     alone does not fit throws fg::out_of_memory naming the row; a result that does not
 //     fit fails in the allocator, also fg::out_of_memory. The inputs are never changed.
 //  3. Per slice, every row's products are expanded, sorted by column and reduced; with a mask, the
 //     entries of M's row are looked up in the row's sorted products (binary search) and those found
@@ -100,7 +101,8 @@ using mask_source = std::function<spmm_operand<pattern>()>;
 
 struct spmm_options {
   /// Bytes one slice's temporaries may take; 0: a quarter of memory::available_bytes(), at most
-  /// 2 GiB (CUDA build) or 64 MiB (CPU build).
+  /// 2 GiB (CUDA build) or 64 MiB (CPU build) except for a single row that needs more (up to the
+  /// quarter).
   std::size_t workspace_bytes = 0;
   /// Wraps each phase when set (benchmarks time them); phases run directly otherwise.
   phase_hook timed;

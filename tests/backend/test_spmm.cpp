@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -242,6 +243,46 @@ TEST_CASE("spmm sliced by a tiny workspace equals the unsliced product; a row th
     } catch (const out_of_memory& e) {
       CHECK(std::string(e.what()).find("alone has") != std::string::npos);
     }
+  };
+  run(host_space{});
+  run(device_space{});
+}
+
+TEST_CASE("spmm: a row past the default workspace cap (64 MiB in the CPU build) gets a slice of its own") {
+  // Row 1 of A holds 2000 entries whose rows of B hold ~970 each: 1.9e6 products, about 77 MB of
+  // workspace. Rows 0 and 2 are small, so the slices around the big row are ordinary.
+  const vertex_t n = 4096;
+  std::mt19937 g(5);
+  std::vector<vertex_t> ar, ac, br, bc;
+  for (vertex_t j = 0; j < 2000; ++j) ar.push_back(1), ac.push_back(j);
+  ar.insert(ar.end(), {0, 2}), ac.insert(ac.end(), {7, 9});
+  std::set<vertex_t> row1;
+  std::vector<std::set<vertex_t>> brow(2000);  // B's rows as stored: repeats collapse
+  offset_t products = 0;
+  for (vertex_t r = 0; r < 2000; ++r) {
+    for (int j = 0; j < 1100; ++j) {
+      const auto c = vertex_t(g() % std::uint32_t(n));
+      br.push_back(r), bc.push_back(c);
+      brow[std::size_t(r)].insert(c);
+      row1.insert(c);
+    }
+    products += offset_t(brow[std::size_t(r)].size());
+  }
+  products += offset_t(brow[7].size() + brow[9].size());
+  REQUIRE(products > 1900000);
+  auto run = [&](auto space) {
+    using S = decltype(space);
+    const auto A = dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(ar, ac), n, n);
+    const auto B = dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(br, bc), n, n);
+    spmm_stats st;
+    const auto C = spmm<or_and>(A, B, {}, &st);
+    CHECK(st.products == products);
+    const csr_matrix<pattern, S> c = C.to_csr();
+    const auto rp = to_vector(c.row_ptr);
+    const auto col = to_vector(c.col);
+    CHECK(std::set<vertex_t>(col.begin() + rp[1], col.begin() + rp[2]) == row1);
+    CHECK(rp[1] - rp[0] == offset_t(brow[7].size()));
+    CHECK(rp[3] - rp[2] == offset_t(brow[9].size()));
   };
   run(host_space{});
   run(device_space{});
