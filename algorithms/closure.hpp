@@ -18,6 +18,9 @@ struct edge_file;
 struct closure_options {
   /// Workspace budget of each SpMM; when `spmm.timed` is set it also times the phase "insert".
   spmm_options spmm;
+  /// R⁺'s membership bitmap for the set differences (device twin only; see closure.cpp): -1 when
+  /// R⁺ has at least 32768 rows and the bitmap fits (the default), 0 never, 1 whenever it fits.
+  int bitmap = -1;
   /// Called after every iteration with (iteration, pairs it added, pairs so far).
   std::function<void(int, offset_t, offset_t)> progress;
 };

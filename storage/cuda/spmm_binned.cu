@@ -130,8 +130,13 @@ spmm_bin_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_operand<pattern> M, b
   for (int i = t; i < unique; i += Threads) dead[i] = 0;
   __syncthreads();
 
-  // 4. The set difference: each stored entry of M's row is looked up among the row's results.
-  if (masked && r < M.rows && unique > 0) {
+  // 4. The set difference: by the mask's bitmap (each result tests its bit), else each stored
+  // entry of M's row is looked up among the row's results.
+  if (masked && r < M.rows && unique > 0 && M.bits != nullptr) {
+    for (int i = t; i < unique; i += Threads)
+      if (M.has_bit(r, vertex_t(key[i]))) dead[i] = 1;
+    __syncthreads();
+  } else if (masked && r < M.rows && unique > 0) {
     M.for_each_piece(r, [&](offset_t b, offset_t e) {
       for (offset_t p = b + t; p < e; p += Threads) {
         const auto c = std::uint32_t(M.col[p]);

@@ -63,7 +63,10 @@ struct spmm_kernels;
                                                            const spmm_operand<pattern>* M, vertex_t r0, \
                                                            vertex_t r1, const offset_t* ptr);        \
   /* true when (row, col) strictly increase over the n entries (sorted, no repeats) */                \
-  static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);
+  static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);            \
+  /* sets the bits (row[i], col[i]) of a membership bitmap (spmm_operand::bits) */                   \
+  static void mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col,     \
+                   std::size_t n);
 
 template <>
 struct spmm_kernels<host_space> {

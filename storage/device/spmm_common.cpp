@@ -44,6 +44,18 @@ bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n)
   return bad == 0;
 }
 
+void K::mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col, std::size_t n) {
+  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t i) {
+    std::uint32_t* w = bits + offset_t(row[i]) * words + (col[i] >> 5);
+    const std::uint32_t bit = 1u << (col[i] & 31);
+#if defined(__CUDA_ARCH__)
+    atomicOr(w, bit);
+#else
+    __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+#endif
+  });
+}
+
 namespace spmm_device {
 
 offset_t read_offset(const offset_t* p) {

@@ -136,33 +136,40 @@ void global_rows(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_
   array<offset_t, device_space> starts(static_cast<std::size_t>(n + 1));
   offset_t* st = starts.data();
   if (M != nullptr && u > 0) {
-    // The set difference: a thread per stored entry of M's row looks its column up in the row's
-    // sorted results; M's rows need no order (a DCSR row is a sequence of appended batches).
     const spmm_operand<pattern> m = *M;
-    row_starts(key, u, n, st);
-    array<offset_t, device_space> mvolume(static_cast<std::size_t>(n + 1));
-    offset_t* mv = mvolume.data();
-    parallel_for(n + 1, FG_LAMBDA(std::int64_t i) {  // rows without results need no look-ups
-      const vertex_t r = i < n ? listed(rows, r0, i) : 0;
-      mv[i] = i < n && r < m.rows && st[i + 1] > st[i] ? m.size(r) : 0;
-    });
-    const offset_t volume = DK::exclusive_scan(mv, std::size_t(n) + 1);
     array<std::uint8_t, device_space> dead(static_cast<std::size_t>(u));
-    fill_zero(dead);
     std::uint8_t* d = dead.data();
-    const offset_t mchunks = (volume + expand_chunk - 1) / expand_chunk;
-    parallel_for(mchunks, FG_LAMBDA(std::int64_t ch) {  // chunks of M's entries, as in the expansion
-      offset_t t = ch * expand_chunk;
-      const offset_t end = t + expand_chunk < volume ? t + expand_chunk : volume;
-      std::int64_t i = last_not_greater(mv, n + 1, t);
-      for (; t < end; ++t) {
-        while (mv[i + 1] <= t) ++i;
-        const vertex_t c = m.col[m.locate(listed(rows, r0, i), t - mv[i])];
-        const std::uint64_t want = product_key(i, c);
-        const offset_t at = lower_bound_key(key, st[i], st[i + 1], want);
-        if (at < st[i + 1] && key[at] == want) d[at] = 1;  // racing writers all store 1
-      }
-    });
+    if (m.bits != nullptr) {  // the set difference by the mask's bitmap: each result tests its bit
+      parallel_for(u, FG_LAMBDA(std::int64_t o) {
+        const vertex_t r = listed(rows, r0, std::int64_t(key[o] >> 32));
+        d[o] = r < m.rows && m.has_bit(r, vertex_t(std::uint32_t(key[o]))) ? 1 : 0;
+      });
+    } else {
+      // A thread per stored entry of M's row looks its column up in the row's sorted results; M's
+      // rows need no order (a DCSR row is a sequence of appended batches).
+      fill_zero(dead);
+      row_starts(key, u, n, st);
+      array<offset_t, device_space> mvolume(static_cast<std::size_t>(n + 1));
+      offset_t* mv = mvolume.data();
+      parallel_for(n + 1, FG_LAMBDA(std::int64_t i) {  // rows without results need no look-ups
+        const vertex_t r = i < n ? listed(rows, r0, i) : 0;
+        mv[i] = i < n && r < m.rows && st[i + 1] > st[i] ? m.size(r) : 0;
+      });
+      const offset_t volume = DK::exclusive_scan(mv, std::size_t(n) + 1);
+      const offset_t mchunks = (volume + expand_chunk - 1) / expand_chunk;
+      parallel_for(mchunks, FG_LAMBDA(std::int64_t ch) {  // chunks of M's entries, as in the expansion
+        offset_t t = ch * expand_chunk;
+        const offset_t end = t + expand_chunk < volume ? t + expand_chunk : volume;
+        std::int64_t i = last_not_greater(mv, n + 1, t);
+        for (; t < end; ++t) {
+          while (mv[i + 1] <= t) ++i;
+          const vertex_t c = m.col[m.locate(listed(rows, r0, i), t - mv[i])];
+          const std::uint64_t want = product_key(i, c);
+          const offset_t at = lower_bound_key(key, st[i], st[i + 1], want);
+          if (at < st[i + 1] && key[at] == want) d[at] = 1;  // racing writers all store 1
+        }
+      });
+    }
     auto drop = FG_LAMBDA(std::uint8_t f) { return f != 0; };
     if constexpr (values) {
       auto first = thrust::make_zip_iterator(thrust::make_tuple(key, val));

@@ -90,6 +90,10 @@ bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n)
   return true;
 }
 
+void K::mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) bits[offset_t(row[i]) * words + (col[i] >> 5)] |= 1u << (col[i] & 31);
+}
+
 FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_HOST)
 FG_FOR_EACH_VALUE(FG_SPMM_COUNT_HOST)
 

@@ -32,7 +32,7 @@ coo_matrix<pattern, S> batch_of(const edges& e) {
 // Streams `batches` into a store on twin S, extending R⁺ after each; every step checked against
 // Boost and a from-scratch closure. Returns the rounds the extensions took in all.
 template <class S>
-int stream_and_check(const std::string& what, const std::vector<edges>& batches) {
+int stream_and_check(const std::string& what, const std::vector<edges>& batches, const closure_options& opt = {}) {
   CAPTURE(what);
   dcsr_matrix<pattern, S> R;
   dcsr_matrix<pattern, S> plus = transitive_closure(R);
@@ -43,10 +43,10 @@ int stream_and_check(const std::string& what, const std::vector<edges>& batches)
     R.insert_batch(batch_of<S>(batches[b]));
     so_far.insert(so_far.end(), batches[b].begin(), batches[b].end());
     closure_stats st;
-    extend_closure(plus, R, batch_of<S>(batches[b]), {}, &st);
+    extend_closure(plus, R, batch_of<S>(batches[b]), opt, &st);
     const pair_set got = pairs_of(plus);
     CHECK(got == boost_closure(R.rows(), so_far));
-    CHECK(got == pairs_of(transitive_closure(R)));
+    CHECK(got == pairs_of(transitive_closure(R, opt)));
     CHECK(st.pairs == offset_t(got.size()));
     CHECK(plus.rows() == R.rows());
     rounds += st.iterations;
@@ -141,5 +141,34 @@ TEST_CASE("a real graph streamed in 10 batches ends at the published closure siz
     extend_closure(plus, R, batch);
   }
   CHECK(plus.nnz() == 481121);  // tests/data/closure/expected.tsv
+  CHECK(pairs_of(plus) == pairs_of(transitive_closure(R)));
+}
+
+TEST_CASE("the membership bitmap of the set differences (forced on) changes no pair, from scratch or incremental") {
+  // By default it is used only from 32768 rows; forced here on small graphs so both builds run it.
+  closure_options on;
+  on.bitmap = 1;
+  std::mt19937 g(3);
+  for (vertex_t n : {1, 33, 200})
+    for (double degree : {1.0, 3.0}) {
+      edges e;
+      for (std::size_t i = 0; i < std::size_t(degree * n); ++i) e.emplace_back(vertex_t(g() % n), vertex_t(g() % n));
+      std::vector<vertex_t> r, c;
+      for (const auto& [u, v] : e) r.push_back(u), c.push_back(v);
+      const auto R = dcsr_matrix<pattern, device_space>::from_coo(make_coo<pattern, device_space>(r, c), n, n);
+      closure_stats st;
+      CHECK(pairs_of(transitive_closure(R, on, &st)) == boost_closure(n, e));
+      const std::vector<vertex_t> sources = {0, vertex_t(n / 2), 0};
+      CHECK(pairs_of(reachable(R, sources, on)) == pairs_of(reachable(R, sources)));
+    }
+  const std::string what = "bitmap on, n=150 batch=20";
+  stream_and_check<device_space>(what, random_batches(g, 150, 10, 20), on);
+  const edge_file f = read_graph(data("closure/TG.cedge.data_23874.txt.gz"));
+  const auto n = vertex_t(f.num_vertices);
+  const auto R = dcsr_matrix<pattern, device_space>::from_coo(make_coo<pattern, device_space>(f.src, f.dst), n, n);
+  closure_stats st;
+  const auto plus = transitive_closure(R, on, &st);
+  CHECK(st.pairs == 481121);
+  CHECK(st.iterations == 58);
   CHECK(pairs_of(plus) == pairs_of(transitive_closure(R)));
 }
