@@ -65,7 +65,6 @@ struct membership {
   array<std::uint32_t, S> bits;
   offset_t words = 0;
 
-  membership() = default;
   membership(const dcsr_matrix<pattern, S>& plus, int wanted) {
     if constexpr (std::is_same_v<S, device_space>) {
       if (wanted == 0 || (wanted < 0 && plus.rows() < 32768)) return;
