@@ -47,6 +47,21 @@ struct prediction {
   std::vector<std::string> from;
 };
 
+// Geometric mean over the first k points of `near` of one measured time of `kernel`, each with its
+// part above `floor` scaled by the query's bytes over the point's.
+double scaled_mean(const std::vector<std::pair<double, const calibration_point*>>& near, std::size_t k,
+                   const std::string& kernel, double beta, double measured_kernel::*time, double floor) {
+  double log_sum = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const calibration_point& p = *near[i].second;
+    const double t = p.kernels.at(kernel).*time;
+    const double scale = beta / beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
+    const double f = std::min(t, floor);
+    log_sum += std::log(std::max(1e-3, f + (t - f) * scale));
+  }
+  return std::exp(log_sum / double(k));
+}
+
 // A kernel's SpMV and conversion time on the query, from the nearest points that measured it: the
 // part of a time above the fixed floor scales with bytes; neighbours are averaged geometrically.
 prediction predict(const calibration& c, const std::string& kernel, int value_bytes, const features& q) {
@@ -60,15 +75,8 @@ prediction predict(const calibration& c, const std::string& kernel, int value_by
   const std::size_t k = std::min<std::size_t>(neighbours, near.size());
   std::partial_sort(near.begin(), near.begin() + std::ptrdiff_t(k), near.end(),
                     [](const auto& a, const auto& b) { return a.first < b.first; });
-  double log_t = 0;
-  for (std::size_t i = 0; i < k; ++i) {
-    const calibration_point& p = *near[i].second;
-    const measured_kernel& m = p.kernels.at(kernel);
-    const double scale = q.beta / beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
-    const double fl = std::min(m.spmv_us, fixed_floor_us);
-    log_t += std::log(fl + (m.spmv_us - fl) * scale);
-    r.from.push_back(p.matrix);
-  }
+  for (std::size_t i = 0; i < k; ++i) r.from.push_back(near[i].second->matrix);
+  r.spmv_us = scaled_mean(near, k, kernel, q.beta, &measured_kernel::spmv_us, fixed_floor_us);
   // A conversion is copies, scans and sorts: its time follows the size, not the row shape. So it is
   // read off the points nearest in bytes alone (the shape's neighbours can be 10-100x larger, and
   // scaling down by bytes overstated small conversions 2-10x: bench select --detail, run 19).
@@ -77,17 +85,8 @@ prediction predict(const calibration& c, const std::string& kernel, int value_by
     d = std::fabs(std::log2(q.beta) - std::log2(beta_bytes(p->value_bytes, p->value_bytes, p->rows, p->nnz)));
   std::partial_sort(near.begin(), near.begin() + std::ptrdiff_t(k), near.end(),
                     [](const auto& a, const auto& b) { return a.first < b.first; });
-  double log_c = 0;
-  for (std::size_t i = 0; i < k; ++i) {
-    const calibration_point& p = *near[i].second;
-    const measured_kernel& m = p.kernels.at(kernel);
-    const double scale = q.beta / beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
-    const double cf = std::min(m.convert_us, convert_floor_us);
-    log_c += std::log(std::max(1e-3, cf + (m.convert_us - cf) * scale));
-  }
+  r.convert_us = scaled_mean(near, k, kernel, q.beta, &measured_kernel::convert_us, convert_floor_us);
   r.ok = true;
-  r.spmv_us = std::exp(log_t / double(k));
-  r.convert_us = std::exp(log_c / double(k));
   return r;
 }
 
