@@ -155,7 +155,9 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
       e.nearest = pr.from;
       e.spmv_ms = pr.spmv_us * 1e-3;
       if (name == "dcsr") e.spmv_ms *= dcsr_read_factor(p);
-      e.convert_ms = name == "dcsr" ? 0.0 : snapshot_ms + pr.convert_us * 1e-3;
+      // DCSR reads the store; so does ADCSR when the store is laid out by size (spmv_binned).
+      const bool in_place = name == "dcsr" || (name == "adcsr" && p.size_ordered);
+      e.convert_ms = in_place ? 0.0 : snapshot_ms + pr.convert_us * 1e-3;
       e.total_ms = e.convert_ms + reads * e.spmv_ms;
     }
     s.estimates.push_back(e);
@@ -180,6 +182,7 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
         << next.total_ms << " ms; rows " << (cv < 1 ? "regular" : "skewed") << " (sigma/mu " << cv << "), like";
     for (std::size_t i = 0; i < best.nearest.size(); ++i) why << (i ? ", " : " ") << best.nearest[i];
     if (!packed) why << "; store fragmented";
+    if (best.kernel == "adcsr" && p.size_ordered) why << "; the store is laid out by size: ADCSR reads it, no copy";
   }
   s.reason = why.str();
   return s;

@@ -2,6 +2,7 @@
 // calibration, so "is a packed store worth a defragmentation" and "which kernel reads it" agree.
 #include "engine/defrag_policy.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -13,6 +14,13 @@ defrag_mode parse_defrag_mode(const std::string& s) {
   if (s == "limit" || s == "segment_limit") return defrag_mode::segment_limit;
   if (s == "measured") return defrag_mode::measured;
   throw invalid_argument("unknown defragmentation policy '" + s + "' (none, limit or measured)");
+}
+
+std::optional<dcsr_layout> parse_layout(const std::string& s) {
+  if (s == "auto") return std::nullopt;
+  if (s == "rows") return dcsr_layout::row_order;
+  if (s == "size") return dcsr_layout::size_order;
+  throw invalid_argument("unknown layout '" + s + "' (auto, rows or size)");
 }
 
 const char* to_string(defrag_mode m) {
@@ -62,13 +70,22 @@ defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile
       d.saved_ms = reads * (d.fragmented_ms - d.packed_ms);
       d.cost_ms = pol.defrag_spmvs * csr_ms;
       d.defragment = d.saved_ms > d.cost_ms;
+      if (d.defragment && !pol.layout) {  // which layout: the one the selector's reads of the packed store want
+        packed_p.size_ordered = true;
+        d.by_size = select_kernel(packed_p, pol.value_bytes, std::max(1.0, reads), pol.cal).kernel == "adcsr";
+      }
       why << reads << " read" << (reads == 1 ? "" : "s") << " x " << (d.fragmented_ms - d.packed_ms)
           << " ms saved per read (" << p.segments_per_row << " segments per row: DCSR SpMV " << d.fragmented_ms
           << " vs " << d.packed_ms << " ms packed) = " << d.saved_ms << " ms " << (d.defragment ? ">" : "<=")
           << " defragment " << d.cost_ms << " ms (" << pol.defrag_spmvs << " CSR SpMVs of " << csr_ms << " ms); like";
       for (std::size_t i = 0; i < near.size(); ++i) why << (i ? ", " : " ") << near[i];
       why << "; " << 100 * p.gap_fraction << "% of the buffer unused";
+      if (d.by_size) why << "; rows by size: the selector reads the packed store with ADCSR, which then needs no copy";
     }
+  }
+  if (pol.layout) {
+    d.by_size = *pol.layout == dcsr_layout::size_order;
+    if (d.defragment && d.by_size) why << "; rows by size (--layout size)";
   }
   d.reason = std::string(d.defragment ? "defragment: " : "keep: ") + why.str();
   return d;

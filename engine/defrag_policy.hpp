@@ -4,12 +4,17 @@
 //
 //   none           never (the store still compacts on its own when a row would pass k segments)
 //   segment_limit  the paper's flag: some row has reached k segments (dcsr_matrix::needs_defragment)
-//   measured       reads x (predicted fragmented DCSR SpMV - predicted packed SpMV) > defragment cost
+//   measured       reads x (predicted fragmented DCSR SpMV - predicted packed SpMV) > defragment cost;
+//                  and the rows go in size order (dcsr_layout::size_order, §IV-B) when the selector
+//                  would read the packed store with ADCSR, whose kernels then read it with no copy
+//                  (the other modes use the store's configured layout)
 #pragma once
+#include <optional>
 #include <string>
 
 #include "engine/cost_model.hpp"
 #include "engine/profile.hpp"
+#include "storage/dcsr.hpp"
 
 namespace fg {
 
@@ -28,7 +33,13 @@ struct defrag_policy {
   double defrag_spmvs = 23;
   int value_bytes = 8;  ///< element size of the vectors the reads multiply (PageRank: 8)
   calibration cal;      ///< measured mode: the selector's points (make_defrag_policy loads this device's)
+  /// Where the rows go: unset = the measured mode picks (size order when the selector would read
+  /// with ADCSR), the other modes row order; set = always that layout (`--layout rows|size`).
+  std::optional<dcsr_layout> layout;
 };
+
+/// "auto" (unset), "rows" or "size"; throws fg::invalid_argument otherwise.
+std::optional<dcsr_layout> parse_layout(const std::string& s);
 
 /// A policy of mode m with this device's calibration (load_calibration; the built-in H100 points
 /// when the device has no cache file).
@@ -42,6 +53,7 @@ struct defrag_decision {
   double packed_ms = 0;         ///< ... and once defragmented
   double saved_ms = 0;          ///< reads x (fragmented - packed)
   double cost_ms = 0;           ///< predicted defragmentation
+  bool by_size = false;         ///< measured mode: place the rows by size (the reads will be ADCSR's)
 };
 
 /// @brief The policy's decision for a store of profile p (segments_per_row, gap_fraction from

@@ -72,6 +72,7 @@ matrix_profile profile(const dcsr_matrix<V, S>& A) {
   matrix_profile p = finish(m, A.rows(), A.cols(), type_name<V>());
   p.segments_per_row = m.nonempty > 0 ? double(m.segments) / double(m.nonempty) : 1.0;
   p.gap_fraction = A.allocation_pointer() > 0 ? 1.0 - double(A.nnz()) / double(A.allocation_pointer()) : 0.0;
+  p.size_ordered = A.size_ordered();
   return p;
 }
 

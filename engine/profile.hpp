@@ -21,6 +21,7 @@ struct matrix_profile {
   double q1 = 0, median = 0, q3 = 0;   ///< row-length quartiles, from the histogram (within its bin)
   double segments_per_row = 1;         ///< DCSR: mean segments of the non-empty rows (1 = packed)
   double gap_fraction = 0;             ///< DCSR: allocated but unused share of the buffer up to the allocation pointer
+  bool size_ordered = false;           ///< DCSR: laid out by size (dcsr_matrix::size_ordered): ADCSR reads it with no copy
   std::string value_type;              ///< "float", "double" or "pattern"
   /// Rows of length >= len, from the histogram (exact at powers of two, interpolated in a bin).
   double rows_at_least(double len) const;

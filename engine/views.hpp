@@ -17,17 +17,20 @@ struct spmv_view {
   std::string kernel;
   std::function<void(const array<double, Space>&, array<double, Space>&)> run;  ///< y = A x
   std::size_t bytes = 0;    ///< footprint beyond the store (0 for "dcsr")
+  bool reads_store = false; ///< reads the store itself ("dcsr"; "adcsr" of a size-ordered store)
   std::uint64_t version = 0;  ///< store content version it was built from
 };
 
-/// @brief Builds kernel `kernel` (a name of selectable_kernels()) over A. "dcsr" reads A itself, so A
-///        must outlive that view; every other view owns its data (converted from a CSR snapshot).
+/// @brief Builds kernel `kernel` (a name of selectable_kernels()) over A. "dcsr" reads A itself, and
+///        so does "adcsr" when A is size_ordered(), so A must outlive those views; every other view
+///        owns its data (converted from a CSR snapshot).
 template <class V, class Space>
 spmv_view<V, Space> make_view(const dcsr_matrix<V, Space>& A, const std::string& kernel);
 
 /// @brief Views built lazily and reused while the store's content version is unchanged. A batch
 ///        that writes entries invalidates every view built from a snapshot; the "dcsr" view reads
-///        the store itself and stays valid. (No format here can be patched in place cheaply:
+///        the store itself and stays valid; an "adcsr" view of the size-ordered store stays valid
+///        while the store is size_ordered() (a batch, or a compaction in row order, ends that). (No format here can be patched in place cheaply:
 ///        they all re-sort or re-pad rows, so a touched view is rebuilt.)
 template <class V, class Space>
 class view_cache {

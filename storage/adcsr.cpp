@@ -1,5 +1,6 @@
-// ADCSR construction and SpMV entry points: argument checks, the CSR copy, then the twin of the
-// matrix's memory space (storage/detail/adcsr_kernels.hpp).
+// ADCSR construction and SpMV entry points: argument checks, the CSR copy (or none: the binned reads
+// of a size-ordered store and of an unreordered CSR), then the twin of the matrix's memory space
+// (storage/detail/adcsr_kernels.hpp).
 #include "storage/adcsr.hpp"
 
 #include "core/error.hpp"
@@ -42,9 +43,50 @@ void spmv(const adcsr_matrix<V, S>& A, const array<typename Sr::value_type, S>& 
   if (A.rows > 0) detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(A.view(), x.data(), y.data());
 }
 
+template <class V, class S>
+row_binning<S> bin_rows(const csr_matrix<V, S>& A) {
+  FG_EXPECTS(A.row_ptr.size() == std::size_t(A.rows) + 1, "bin_rows: row_ptr must hold rows + 1 entries");
+  row_binning<S> b;
+  b.perm = array<vertex_t, S>(std::size_t(A.rows));
+  if (A.rows > 0) detail::adcsr_kernels<S>::adcsr_bin_rows(A.row_ptr.data(), A.rows, b.perm.data(), b.bin_ptr.data());
+  return b;
+}
+
+template <class Sr, class V, class S>
+void spmv_binned(const dcsr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
+                 array<typename Sr::value_type, S>& y) {
+  if (!A.size_ordered())
+    throw invalid_argument("spmv_binned: the store is not size-ordered (defragment it with dcsr_layout::size_order; "
+                           "a batch since then undoes it)");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows(), A.cols(), "spmv_binned");
+  if (A.rows() == 0) return;
+  const dcsr_view<V> s = A.view();
+  adcsr_view<V> v;
+  v.csr = {A.rows(), A.cols(), A.size_order_ptr().data(), s.col, s.val, A.nnz()};
+  v.perm = A.size_order().data();
+  for (int b = 0; b <= adcsr_bins; ++b) v.bin_ptr[b] = A.size_bins()[std::size_t(b)];
+  detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(v, x.data(), y.data());
+}
+
+template <class Sr, class V, class S>
+void spmv_binned(const csr_matrix<V, S>& A, const row_binning<S>& bins, const array<typename Sr::value_type, S>& x,
+                 array<typename Sr::value_type, S>& y) {
+  FG_EXPECTS(bins.perm.size() == std::size_t(A.rows) && bins.bin_ptr[adcsr_bins] == A.rows,
+             "spmv_binned: the binning is not of this matrix (bin_rows(A))");
+  detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols, "spmv_binned");
+  if (A.rows == 0) return;
+  adcsr_view<V> v;
+  v.csr = A.view();
+  v.perm = bins.perm.data();
+  for (int b = 0; b <= adcsr_bins; ++b) v.bin_ptr[b] = bins.bin_ptr[std::size_t(b)];
+  v.gathered = true;
+  detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(v, x.data(), y.data());
+}
+
 #define FG_INSTANTIATE_IN(V, S)                                                                    \
   template adcsr_matrix<V, S> to_adcsr<V, S>(const csr_matrix<V, S>&, const adcsr_options&);      \
-  template adcsr_matrix<V, S> to_adcsr<V, S>(const dcsr_matrix<V, S>&, const adcsr_options&);
+  template adcsr_matrix<V, S> to_adcsr<V, S>(const dcsr_matrix<V, S>&, const adcsr_options&);     \
+  template row_binning<S> bin_rows<V, S>(const csr_matrix<V, S>&);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
@@ -53,5 +95,15 @@ FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #define FG_SPMV_FORMAT adcsr_matrix
 FG_FOR_EACH_SPMV(FG_SPMV_OF_FORMAT)
 #undef FG_SPMV_FORMAT
+
+#define FG_BINNED_IN(Sr, V, S)                                                                         \
+  template void spmv_binned<Sr, V, S>(const dcsr_matrix<V, S>&, const array<Sr::value_type, S>&,       \
+                                      array<Sr::value_type, S>&);                                      \
+  template void spmv_binned<Sr, V, S>(const csr_matrix<V, S>&, const row_binning<S>&,                  \
+                                      const array<Sr::value_type, S>&, array<Sr::value_type, S>&);
+#define FG_BINNED(Sr, V) FG_BINNED_IN(Sr, V, host_space) FG_BINNED_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMV(FG_BINNED)
+#undef FG_BINNED
+#undef FG_BINNED_IN
 
 }  // namespace fg

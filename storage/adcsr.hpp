@@ -6,12 +6,18 @@
 // rows by size", +12% SpMV in the paper): the rows of a bin are contiguous, so a bin's kernel streams
 // one region of col/val instead of gathering rows from all over the matrix; perm maps back for y.
 //
+// Three ways to get there, one kernel set:
+//  - to_adcsr: a reordered copy (from CSR or a store's compact CSR);
+//  - spmv_binned(store): a DCSR store defragmented with dcsr_layout::size_order already holds its
+//    rows in bin order, so the kernels read the store itself, with no copy (the paper's design);
+//  - spmv_binned(csr, bin_rows(csr)): ACSR's original scheme, bins over an unreordered CSR (row k of
+//    a bin is read at row_ptr[perm[k]]); the baseline of the paper's +12%.
+//
 // Choices the paper leaves open: empty rows share bin 0 with the rows of one entry (their y is the
 // semiring zero, a thread each); the threads per row of bin b are adcsr_bin_threads[b] (sub-warps of
 // 1-16 lanes, a warp, then a block of 64-1024 threads), i.e. about two entries per thread below the
-// last bin; the reordering is done when the ADCSR view is built (from CSR or a DCSR store), not by
-// DCSR's own defragment, whose CSR order other readers rely on; bins whose work is bounded by 64K entries share one stream (storage/cuda/stream_set.cuh: pooled
-// streams, created once per process).
+// last bin; bins whose work is bounded by 64K entries share one stream (storage/cuda/stream_set.cuh:
+// pooled streams, created once per process).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -19,22 +25,9 @@
 #include "core/array.hpp"
 #include "storage/csr.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/row_bins.hpp"
 
 namespace fg {
-
-inline constexpr int adcsr_bins = 11;
-/// Threads per row in each bin (1-32: lanes of a warp; 64-1024: a block per row).
-inline constexpr int adcsr_bin_threads[adcsr_bins] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-
-/// Bin of a row of n entries: 0: n <= 1, 1: 2-3, 2: 4-8, 3: 9-16, 4: 17-32, ..., 9: 513-1024, 10: > 1024.
-FG_HD inline int adcsr_bin(offset_t n) {
-  if (n <= 1) return 0;
-  if (n <= 3) return 1;
-  if (n <= 8) return 2;
-  int b = 3;
-  for (offset_t hi = 16; n > hi && b < adcsr_bins - 1; hi *= 2) ++b;
-  return b;
-}
 
 struct adcsr_options {};  ///< none yet: the bins are the paper's
 
@@ -44,6 +37,17 @@ struct adcsr_view {
   csr_view<V> csr;
   const vertex_t* perm = nullptr;          ///< rows entries: stored row k is matrix row perm[k]; bin b is k in [bin_ptr[b], bin_ptr[b+1])
   vertex_t bin_ptr[adcsr_bins + 1] = {};   ///< host copy, by value
+  /// false: csr.row_ptr is indexed by stored position k (rows in bin order); true: by matrix row
+  /// (row perm[k] read in place, no reorder: ACSR)
+  bool gathered = false;
+};
+
+/// Bins of a matrix's rows without moving them (ACSR): perm lists the rows bin by bin, in row order
+/// within a bin; bin_ptr (host) is where each bin starts in perm.
+template <class Space>
+struct row_binning {
+  array<vertex_t, Space> perm;
+  std::array<vertex_t, adcsr_bins + 1> bin_ptr{};
 };
 
 template <class V, class Space>
@@ -76,9 +80,23 @@ adcsr_matrix<V, Space> to_adcsr(const csr_matrix<V, Space>& A, const adcsr_optio
 template <class V, class Space>
 adcsr_matrix<V, Space> to_adcsr(const dcsr_matrix<V, Space>& A, const adcsr_options& opts = {});
 
+/// @brief The bins of A's rows, A unchanged (for spmv_binned on that CSR).
+template <class V, class Space>
+row_binning<Space> bin_rows(const csr_matrix<V, Space>& A);
+
 /// @brief y = A (+).(x) x over semiring S.
 template <class S, class V, class Space>
 void spmv(const adcsr_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
           array<typename S::value_type, Space>& y);
+/// @brief y = A x by the ADCSR kernels reading the store itself: A must be size_ordered() (its last
+///        compaction was dcsr_layout::size_order and no batch has written since).
+/// @throws fg::invalid_argument otherwise.
+template <class S, class V, class Space>
+void spmv_binned(const dcsr_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
+                 array<typename S::value_type, Space>& y);
+/// @brief y = A x by the ADCSR kernels over A's rows in place, binned by `bins` (= bin_rows(A)).
+template <class S, class V, class Space>
+void spmv_binned(const csr_matrix<V, Space>& A, const row_binning<Space>& bins,
+                 const array<typename S::value_type, Space>& x, array<typename S::value_type, Space>& y);
 
 }  // namespace fg

@@ -101,7 +101,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(const csr_matrix<V, S>& csr, const
   if constexpr (!is_pattern_v<V>) copy(m.val_, csr.val);
   if (csr.rows > 0)
     detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr.rows,
-                                        csr.row_ptr.data(), true);
+                                        csr.row_ptr.data(), nullptr, true);
   return m;
 }
 

@@ -15,6 +15,7 @@
 //    to the front of the row's chain in their stored order, and segments left holding no entry
 //    are released from the row (their space returns only with a compaction). No tombstones.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "core/types.hpp"
 #include "storage/coo.hpp"
 #include "storage/csr.hpp"
+#include "storage/row_bins.hpp"
 
 namespace fg {
 namespace detail {
@@ -36,6 +38,13 @@ enum class duplicates {
   collapse,    ///< keep the first: an edge exists once (graph semantics)
 };
 
+/// Where a compaction (defragment(), or an automatic one) puts the rows in the buffer.
+enum class dcsr_layout {
+  row_order,   ///< row 0 first: a packed store is CSR, what the DCSR and CSR kernels read best
+  size_order,  ///< rows grouped by length bin (the paper's §IV-B reordering): the ADCSR kernels then
+               ///< read the store itself (spmv_binned), one contiguous region per bin
+};
+
 struct dcsr_config {
   int max_segments = 8;            ///< k: segment pairs per row (>= 2)
   vertex_t initial_segment = 0;    ///< mu: capacity every row of a blank store starts with
@@ -45,6 +54,7 @@ struct dcsr_config {
   duplicates dups = duplicates::automatic;
   double growth = 1.5;             ///< buffer / row-table growth factor when full (> 1)
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
+  dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (bench/NOTES.md, "size order")
 };
 
 /// Counters of what the store did on its own; tests and benchmarks read them.
@@ -138,8 +148,11 @@ class dcsr_matrix {
   void append_sorted(const coo_matrix<V, Space>& batch, bool pack = false);
   /// @brief Ensure at least rows x cols (square stores keep rows == cols).
   void resize(vertex_t rows, vertex_t cols);
-  /// @brief Compact every row into one segment, in row order, with no slack (Algorithm 4).
+  /// @brief Compact every row into one segment with no slack (Algorithm 4), rows placed in the
+  ///        configured layout (config().layout).
   void defragment();
+  /// @brief The same with an explicit layout (the configured one is unchanged).
+  void defragment(dcsr_layout layout);
   /// @brief Copy as CSR (rows in order, entries in stored order). The store is not changed.
   csr_matrix<V, Space> to_csr() const;
   coo_matrix<V, Space> to_coo() const;
@@ -158,6 +171,14 @@ class dcsr_matrix {
   /// True when some row has reached k segments (the paper's flag). Deletions do not clear it (it
   /// is cleared by a compaction), so it may stay set after the row shrank.
   bool needs_defragment() const noexcept { return at_limit_; }
+  /// True while the store is laid out by size with current bins: its last compaction was
+  /// dcsr_layout::size_order and no batch has written since. Then stored position k holds row
+  /// size_order()[k] at [size_order_ptr()[k], size_order_ptr()[k+1]), and bin b is positions
+  /// [size_bins()[b], size_bins()[b+1]) (adcsr_bin); spmv_binned (storage/adcsr.hpp) reads it so.
+  bool size_ordered() const noexcept { return ordered_rows_ == rows_ && ordered_version_ == version_; }
+  const array<vertex_t, Space>& size_order() const noexcept { return order_; }
+  const array<offset_t, Space>& size_order_ptr() const noexcept { return order_ptr_; }
+  const std::array<vertex_t, adcsr_bins + 1>& size_bins() const noexcept { return bin_ptr_; }
   bool collapses_duplicates() const noexcept;
   const dcsr_config& config() const noexcept { return cfg_; }
   const dcsr_stats& stats() const noexcept { return stats_; }
@@ -168,7 +189,7 @@ class dcsr_matrix {
  private:
   dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity);
   void grow_row_table(vertex_t rows_needed);
-  dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity) const;
+  dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
   offset_t slack() const noexcept;
   // Deletion in two steps, so a mixed batch can undo it (storage/dcsr_delete.cpp).
   detail::pending_delete<V, Space> prepare_delete(const coo_matrix<V, Space>& batch) const;
@@ -191,6 +212,13 @@ class dcsr_matrix {
   array<offset_t, Space> seg_;        ///< k * pitch, pitch = 2 * row_cap_
   array<vertex_t, Space> col_;        ///< capacity entries
   array<stored_t<V>, Space> val_;     ///< capacity entries, none for pattern
+  // Size-ordered layout (size_ordered()): valid for content version ordered_version_ and
+  // ordered_rows_ rows; ordered_rows_ = -1 when the last compaction was in row order.
+  array<vertex_t, Space> order_;      ///< rows entries: stored position -> row
+  array<offset_t, Space> order_ptr_;  ///< rows + 1 entries: where each stored position starts
+  std::array<vertex_t, adcsr_bins + 1> bin_ptr_{};
+  std::uint64_t ordered_version_ = 0;
+  vertex_t ordered_rows_ = -1;
 };
 
 /// @brief y = A (+).(x) x over semiring S, directly on the (possibly fragmented) store.

@@ -29,7 +29,7 @@ void dcsr_matrix<V, S>::place(const coo_matrix<V, S>& work, vertex_t new_rows, v
     const bool grow = needed > capacity();
     const offset_t cap = grow ? std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth)))
                               : capacity();
-    dcsr_matrix next = compacted(cap, row_cap_);  // may throw: *this still untouched
+    dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);  // may throw: *this still untouched
     t = K::plan(next.view(), run_row.data(), run_start.data(), m, alpha, row_growth, need.data());
     *this = std::move(next);  // same edges, new layout: from here on nothing can fail
     ++(by_segments ? stats_.defrag_segment_limit : stats_.defrag_buffer_full);

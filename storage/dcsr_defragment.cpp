@@ -1,15 +1,17 @@
 // DCSR defragmentation and conversion to CSR/COO (King et al. 2016, Algorithm 4): an exclusive scan
-// of the row sizes gives every row its packed place; entries move there with no sort.
+// of the row sizes gives every row its packed place; entries move there with no sort. In
+// dcsr_layout::size_order the rows are placed bin by bin (§IV-B), and the store keeps the order.
 #include <algorithm>
 
 #include "core/error.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/detail/adcsr_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 
 namespace fg {
 
 template <class V, class S>
-dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t row_capacity) const {
+dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const {
   using K = detail::kernels<S>;
   dcsr_matrix next(cfg_, row_capacity, std::max(new_capacity, nnz_));
   next.stats_ = stats_;
@@ -20,16 +22,35 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t r
   next.version_ = version_;  // same entries, new layout
   if (rows_ == 0) return next;
   array<offset_t, S> row_ptr(std::size_t(rows_) + 1);
-  K::scan_sizes(sizes_.data(), rows_, row_ptr.data());
-  K::compact(view(), row_ptr.data(), next.col_.data(), is_pattern_v<V> ? nullptr : next.val_.data());
+  K::scan_sizes(sizes_.data(), rows_, row_ptr.data(), nullptr);
+  const vertex_t* order = nullptr;
+  if (layout == dcsr_layout::size_order) {
+    // The paper's §IV-B reordering: bin the rows by length (the ADCSR bins, a stable sort on the
+    // label), then the same scan and gather over the rows in that order. Costs a sort of the row
+    // ids and a second scan, nothing per entry.
+    next.order_ = array<vertex_t, S>(std::size_t(rows_));
+    detail::adcsr_kernels<S>::adcsr_bin_rows(row_ptr.data(), rows_, next.order_.data(), next.bin_ptr_.data());
+    K::scan_sizes(sizes_.data(), rows_, row_ptr.data(), next.order_.data());
+    next.order_ptr_ = std::move(row_ptr);
+    next.ordered_rows_ = rows_;
+    next.ordered_version_ = version_;
+    order = next.order_.data();
+  }
+  const offset_t* ptr = order ? next.order_ptr_.data() : row_ptr.data();
+  K::compact(view(), ptr, order, next.col_.data(), is_pattern_v<V> ? nullptr : next.val_.data());
   copy_prefix(next.sizes_, sizes_, std::size_t(rows_));
-  K::single_segments(next.sizes_.data(), next.nseg_.data(), next.seg_.data(), rows_, row_ptr.data(), false);
+  K::single_segments(next.sizes_.data(), next.nseg_.data(), next.seg_.data(), rows_, ptr, order, false);
   return next;
 }
 
 template <class V, class S>
 void dcsr_matrix<V, S>::defragment() {
-  dcsr_matrix next = compacted(capacity(), row_cap_);
+  defragment(cfg_.layout);
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::defragment(dcsr_layout layout) {
+  dcsr_matrix next = compacted(capacity(), row_cap_, layout);
   *this = std::move(next);
   ++stats_.defrag_requested;
 }
@@ -43,8 +64,8 @@ csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const {
   c.row_ptr = array<offset_t, S>(std::size_t(rows_) + 1);
   c.col = array<vertex_t, S>(std::size_t(nnz_));
   c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz_));
-  K::scan_sizes(sizes_.data(), rows_, c.row_ptr.data());
-  if (rows_ > 0) K::compact(view(), c.row_ptr.data(), c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
+  K::scan_sizes(sizes_.data(), rows_, c.row_ptr.data(), nullptr);
+  if (rows_ > 0) K::compact(view(), c.row_ptr.data(), nullptr, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
   return c;
 }
 
@@ -61,8 +82,9 @@ coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const {
 }
 
 #define FG_INSTANTIATE_IN(V, S)                                                              \
-  template dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t, vertex_t) const;          \
+  template dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t, vertex_t, dcsr_layout) const; \
   template void dcsr_matrix<V, S>::defragment();                                              \
+  template void dcsr_matrix<V, S>::defragment(dcsr_layout);                                   \
   template csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const;                                \
   template coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const;
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)

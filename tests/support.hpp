@@ -99,6 +99,12 @@ void require_identical(const dcsr_matrix<V, S1>& a, const dcsr_matrix<V, S2>& b)
   REQUIRE(a.capacity() == b.capacity());
   REQUIRE(a.allocation_pointer() == b.allocation_pointer());
   REQUIRE(a.needs_defragment() == b.needs_defragment());
+  REQUIRE(a.size_ordered() == b.size_ordered());
+  if (a.size_ordered()) {  // the same physical placement by size
+    REQUIRE(to_vector(a.size_order()) == to_vector(b.size_order()));
+    REQUIRE(to_vector(a.size_order_ptr()) == to_vector(b.size_order_ptr()));
+    REQUIRE(a.size_bins() == b.size_bins());
+  }
   const auto ca = a.to_csr(), cb = b.to_csr();
   REQUIRE(to_vector(ca.row_ptr) == to_vector(cb.row_ptr));
   REQUIRE(to_vector(ca.col) == to_vector(cb.col));

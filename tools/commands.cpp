@@ -192,11 +192,18 @@ void pick_deletions(const edge_file& f, std::size_t first, std::size_t last, dou
 
 // The defragmentation policy from --defrag (default measured); a bad name is a usage error.
 defrag_policy defrag_opts(const options& o) {
+  defrag_policy p;
   try {
-    return make_defrag_policy(parse_defrag_mode(o.get("defrag", "measured")));
+    p = make_defrag_policy(parse_defrag_mode(o.get("defrag", "measured")));
   } catch (const invalid_argument& e) {
     throw usage_error(std::string("--defrag: ") + e.what());
   }
+  try {
+    p.layout = parse_layout(o.get("layout", "auto"));
+  } catch (const invalid_argument& e) {
+    throw usage_error(std::string("--layout: ") + e.what());
+  }
+  return p;
 }
 
 // stream --closure: R⁺ of the store, extended after each insert batch from that batch alone

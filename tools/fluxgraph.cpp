@@ -21,7 +21,7 @@ const char* usage_text =
     "       fluxgraph stream FILE --batch N [--delete-fraction F [--seed S]] [--edges-out FILE]\n"
     "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
     "                             [--backend cpu|cuda] [--kernel auto|NAME] [--defrag none|limit|measured]\n"
-    "                             [--pagerank] [--closure] [--compare]\n"
+    "                             [--layout auto|rows|size] [--pagerank] [--closure] [--compare]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
@@ -35,6 +35,9 @@ const char* usage_text =
     "(Matrix Market, id = dense id + 1: an .mtx input's own ids).\n"
     "stream --defrag: when to defragment between batches: never, when a row reaches k segments (limit),\n"
     "or when the reads before the next batch make it pay off (measured, the default).\n"
+    "stream --layout: where a defragmentation puts the rows: in order (rows), grouped by length (size:\n"
+    "the ADCSR kernels then read the store with no copy), or auto (the default: size when the\n"
+    "kernel selector would read the store with ADCSR, measured policy only).\n"
     "stream --pagerank: PageRank after every batch, warm-started from the last scores (iterations and\n"
     "time per batch; --out gets the last scores); --compare also runs each from scratch.\n"
     "stream --closure: the transitive closure's pairs after every batch, extended from that batch\n"
@@ -59,7 +62,7 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel", "delete-fraction", "seed",
-                "edges-out", "defrag"}},
+                "edges-out", "defrag", "layout"}},
     {"closure", {"out", "backend"}},
     {"reach", {"sources", "out", "backend"}},
     {"pointsto", {"out", "backend"}},

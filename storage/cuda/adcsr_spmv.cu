@@ -15,7 +15,7 @@ namespace {
 // Bins 0-5: W lanes per row (W = 1 is CSR-scalar), stored rows [begin, end).
 template <int W, class Sr, class V>
 __global__ void __launch_bounds__(vector_block)
-adcsr_vector_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t begin, vertex_t end,
+adcsr_vector_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, bool gathered, vertex_t begin, vertex_t end,
                     const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y) {
   const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t k = begin + tid / W;
@@ -24,8 +24,9 @@ adcsr_vector_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t b
   vertex_t r = 0;
   if (k < end) {  // stored row k (bin order: a bin's rows are contiguous), matrix row perm[k]
     r = perm[k];
-    const offset_t e = A.row_ptr[k + 1];
-    for (offset_t j = A.row_ptr[k] + lane; j < e; j += W)
+    const std::int64_t at = gathered ? std::int64_t(r) : k;  // ACSR: row r read in place
+    const offset_t e = A.row_ptr[at + 1];
+    for (offset_t j = A.row_ptr[at] + lane; j < e; j += W)
       acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
   }
   acc = subwarp_reduce<W, Sr>(acc);  // every lane of the warp calls it, rows past the end included
@@ -34,13 +35,14 @@ adcsr_vector_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t b
 
 // Bins 6-10: a block per row (blockDim.x threads, a multiple of 32).
 template <class Sr, class V>
-__global__ void adcsr_block_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, vertex_t begin,
+__global__ void adcsr_block_kernel(csr_view<V> A, const vertex_t* __restrict__ perm, bool gathered, vertex_t begin,
                                    const typename Sr::value_type* __restrict__ x,
                                    typename Sr::value_type* __restrict__ y) {
   const vertex_t k = begin + vertex_t(blockIdx.x), r = perm[k];
+  const vertex_t at = gathered ? r : k;
   auto acc = Sr::zero();
-  const offset_t e = A.row_ptr[k + 1];
-  for (offset_t j = A.row_ptr[k] + threadIdx.x; j < e; j += blockDim.x)
+  const offset_t e = A.row_ptr[at + 1];
+  for (offset_t j = A.row_ptr[at] + threadIdx.x; j < e; j += blockDim.x)
     acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
   acc = block_reduce<Sr>(acc);
   if (threadIdx.x == 0) y[r] = acc;
@@ -95,12 +97,13 @@ void adcsr_kernels<device_space>::adcsr_spmv(const adcsr_view<V>& A, const typen
     if (adcsr_bin_threads[b] <= 32) {
       dispatch_bin_width(b, [&](auto w) {
         constexpr int W = decltype(w)::value;
-        adcsr_vector_kernel<W, Sr, V><<<vector_blocks(end - begin, W), vector_block, 0, st>>>(A.csr, A.perm, begin,
-                                                                                           end, x, y);
+        adcsr_vector_kernel<W, Sr, V><<<vector_blocks(end - begin, W), vector_block, 0, st>>>(A.csr, A.perm, A.gathered,
+                                                                                           begin, end, x, y);
         FG_CUDA_CHECK_LAUNCH();
       });
     } else {
-      adcsr_block_kernel<Sr, V><<<unsigned(end - begin), adcsr_bin_threads[b], 0, st>>>(A.csr, A.perm, begin, x, y);
+      adcsr_block_kernel<Sr, V><<<unsigned(end - begin), adcsr_bin_threads[b], 0, st>>>(A.csr, A.perm, A.gathered,
+                                                                                         begin, x, y);
       FG_CUDA_CHECK_LAUNCH();
     }
   }

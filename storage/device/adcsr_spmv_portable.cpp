@@ -13,8 +13,10 @@ template <class Sr, class V>
 void K::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   const csr_view<V> C = A.csr;
   const vertex_t* perm = A.perm;
+  const bool gathered = A.gathered;
   parallel_for(C.rows, FG_LAMBDA(std::int64_t k) {
-    y[perm[k]] = row_sum<Sr, V>(C.col, C.val, C.row_ptr[k], C.row_ptr[k + 1], x);
+    const std::int64_t at = gathered ? std::int64_t(perm[k]) : k;
+    y[perm[k]] = row_sum<Sr, V>(C.col, C.val, C.row_ptr[at], C.row_ptr[at + 1], x);
   });
 }
 

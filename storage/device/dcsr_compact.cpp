@@ -10,8 +10,10 @@
 namespace fg::detail {
 using K = kernels<device_space>;
 
-offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr) {
-  parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) { row_ptr[r] = r < rows ? sizes[r] : 0; });
+offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, const vertex_t* order) {
+  parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t k) {
+    row_ptr[k] = k < rows ? sizes[order ? order[k] : k] : 0;
+  });
   thrust::exclusive_scan(policy(), row_ptr, row_ptr + rows + 1, row_ptr);
   offset_t total = 0;
   memory::copy_to_host(&total, row_ptr + rows, sizeof total);
@@ -19,26 +21,28 @@ offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr) 
 }
 
 template <class V>
-void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, vertex_t* out_col, stored_t<V>* out_val) {
+void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order, vertex_t* out_col,
+                stored_t<V>* out_val) {
   offset_t nnz = 0;
   memory::copy_to_host(&nnz, row_ptr + A.rows, sizeof nnz);
   const std::int64_t n = std::int64_t(A.rows) + 1;
   parallel_for(nnz, FG_LAMBDA(std::int64_t i) {
-    const vertex_t r = vertex_t(last_not_greater(row_ptr, n, offset_t(i)));
-    const offset_t src = A.locate(r, i - row_ptr[r]);
+    const vertex_t k = vertex_t(last_not_greater(row_ptr, n, offset_t(i)));
+    const offset_t src = A.locate(order ? order[k] : k, i - row_ptr[k]);
     out_col[i] = A.col[src];
     copy_value<V>(out_val, i, A.val, src);
   });
 }
 
 void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
-                        const offset_t* row_ptr, bool set_sizes) {
-  parallel_for(rows, FG_LAMBDA(std::int64_t r) {
-    const offset_t n = row_ptr[r + 1] - row_ptr[r];
+                        const offset_t* row_ptr, const vertex_t* order, bool set_sizes) {
+  parallel_for(rows, FG_LAMBDA(std::int64_t k) {
+    const std::int64_t r = order ? order[k] : k;
+    const offset_t n = row_ptr[k + 1] - row_ptr[k];
     if (set_sizes) sizes[r] = vertex_t(n);
     nseg[r] = n > 0 ? 1 : 0;
-    seg[2 * r] = row_ptr[r];
-    seg[2 * r + 1] = row_ptr[r + 1];
+    seg[2 * r] = row_ptr[k];
+    seg[2 * r + 1] = row_ptr[k + 1];
   });
 }
 
@@ -59,7 +63,7 @@ void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
 }
 
 #define FG_INSTANTIATE(V) \
-  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, vertex_t*, stored_t<V>*);
+  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, vertex_t*, stored_t<V>*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

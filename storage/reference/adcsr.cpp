@@ -33,7 +33,8 @@ template <class Sr, class V>
 void K::adcsr_spmv(const adcsr_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
   for (int b = 0; b < adcsr_bins; ++b)
     for (vertex_t k = A.bin_ptr[b]; k < A.bin_ptr[b + 1]; ++k) {
-      y[A.perm[k]] = row_sum<Sr, V>(A.csr.col, A.csr.val, A.csr.row_ptr[k], A.csr.row_ptr[k + 1], x);
+      const vertex_t at = A.gathered ? A.perm[k] : k;  // ACSR: the row read in place
+      y[A.perm[k]] = row_sum<Sr, V>(A.csr.col, A.csr.val, A.csr.row_ptr[at], A.csr.row_ptr[at + 1], x);
     }
 }
 

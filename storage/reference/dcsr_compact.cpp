@@ -5,20 +5,22 @@
 namespace fg::detail {
 using K = kernels<host_space>;
 
-offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr) {
+offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, const vertex_t* order) {
   offset_t sum = 0;
-  for (vertex_t r = 0; r < rows; ++r) {
-    row_ptr[r] = sum;
-    sum += sizes[r];
+  for (vertex_t k = 0; k < rows; ++k) {
+    row_ptr[k] = sum;
+    sum += sizes[order ? order[k] : k];
   }
   row_ptr[rows] = sum;
   return sum;
 }
 
 template <class V>
-void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, vertex_t* out_col, stored_t<V>* out_val) {
-  for (vertex_t r = 0; r < A.rows; ++r) {
-    offset_t out = row_ptr[r], left = A.sizes[r];
+void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order, vertex_t* out_col,
+                stored_t<V>* out_val) {
+  for (vertex_t k = 0; k < A.rows; ++k) {
+    const vertex_t r = order ? order[k] : k;
+    offset_t out = row_ptr[k], left = A.sizes[r];
     for (int s = 0; s < A.nseg[r] && left > 0; ++s) {
       const offset_t b = A.seg[s * A.pitch + 2 * offset_t(r)], e = A.seg[s * A.pitch + 2 * offset_t(r) + 1];
       for (offset_t j = b; j < e && left > 0; ++j, --left, ++out) {
@@ -30,13 +32,14 @@ void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, vertex_t* out_co
 }
 
 void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
-                        const offset_t* row_ptr, bool set_sizes) {
-  for (vertex_t r = 0; r < rows; ++r) {
-    const offset_t n = row_ptr[r + 1] - row_ptr[r];
+                        const offset_t* row_ptr, const vertex_t* order, bool set_sizes) {
+  for (vertex_t k = 0; k < rows; ++k) {
+    const vertex_t r = order ? order[k] : k;
+    const offset_t n = row_ptr[k + 1] - row_ptr[k];
     if (set_sizes) sizes[r] = vertex_t(n);
     nseg[r] = n > 0 ? 1 : 0;
-    seg[2 * offset_t(r)] = row_ptr[r];
-    seg[2 * offset_t(r) + 1] = row_ptr[r + 1];
+    seg[2 * offset_t(r)] = row_ptr[k];
+    seg[2 * offset_t(r) + 1] = row_ptr[k + 1];
   }
 }
 
@@ -55,7 +58,7 @@ void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
 }
 
 #define FG_INSTANTIATE(V) \
-  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, vertex_t*, stored_t<V>*);
+  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, vertex_t*, stored_t<V>*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -161,7 +161,7 @@ std::vector<double> model_spmv(const test::edge_model& model, const std::vector<
 
 TEST_CASE_TEMPLATE("random insert / delete / mixed batches: device equals reference equals the model", V,
                    float, double, pattern) {
-  // 3 value types x 1,050 batches each (plus the checks after the final defragmentations), many
+  // 3 value types x 1,200 batches each (plus the checks after the final defragmentations), many
   // small ones on small graphs so that rows fill, fragment, empty and compact again.
   int batches = 0;
   const stream_shape small;
@@ -183,7 +183,10 @@ TEST_CASE_TEMPLATE("random insert / delete / mixed batches: device equals refere
   dcsr_config roomy;  // large constant slack, small buffer: buffer-full compactions
   roomy.alpha = 6;
   batches += run_stream<V>("alpha = 6", roomy, 200, stream_shape{200, 40}, 5);
-  CHECK(batches == 1050);
+  dcsr_config by_size = tight;  // every compaction (automatic or asked for) places rows by size
+  by_size.layout = dcsr_layout::size_order;
+  batches += run_stream<V>("k = 2, size order", by_size, 150, small, 6);
+  CHECK(batches == 1200);
 }
 
 TEST_CASE_TEMPLATE("many short streams: 50 seeds x 60 batches each, per value type", V, float, double, pattern) {

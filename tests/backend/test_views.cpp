@@ -83,3 +83,37 @@ TEST_CASE("the view cache rebuilds exactly the views a batch made stale") {
     test::require_spmv_equal<Sr>(test::csr_in<H>(A.to_csr()), xs, to_vector(y), "rebuilt view");
   }
 }
+
+TEST_CASE_TEMPLATE("an ADCSR view of a size-ordered store reads the store, and only while it stays so", S, host_space,
+                   device_space) {
+  auto A = power_law_store<S>(13);
+  using Sr = plus_times<double>;
+  const auto xs = test::random_x<Sr>(std::size_t(A.cols()), 4);
+  auto require_right = [&](const spmv_view<pattern, S>& v, const char* what) {
+    array<double, S> y(std::size_t(A.rows()));
+    v.run(to_space<S>(xs), y);
+    test::require_spmv_equal<Sr>(test::csr_in<H>(A.to_csr()), xs, to_vector(y), what);
+  };
+  view_cache<pattern, S> cache;
+  const auto& copy = cache.get(A, "adcsr");  // row-order store: a reordered copy
+  CHECK_FALSE(copy.reads_store);
+  CHECK(copy.bytes > 0);
+  A.defragment(dcsr_layout::size_order);
+  cache.get(A, "adcsr");
+  CHECK(cache.builds() == 1);  // same content: the copy is still right, kept
+  const auto direct = make_view(A, "adcsr");
+  CHECK(direct.reads_store);
+  CHECK(direct.bytes == 0);
+  require_right(direct, "adcsr on the size-ordered store");
+
+  view_cache<pattern, S> fresh;
+  fresh.get(A, "adcsr");
+  fresh.get(A, "adcsr");
+  CHECK(fresh.builds() == 1);
+  CHECK(fresh.hits() == 1);
+  A.insert_batch(make_coo<pattern, S>({0, 1}, {2999, 2998}));  // ends the size order
+  const auto& rebuilt = fresh.get(A, "adcsr");
+  CHECK(fresh.invalidations() == 1);
+  CHECK_FALSE(rebuilt.reads_store);
+  require_right(rebuilt, "adcsr rebuilt after a batch");
+}

@@ -18,6 +18,7 @@
 #  - stream --defrag none|limit|measured: networkx's scores, and a line with the policy's decisions;
 #  - stream --pagerank --compare: the last batch's warm-started scores equal networkx; per-batch rows
 #    and the warm/cold iteration totals are reported; bad --defrag and --compare alone are usage errors;
+#    --layout size gives the same scores (read by ADCSR from the store or any kernel), a bad one is a usage error;
 #  - info on karate.mtx; --out into a directory that does not exist;
 #  - closure: pairs and iterations of OL.cedge as published (DATA_DIR/closure/expected.tsv), --out
 #    of a hand-made graph pair for pair, --out line count, --count-only; reach: counts per source,
@@ -412,7 +413,25 @@ for spec in karate.mtx:5 west0067.mtx:13 bips98_606.mtx.gz:1000; do
   else fail "stream $base --pagerank --compare" "rows '$rows', warm '$warm', cold '$cold', saved '$saved'"
   fi
 done
+# --layout size: defragmentations place the rows by length; PageRank read by ADCSR straight from
+# the store (--kernel adcsr) or by any kernel gives the same scores.
+for kernel in adcsr auto; do
+  out="$TMP/stream-layout-$kernel.out"
+  run stream "$DATA/pagerank/graphs/hartford_drug.edgelist" --batch 17 --defrag measured --layout size --kernel "$kernel" \
+    --tol 1e-12 --out "$out"
+  scores_check "stream hartford_drug --layout size --kernel $kernel" "$out" "$DATA/pagerank/expected/hartford_drug.pr" networkx
+done
+if [[ $OUT_TEXT != *"defragment: "*"rows by size (--layout size)"* ]]; then
+  fail "stream --layout size" "the final defragmentation does not say it placed the rows by size"
+else pass "stream --layout size: the final defragmentation placed the rows by size"
+fi
 usage_error "--defrag sometimes" stream "$KARATE" --batch 5 --defrag sometimes --out "$TMP/usage.out"
+run stream "$DATA/pagerank/graphs/hartford_drug.edgelist" --batch 17 --layout size --kernel adcsr --tol 1e-12
+if [[ $RC -eq 0 && $OUT_TEXT == *"kernel: adcsr"*"reads the size-ordered store itself, no copy"* ]]; then
+  pass "stream --layout size --kernel adcsr: ADCSR reads the store, no copy"
+else fail "stream --layout size --kernel adcsr" "status $RC, no 'reads the size-ordered store itself' on the kernel line"
+fi
+usage_error "--layout diagonal" stream "$KARATE" --batch 5 --layout diagonal --out "$TMP/usage.out"
 usage_error "--compare without --pagerank" stream "$KARATE" --batch 5 --compare --out "$TMP/usage.out"
 usage_error "--pagerank for pagerank" pagerank "$KARATE" --pagerank --out "$TMP/usage.out"
 

@@ -104,6 +104,35 @@ TEST_CASE("measured: reads x time saved per read against the defragmentation's c
   CHECK(decide_defragment(cheap, store(3, 0.3), false, 3).defragment);
 }
 
+TEST_CASE("measured: the rows go by size when the selector would read the packed store with ADCSR") {
+  // 3 segments per row, 100 reads: defragment (0.1 ms x 100 saved > 2.3 ms). Where ADCSR reads at
+  // 60 us (conversion 400 us, free from a size-ordered store) it is the selector's choice: by size.
+  auto p = policy(defrag_mode::measured);
+  const auto rows = decide_defragment(p, store(3, 0.3), false, 100);
+  CHECK(rows.defragment);
+  CHECK_FALSE(rows.by_size);  // no ADCSR points: DCSR/CSR read it, row order
+  p.cal.points[0].kernels["adcsr"] = {60, 400};
+  const auto sized = decide_defragment(p, store(3, 0.3), false, 100);
+  CHECK(sized.defragment);
+  CHECK(sized.by_size);
+  CHECK(sized.reason.find("rows by size") != std::string::npos);
+  p.cal.points[0].kernels["adcsr"] = {150, 400};  // slower than DCSR: row order again
+  CHECK_FALSE(decide_defragment(p, store(3, 0.3), false, 100).by_size);
+  // --layout forces it either way, in every mode
+  p.cal.points[0].kernels["adcsr"] = {60, 400};
+  p.layout = dcsr_layout::row_order;
+  CHECK_FALSE(decide_defragment(p, store(3, 0.3), false, 100).by_size);
+  auto lim = policy(defrag_mode::segment_limit);
+  lim.layout = dcsr_layout::size_order;
+  const auto forced = decide_defragment(lim, store(3, 0.3), true, 0);
+  CHECK(forced.defragment);
+  CHECK(forced.by_size);
+  CHECK(parse_layout("auto") == std::nullopt);
+  CHECK(parse_layout("rows") == dcsr_layout::row_order);
+  CHECK(parse_layout("size") == dcsr_layout::size_order);
+  CHECK_THROWS_AS(parse_layout("random"), invalid_argument);
+}
+
 TEST_CASE("measured without usable points falls back to the segment limit") {
   const auto p = policy(defrag_mode::measured, one_point(false));
   const auto d = decide_defragment(p, store(3, 0.3), true, 1);
