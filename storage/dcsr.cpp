@@ -53,7 +53,7 @@ dcsr_view<V> dcsr_matrix<V, S>::view() const noexcept {
 
 template <class V, class S>
 std::size_t dcsr_matrix<V, S>::bytes() const noexcept {
-  return sizes_.bytes() + nseg_.bytes() + seg_.bytes() + col_.bytes() + val_.bytes();
+  return sizes_.bytes() + nseg_.bytes() + seg_.bytes() + col_.bytes() + val_.bytes() + order_.bytes() + order_ptr_.bytes();
 }
 
 template <class V, class S>

@@ -20,6 +20,10 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t r
   next.nnz_ = next.alloc_ptr_ = nnz_;
   next.max_nseg_ = 1;
   next.version_ = version_;  // same entries, new layout
+  if (layout == dcsr_layout::size_order) {  // valid for these rows and this content (size_ordered())
+    next.ordered_rows_ = rows_;
+    next.ordered_version_ = version_;
+  }
   if (rows_ == 0) return next;
   array<offset_t, S> row_ptr(std::size_t(rows_) + 1);
   K::scan_sizes(sizes_.data(), rows_, row_ptr.data(), nullptr);
@@ -32,8 +36,6 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t r
     detail::adcsr_kernels<S>::adcsr_bin_rows(row_ptr.data(), rows_, next.order_.data(), next.bin_ptr_.data());
     K::scan_sizes(sizes_.data(), rows_, row_ptr.data(), next.order_.data());
     next.order_ptr_ = std::move(row_ptr);
-    next.ordered_rows_ = rows_;
-    next.ordered_version_ = version_;
     order = next.order_.data();
   }
   const offset_t* ptr = order ? next.order_ptr_.data() : row_ptr.data();

@@ -196,3 +196,13 @@ TEST_CASE_TEMPLATE("ACSR: the binned kernels over an unreordered CSR equal the r
     });
   });
 }
+
+TEST_CASE("an empty store compacts by size too, and reads as empty") {
+  dcsr_matrix<float, D> s;
+  s.defragment(dcsr_layout::size_order);
+  CHECK(s.size_ordered());
+  array<float, D> x(0), y(0);
+  spmv_binned<plus_times<float>>(s, x, y);  // nothing to do, no error
+  s.insert_batch(make_coo<float, D>({0}, {0}, {1.0f}));
+  CHECK_FALSE(s.size_ordered());
+}
