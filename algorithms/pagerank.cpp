@@ -80,7 +80,10 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     res.kernel_reason = sel.reason;
   }
   spmv_view<V, S> view = make_view(At, res.kernel);
-  if (view.reads_store && res.kernel != "dcsr") res.kernel_reason += "; reads the size-ordered store itself, no copy";
+  auto note_in_place = [&] {  // ADCSR over a size-ordered store reads it with no copy: say so
+    if (view.reads_store && res.kernel != "dcsr") res.kernel_reason += "; reads the size-ordered store itself, no copy";
+  };
+  note_in_place();
   res.view_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tv).count();
   array<double, S> out_w(n), rank(n), scaled(n), y(n);
   P::template out_weights<V>(At.view(), out_w.data(), n);
@@ -113,7 +116,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
       const auto t = std::chrono::steady_clock::now();
       view = make_view(At, again.kernel);
       res.kernel = again.kernel;
-      if (view.reads_store && res.kernel != "dcsr") res.kernel_reason += "; reads the size-ordered store itself, no copy";
+      note_in_place();
       rebuilt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
       res.view_seconds += rebuilt;
     }

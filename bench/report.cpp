@@ -90,7 +90,7 @@ void size_order(const std::string& name, dcsr_matrix<pattern, device_space>& fra
   out.record(name, "SpMV DCSR kernel, size-ordered store", t_pack_sized, "ms");
   out.record(name, "  size order / row order, DCSR kernel", t_pack_sized / t_pack, "x");
   out.record(name, "defragment by size", t_sized, "ms");
-  out.record(name, "  ADCSR copy build / bins only", t_copy_build, "ms");
+  out.record(name, "  ADCSR copy build", t_copy_build, "ms");
   out.record(name, "  bins only (ACSR)", t_bin, "ms");
   out.record(name, "  max rel. error binned store vs CSR", max_rel_error(to_vector(y), want), "");
 }

@@ -61,10 +61,8 @@ void spmv_binned(const dcsr_matrix<V, S>& A, const array<typename Sr::value_type
   detail::check_spmv_sizes(x.size(), y.size(), A.rows(), A.cols(), "spmv_binned");
   if (A.rows() == 0) return;
   const dcsr_view<V> s = A.view();
-  adcsr_view<V> v;
-  v.csr = {A.rows(), A.cols(), A.size_order_ptr().data(), s.col, s.val, A.nnz()};
-  v.perm = A.size_order().data();
-  for (int b = 0; b <= adcsr_bins; ++b) v.bin_ptr[b] = A.size_bins()[std::size_t(b)];
+  const auto v = make_adcsr_view<V>({A.rows(), A.cols(), A.size_order_ptr().data(), s.col, s.val, A.nnz()},
+                                    A.size_order().data(), A.size_bins(), false);
   detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(v, x.data(), y.data());
 }
 
@@ -75,11 +73,7 @@ void spmv_binned(const csr_matrix<V, S>& A, const row_binning<S>& bins, const ar
              "spmv_binned: the binning is not of this matrix (bin_rows(A))");
   detail::check_spmv_sizes(x.size(), y.size(), A.rows, A.cols, "spmv_binned");
   if (A.rows == 0) return;
-  adcsr_view<V> v;
-  v.csr = A.view();
-  v.perm = bins.perm.data();
-  for (int b = 0; b <= adcsr_bins; ++b) v.bin_ptr[b] = bins.bin_ptr[std::size_t(b)];
-  v.gathered = true;
+  const auto v = make_adcsr_view<V>(A.view(), bins.perm.data(), bins.bin_ptr, true);
   detail::adcsr_kernels<S>::template adcsr_spmv<Sr>(v, x.data(), y.data());
 }
 

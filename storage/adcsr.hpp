@@ -42,6 +42,18 @@ struct adcsr_view {
   bool gathered = false;
 };
 
+/// The kernels' view of rows `perm` binned by `bin_ptr` over the CSR-like arrays of `csr`.
+template <class V>
+adcsr_view<V> make_adcsr_view(const csr_view<V>& csr, const vertex_t* perm,
+                              const std::array<vertex_t, adcsr_bins + 1>& bin_ptr, bool gathered) {
+  adcsr_view<V> v;
+  v.csr = csr;
+  v.perm = perm;
+  for (int b = 0; b <= adcsr_bins; ++b) v.bin_ptr[b] = bin_ptr[std::size_t(b)];
+  v.gathered = gathered;
+  return v;
+}
+
 /// Bins of a matrix's rows without moving them (ACSR): perm lists the rows bin by bin, in row order
 /// within a bin; bin_ptr (host) is where each bin starts in perm.
 template <class Space>
@@ -63,11 +75,8 @@ struct adcsr_matrix {
   vertex_t bin_rows(int b) const noexcept { return bin_ptr[std::size_t(b) + 1] - bin_ptr[std::size_t(b)]; }
   std::size_t bytes() const noexcept { return row_ptr.bytes() + col.bytes() + val.bytes() + perm.bytes(); }
   adcsr_view<V> view() const noexcept {
-    adcsr_view<V> v;
-    v.csr = {rows, cols, row_ptr.data(), col.data(), is_pattern_v<V> ? nullptr : val.data(), nnz()};
-    v.perm = perm.data();
-    for (int b = 0; b <= adcsr_bins; ++b) v.bin_ptr[b] = bin_ptr[std::size_t(b)];
-    return v;
+    return make_adcsr_view<V>({rows, cols, row_ptr.data(), col.data(), is_pattern_v<V> ? nullptr : val.data(), nnz()},
+                              perm.data(), bin_ptr, false);
   }
 };
 
