@@ -6,6 +6,7 @@
 #include <chrono>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "core/semiring.hpp"
 #include "engine/cost_model.hpp"
 #include "engine/profile.hpp"
+#include "engine/race.hpp"
 #include "engine/views.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
@@ -103,39 +105,71 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   const double d = opt.damping;
   constexpr int probe = 3;  // iterations on the store before choosing: two contraction ratios
   std::vector<double> changes;
-  double rebuilt = 0;  // seconds of the view built mid-run: counted in view_seconds, not in seconds
-  auto choose = [&](int max_left) {
-    const double left = estimate_reads_left(changes, tol_n, reads - probe, max_left);
-    const selection again = select_kernel(prof, 8, left, cal);
-    std::ostringstream why;
-    why.precision(3);
-    why << again.reason << " (about " << left << " reads left after " << probe << " iterations on the store; a priori "
-        << reads << ")";
-    res.kernel_reason = why.str();
-    if (again.kernel != res.kernel) {
-      const auto t = std::chrono::steady_clock::now();
-      view = make_view(At, again.kernel);
-      res.kernel = again.kernel;
-      note_in_place();
-      rebuilt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-      res.view_seconds += rebuilt;
-    }
-  };
-  for (int it = 1; it <= opt.max_iter; ++it) {
-    view.run(scaled, y);
+  double rebuilt = 0;  // seconds of views built mid-run: counted in view_seconds, not in seconds
+  int it = 0;
+  double store_read = std::numeric_limits<double>::infinity();  // fastest warm iteration on the store
+  // One iteration with view v; false when the run is over (converged or out of iterations).
+  auto iterate = [&](const spmv_view<V, S>& v) {
+    const auto t = std::chrono::steady_clock::now();
+    v.run(scaled, y);
     const double base = (d * dangling + (1.0 - d)) / n;
     const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), n, d, base);
+    if (it > 0 && v.kernel == "dcsr")  // the first read runs cold; the update's sums end on the host (synchronous)
+      store_read = std::min(store_read, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
     dangling = s.dangling;
-    res.iterations = it;
+    res.iterations = ++it;
     res.last_change = s.change;
     if (opt.progress) opt.progress(it, s.change);
     if (s.change < tol_n) {
       res.converged = true;
-      break;
+      return false;
     }
     changes.push_back(s.change);
-    if (it == probe && deferred) choose(opt.max_iter - it);
+    return it < opt.max_iter;
+  };
+  // After the probe: the selector's choice for the reads left; where its leaders are too close for
+  // the model to tell, a race on the next iterations settles it (engine/race.hpp). The reads left
+  // come from the contraction so far, which early iterations overstate (Slashdot: 0.39 per iteration
+  // at the third, 0.6-0.85 later), so the choice is made again whenever the run outlives its
+  // estimate; a kernel already raced is not raced again. Returns false when the run ended in a race.
+  std::vector<std::string> raced;
+  int next_choice = probe;
+  auto choose = [&]() {
+    const double left = estimate_reads_left(changes, tol_n, reads - probe, opt.max_iter - it);
+    next_choice = it + int(std::ceil(left)) + 1;
+    const selection again = select_kernel(prof, 8, left, cal);
+    std::vector<std::string> field = race_contenders(again, left);
+    if (!raced.empty()) field = {std::find(raced.begin(), raced.end(), again.kernel) != raced.end() ? view.kernel : again.kernel};
+    if (field.size() == 1 && field.front() == view.kernel && it > probe) return true;  // nothing new to say
+    std::ostringstream why;
+    why.precision(3);
+    why << again.reason << " (about " << left << " reads left after " << it << " iterations; a priori " << reads << ")";
+    bool going = true;
+    if (field.size() > 1) {
+      race_lap known;
+      known.kernel = view.kernel;
+      known.read_seconds = std::isfinite(store_read) ? store_read : 0.0;
+      race_outcome<V, S> r = race<V, S>(At, field, race_rule{}.probes, std::move(view), known, iterate);
+      view = std::move(r.view);
+      rebuilt += r.build_seconds;
+      raced = field;
+      going = r.finished;
+      why << "; raced " << r.summary() << (r.finished ? " -> " + view.kernel : ": converged during the race");
+    } else if (field.front() != view.kernel) {
+      const auto t = std::chrono::steady_clock::now();
+      view = make_view(At, field.front());
+      rebuilt += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    }
+    res.kernel = view.kernel;
+    res.kernel_reason = why.str();
+    note_in_place();
+    return going;
+  };
+  for (bool going = true; going;) {
+    going = iterate(view);
+    if (going && it == next_choice && deferred) going = choose();
   }
+  res.view_seconds += rebuilt;
   memory::synchronize();
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - rebuilt;
   res.score = to_vector(rank);

@@ -2,7 +2,9 @@
 // --points`). For each matrix and each stated read count, the selector chooses with a calibration
 // that does not contain that matrix (leave-one-out; or a given calibration, e.g. the synthetic one of
 // `fluxgraph calibrate`), and the choice's MEASURED total (conversion + reads x SpMV) is compared with
-// the measured fastest. This is issue 4's acceptance figure: within 10% on >= 90% of matrices.
+// the measured fastest. This is issue 4's acceptance figure: within 10% on >= 90% of matrices. The
+// engine's choice is the model's plus a race where its leaders are close (race_contenders), so both
+// are judged: the model alone, and the model with the race (its builds and probe reads counted).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -17,12 +19,42 @@ namespace fg::bench {
 
 namespace {
 // From a (packed) DCSR store, as the engine reads: DCSR itself needs no conversion; any other format
-// is built from a CSR snapshot of the store (measured as csr_vector's conversion, a CSR copy) + its own.
-double measured_total(const calibration_point& p, const std::string& k, double reads) {
-  const measured_kernel& m = p.kernels.at(k);
-  if (k == "dcsr") return reads * m.spmv_us;
+// is built from a CSR snapshot of the store (measured as csr_vector's conversion, a CSR copy) + its own;
+// csr_vector and csr_scalar read the snapshot itself (make_view), so theirs is the snapshot alone.
+double snapshot_us(const calibration_point& p) {
   const auto snap = p.kernels.find("csr_vector");
-  return (snap == p.kernels.end() ? 0.0 : snap->second.convert_us) + m.convert_us + reads * m.spmv_us;
+  return snap == p.kernels.end() ? 0.0 : snap->second.convert_us;
+}
+
+double own_convert_us(const calibration_point& p, const std::string& k) {
+  return k == "dcsr" || reads_snapshot(k) ? 0.0 : p.kernels.at(k).convert_us;
+}
+
+double measured_total(const calibration_point& p, const std::string& k, double reads) {
+  return (k == "dcsr" ? 0.0 : snapshot_us(p)) + own_convert_us(p, k) + reads * p.kernels.at(k).spmv_us;
+}
+
+// What the race of `contenders` costs for `reads` SpMVs, from the measured times: the snapshot once
+// (if any contender needs it), each contender built and read `probes` times, the rest of the reads
+// on the measured fastest (`winner`). Medians stand in for the probe timings: a probe's own noise is
+// not simulated (the engine's races in bench pagerank are real).
+double race_total(const calibration_point& p, const std::vector<std::string>& contenders, double reads, int probes,
+                  std::string& winner) {
+  if (contenders.size() == 1) {
+    winner = contenders.front();
+    return p.kernels.count(winner) ? measured_total(p, winner, reads) : std::numeric_limits<double>::infinity();
+  }
+  double t = 0, best = std::numeric_limits<double>::infinity();
+  bool snapshot = false;
+  for (const auto& k : contenders) {
+    const auto m = p.kernels.find(k);
+    if (m == p.kernels.end()) return std::numeric_limits<double>::infinity();
+    if (k != "dcsr") snapshot = true, t += own_convert_us(p, k);
+    t += probes * m->second.spmv_us;
+    if (m->second.spmv_us < best) best = m->second.spmv_us, winner = k;
+  }
+  if (snapshot) t += snapshot_us(p);
+  return t + (reads - double(probes) * double(contenders.size())) * best;
 }
 
 matrix_profile profile_of(const calibration_point& p) {
@@ -31,6 +63,7 @@ matrix_profile profile_of(const calibration_point& p) {
   q.nnz = offset_t(p.nnz);
   q.mu = p.mu;
   q.sigma = p.sigma;
+  q.max_row = vertex_t(p.max_row);
   q.value_type = p.value_bytes == 4 ? "float" : "double";  // bench matrices carry values of the vector's size
   return q;
 }
@@ -40,6 +73,7 @@ int run_select(const std::vector<std::string>& args) {
   std::string points, given, extra;
   std::vector<double> reads = {10, 100, 1000};
   bool detail = false;
+  race_rule rule;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--reads" && i + 1 < args.size()) {
       reads.clear();
@@ -54,6 +88,16 @@ int run_select(const std::vector<std::string>& args) {
       extra = args[++i];
     } else if (args[i] == "--detail") {
       detail = true;
+    } else if (args[i] == "--spread" && i + 1 < args.size()) {
+      rule.spread = std::stod(args[++i]);
+    } else if (args[i] == "--budget" && i + 1 < args.size()) {
+      rule.budget = std::stod(args[++i]);
+    } else if (args[i] == "--contenders" && i + 1 < args.size()) {
+      rule.max_contenders = std::stoi(args[++i]);
+    } else if (args[i] == "--probes" && i + 1 < args.size()) {
+      rule.probes = std::stoi(args[++i]);
+    } else if (args[i] == "--probe-share" && i + 1 < args.size()) {
+      rule.probe_share = std::stod(args[++i]);
     } else if (points.empty() && args[i].rfind("--", 0) != 0) {
       points = args[i];
     } else {
@@ -72,10 +116,10 @@ int run_select(const std::vector<std::string>& args) {
              !given.empty() ? fixed.source
                             : "the other matrices (leave-one-out)" + (extra.empty() ? std::string() : " and " + extra));
   for (const double r : reads) {
-    int ok = 0, n = 0;
+    int ok = 0, model_ok = 0, n = 0;
     std::map<int, std::pair<int, int>> by_size;
-    fmt::print("\nreads {}: {:<44} {:>2} {:<14} {:<14} {:>10} {:>10} {:>6}\n", r, "matrix", "B", "auto", "fastest",
-               "auto us", "best us", "ratio");
+    fmt::print("\nreads {}: {:<40} {:>2} {:<14} {:<17} {:<14} {:>10} {:>10} {:>10} {:>6}\n", r, "matrix", "B", "model",
+               "raced (n)", "fastest", "model us", "auto us", "best us", "ratio");
     for (const auto& p : measured.points) {
       const calibration c = given.empty() ? pool.without(p.matrix) : fixed;
       const selection s = select_kernel(profile_of(p), p.value_bytes, r, c);
@@ -83,26 +127,33 @@ int run_select(const std::vector<std::string>& args) {
       double best_t = std::numeric_limits<double>::infinity();
       for (const auto& km : p.kernels)
         if (measured_total(p, km.first, r) < best_t) best_t = measured_total(p, km.first, r), best = km.first;
-      const double got = p.kernels.count(s.kernel) ? measured_total(p, s.kernel, r) : std::numeric_limits<double>::infinity();
+      std::string alone, chosen;
+      const double model_t = race_total(p, {s.kernel}, r, rule.probes, alone);
+      const std::vector<std::string> field = race_contenders(s, r, rule);
+      const double got = race_total(p, field, r, rule.probes, chosen);
       const bool good = got <= 1.1 * best_t;
       ok += good;
+      model_ok += model_t <= 1.1 * best_t;
       ++n;
       auto& bs = by_size[p.value_bytes];
       bs.first += good;
       ++bs.second;
-      fmt::print("          {:<44} {:>2} {:<14} {:<14} {:>10.1f} {:>10.1f} {:>6.2f}{}\n", p.matrix.substr(0, 44), p.value_bytes,
-                 s.kernel, best, got, best_t, got / best_t, good ? "" : "  > 10%");
+      fmt::print("          {:<40} {:>2} {:<14} {:<17} {:<14} {:>10.1f} {:>10.1f} {:>10.1f} {:>6.2f}{}\n", p.matrix.substr(0, 40),
+                 p.value_bytes, s.kernel, field.size() > 1 ? chosen + " (" + std::to_string(field.size()) + ")" : "-", best,
+                 model_t, got, best_t, got / best_t, good ? "" : "  > 10%");
       if (detail)
         for (const auto& e : s.estimates) {
           const auto m = p.kernels.find(e.kernel);
           if (e.feasible && m != p.kernels.end())
             fmt::print("            {:<14} SpMV predicted {:>9.1f} measured {:>9.1f} us; convert predicted {:>9.1f} measured {:>9.1f} us\n",
-                       e.kernel, e.spmv_ms * 1e3, m->second.spmv_us, e.convert_ms * 1e3, m->second.convert_us);
+                       e.kernel, e.spmv_ms * 1e3, m->second.spmv_us, e.convert_ms * 1e3,
+                       (e.kernel == "dcsr" ? 0.0 : snapshot_us(p)) + own_convert_us(p, e.kernel));
         }
     }
-    fmt::print("reads {}: auto within 10% of the fastest on {} of {} ({:.0f}%)", r, ok, n, 100.0 * ok / std::max(1, n));
+    fmt::print("reads {}: auto (model + race) within 10% of the fastest on {} of {} ({:.0f}%)", r, ok, n,
+               100.0 * ok / std::max(1, n));
     for (const auto& [vb, c] : by_size) fmt::print("; {}-byte values {}/{}", vb, c.first, c.second);
-    fmt::print("\n");
+    fmt::print("; the model alone {} of {} ({:.0f}%)\n", model_ok, n, 100.0 * model_ok / std::max(1, n));
   }
   return 0;
 }

@@ -155,6 +155,7 @@ calibration to_points(double copy_gbs, const std::vector<result>& rs) {
       p.nnz = double(r.nnz);
       p.mu = r.mu;
       p.sigma = r.sigma;
+      p.max_row = r.max_row;
       c.points.push_back(p);
     }
     c.points.back().kernels[name] = {r.spmv_ms * 1e3, r.convert_ms * 1e3};

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -11,9 +12,10 @@
 namespace fg {
 
 namespace {
-// 2 neighbours, skew weighted 2 and size 1/2: the best of K in 1..3 x weights in {1,2,4} x {1/4,1/2,1} on
-// the H100 points, leave-one-out (bench/NOTES.md); the others lose 1-9 of 68 choices.
-constexpr int neighbours = 2;
+// The nearest neighbour alone, skew weighted 2, size 1/2, tail 2: with the tail feature one close
+// neighbour beats an average of two (leave-one-out on five H100 point sets, runs 25-28, bench/NOTES.md:
+// K in 1-3 x skew {1, 2} x tail {1, 2, 3}; K = 1, 2, 2 was best with and without the calibration set).
+constexpr int neighbours = 1;
 constexpr double fixed_floor_us = 5;  // below this a time is launch + latency, which does not scale with bytes
 // A conversion's fixed part (allocations, a few launches, host reads): does not scale with bytes either
 // (a 64K-row calibration matrix converts in 100-400 us whatever its size).
@@ -24,20 +26,34 @@ double beta_bytes(double stored_value_bytes, int value_bytes, double rows, doubl
 }
 
 struct features {
-  double f[3];
+  double f[4];
   double beta;
 };
 
-// Row length (log2 mu), skew (log2(1 + sigma/mu), weighted 2: it separates the formats most) and
-// size (log2 bytes, weighted 1/2: bytes are also scaled for explicitly).
-features features_of(double mu, double sigma, double beta) {
+
+// The longest row in sub-warp steps of the CSR-vector kernels (W = the power of two >= mu in [2, 32]),
+// log2: the serial work of the last warp. A hub row of 6,809 on git_web_ml (mu 7.7) keeps one warp
+// busy for 37 us while csr_merge reads the whole matrix in 14: mu and sigma/mu do not show it (run 28).
+// NaN when the longest row is not known (points written before it was recorded): not compared then.
+double tail_steps(double mu, double max_row) {
+  if (!(max_row > 0)) return std::numeric_limits<double>::quiet_NaN();
+  double w = 2;
+  while (w < mu && w < 32) w *= 2;
+  return std::log2(std::max(1.0, max_row / w));
+}
+
+// Row length (log2 mu), skew (log2(1 + sigma/mu), weighted 2: it separates the formats most), size
+// (log2 bytes, weighted 1/2: bytes are also scaled for explicitly) and tail (tail_steps, weighted 2).
+features features_of(double mu, double sigma, double beta, double max_row) {
   const double cv = mu > 0 ? sigma / mu : 0;
-  return {{std::log2(std::max(mu, 1.0)), 2 * std::log2(1 + cv), 0.5 * std::log2(std::max(beta, 1.0))}, beta};
+  return {{std::log2(std::max(mu, 1.0)), 2 * std::log2(1 + cv), 0.5 * std::log2(std::max(beta, 1.0)), 2 * tail_steps(mu, max_row)},
+          beta};
 }
 
 double distance(const features& a, const features& b) {
   double d = 0;
-  for (int i = 0; i < 3; ++i) d += (a.f[i] - b.f[i]) * (a.f[i] - b.f[i]);
+  for (int i = 0; i < 4; ++i)
+    if (!std::isnan(a.f[i]) && !std::isnan(b.f[i])) d += (a.f[i] - b.f[i]) * (a.f[i] - b.f[i]);
   return std::sqrt(d);
 }
 
@@ -69,7 +85,7 @@ prediction predict(const calibration& c, const std::string& kernel, int value_by
   for (int pass = 0; pass < 2 && near.empty(); ++pass)  // pass 1: the other value size, if that is all there is
     for (const auto& p : c.points)
       if ((p.value_bytes == value_bytes) == (pass == 0) && p.kernels.count(kernel))
-        near.emplace_back(distance(q, features_of(p.mu, p.sigma, beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz))), &p);
+        near.emplace_back(distance(q, features_of(p.mu, p.sigma, beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz), p.max_row)), &p);
   prediction r;
   if (near.empty()) return r;
   const std::size_t k = std::min<std::size_t>(neighbours, near.size());
@@ -92,7 +108,7 @@ prediction predict(const calibration& c, const std::string& kernel, int value_by
 
 features query(const matrix_profile& p, int value_bytes) {
   const double sv = p.value_type == "pattern" ? 0.0 : (p.value_type == "float" ? 4.0 : 8.0);
-  return features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)));
+  return features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)), double(p.max_row));
 }
 }  // namespace
 
@@ -115,6 +131,8 @@ double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::stri
   if (nearest) *nearest = pr.from;
   return pr.spmv_us * 1e-3 * (kernel == "dcsr" ? dcsr_read_factor(p) : 1.0);
 }
+
+bool reads_snapshot(const std::string& kernel) { return kernel == "csr_vector" || kernel == "csr_scalar"; }
 
 const std::vector<std::string>& selectable_kernels() {
   static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
@@ -157,7 +175,7 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
       if (name == "dcsr") e.spmv_ms *= dcsr_read_factor(p);
       // DCSR reads the store; so does ADCSR when the store is laid out by size (spmv_binned).
       const bool in_place = name == "dcsr" || (name == "adcsr" && p.size_ordered);
-      e.convert_ms = in_place ? 0.0 : snapshot_ms + pr.convert_us * 1e-3;
+      e.convert_ms = in_place ? 0.0 : snapshot_ms + (reads_snapshot(name) ? 0.0 : pr.convert_us * 1e-3);
       e.total_ms = e.convert_ms + reads * e.spmv_ms;
     }
     s.estimates.push_back(e);
@@ -186,6 +204,22 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
   }
   s.reason = why.str();
   return s;
+}
+
+std::vector<std::string> race_contenders(const selection& s, double reads, const race_rule& rule) {
+  std::vector<std::string> c = {s.kernel};
+  if (s.estimates.empty() || s.estimates.front().kernel != s.kernel) return c;  // forced: not raced
+  const kernel_estimate& best = s.estimates.front();
+  double extra_ms = 0;
+  for (std::size_t i = 1; i < s.estimates.size() && int(c.size()) < rule.max_contenders; ++i) {
+    const kernel_estimate& e = s.estimates[i];
+    if (!e.feasible || e.total_ms > rule.spread * best.total_ms) break;  // sorted: the rest are further off
+    if (extra_ms + e.convert_ms > rule.budget * best.total_ms) continue;  // too dear to build; a cheaper one may fit
+    if (double(rule.probes) * double(c.size() + 1) > rule.probe_share * reads) break;  // probing would be the phase
+    extra_ms += e.convert_ms;
+    c.push_back(e.kernel);
+  }
+  return c;
 }
 
 double estimate_reads_left(const std::vector<double>& changes, double tol, double fallback, double max_left) {

@@ -27,6 +27,7 @@ struct calibration_point {
   std::string matrix;
   int value_bytes = 8;  ///< 4 (float) or 8 (double) vectors; the matrix carries values of that size
   double rows = 0, nnz = 0, mu = 0, sigma = 0;
+  double max_row = 0;  ///< longest row; 0 = not recorded (points written before it was)
   std::map<std::string, measured_kernel> kernels;
 };
 
@@ -43,7 +44,7 @@ calibration builtin_calibration();
 /// Parses the text format written by write_calibration; throws fg::input_error (file:line) on damage.
 calibration read_calibration(const std::string& path);
 /// Text format: "fluxgraph-calibration 1", "copy_gbs G", then per point "point BYTES NAME ROWS NNZ
-/// MU SIGMA" followed by its "kernel NAME SPMV_US CONVERT_US" lines.
+/// MU SIGMA [MAX_ROW]" followed by its "kernel NAME SPMV_US CONVERT_US" lines.
 void write_calibration(const calibration& c, const std::string& path);
 /// The cache file for a device ($XDG_CACHE_HOME or ~/.cache, fluxgraph/calibration-<device>.txt).
 std::string calibration_path(const std::string& device_name);
@@ -82,6 +83,26 @@ double dcsr_read_factor(const matrix_profile& p);
 /// `nearest`, when given, receives the calibration matrices the prediction was read from.
 double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::string& kernel, const calibration& c,
                        std::vector<std::string>* nearest = nullptr);
+
+/// How a choice is settled by measurement when the model cannot tell the leaders apart: the model's
+/// choice and the next kernels whose predicted total is within `spread` of it are each built and
+/// read `probes` times (real reads of the phase), and the fastest measured keeps the rest.
+struct race_rule {
+  double spread = 1.25;       ///< a contender's predicted total <= spread x the choice's
+  double budget = 0.05;       ///< the contenders' predicted conversions <= budget x the choice's predicted total
+  int max_contenders = 3;
+  int probes = 2;             ///< timed reads per contender (the first after a build may run cold)
+  double probe_share = 0.1;   ///< all probes together take at most this share of the reads
+};
+
+/// The kernels to race, the model's choice first; just the choice when racing does not pay (too few
+/// reads to probe them all, no contender close enough, or building the contenders would cost more
+/// than `budget` of the phase). A forced selection is never raced.
+std::vector<std::string> race_contenders(const selection& s, double reads, const race_rule& rule = {});
+
+/// True for the kernels whose view is the CSR snapshot itself (csr_vector, csr_scalar: make_view
+/// builds nothing more), so their conversion is the snapshot alone.
+bool reads_snapshot(const std::string& kernel);
 
 /// Every kernel the selector knows, in a fixed order.
 const std::vector<std::string>& selectable_kernels();

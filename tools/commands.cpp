@@ -120,6 +120,17 @@ void explain(const options& o, const dcsr_matrix<pattern, device_space>& store) 
     else fmt::print("{:<14} {:>10} ({})\n", e.kernel, "-", e.why_not);
   }
   fmt::print("choice: {}: {}\n", s.kernel, s.reason);
+  const race_rule rule;
+  const auto field = race_contenders(s, reads, rule);
+  if (field.size() > 1) {
+    std::string names;
+    for (const auto& k : field) names += (names.empty() ? "" : ", ") + k;
+    fmt::print("race: {} are within {:.0f}% of the choice's predicted total and cost at most {:.0f}% to build: a phase "
+               "times {} read{} of each and keeps the fastest\n",
+               names, 100 * (rule.spread - 1), 100 * rule.budget, rule.probes, rule.probes == 1 ? "" : "s");
+  } else {
+    fmt::print("race: none (no contender close enough and cheap enough, or too few reads to probe)\n");
+  }
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/cost_model.hpp"
+#include "engine/race.hpp"
 #include "engine/views.hpp"
 #include "tests/format_support.hpp"
 
@@ -116,4 +117,55 @@ TEST_CASE_TEMPLATE("an ADCSR view of a size-ordered store reads the store, and o
   CHECK(fresh.invalidations() == 1);
   CHECK_FALSE(rebuilt.reads_store);
   require_right(rebuilt, "adcsr rebuilt after a batch");
+}
+
+TEST_CASE_TEMPLATE("a race reads with every contender, keeps the fastest, and stops when the phase does", S, host_space,
+                   device_space) {
+  const auto A = power_law_store<S>(8);
+  using Sr = plus_times<double>;
+  const auto xs = test::random_x<Sr>(std::size_t(A.cols()), 4);
+  const auto x = to_space<S>(xs);
+  const auto ref = test::csr_in<H>(A.to_csr());
+  std::vector<std::string> used;
+  int budget = 1000;  // reads the phase has left
+  std::function<bool(const spmv_view<pattern, S>&)> step = [&](const spmv_view<pattern, S>& v) {
+    array<double, S> y(std::size_t(A.rows()));
+    v.run(x, y);  // every probe is a real read: it must give the phase's answer
+    test::require_spmv_equal<Sr>(ref, xs, to_vector(y), v.kernel.c_str());
+    used.push_back(v.kernel);
+    return --budget > 0;
+  };
+  const std::vector<std::string> field = {"csr_merge", "dcsr", "sell"};
+
+  SUBCASE("the view in use races first, measured laps are not re-run, the winner is the fastest lap") {
+    race_lap known;
+    known.read_seconds = 1e-9;  // dcsr already timed (PageRank's iterations on the store): no probe
+    auto r = race<pattern, S>(A, field, 2, make_view(A, "dcsr"), known, step);
+    CHECK(r.finished);
+    REQUIRE(r.laps.size() == 3);
+    CHECK(r.laps[0].kernel == "dcsr");
+    CHECK(r.laps[0].reads == 0);
+    CHECK(r.laps[0].build_seconds == 0);
+    CHECK(used == std::vector<std::string>{"csr_merge", "csr_merge", "sell", "sell"});
+    CHECK(r.view.kernel == "dcsr");  // 1 ns cannot be beaten
+    CHECK(r.summary().find("csr_merge") != std::string::npos);
+  }
+  SUBCASE("without a known lap every contender is timed, and the view kept is the fastest one") {
+    auto r = race<pattern, S>(A, field, 1, make_view(A, "sell"), race_lap{}, step);
+    REQUIRE(r.laps.size() == 3);
+    CHECK(r.laps[0].kernel == "sell");  // in use: raced first, not rebuilt
+    CHECK(r.laps[0].build_seconds == 0);
+    const auto best = std::min_element(r.laps.begin(), r.laps.end(),
+                                       [](const race_lap& a, const race_lap& b) { return a.read_seconds < b.read_seconds; });
+    CHECK(r.view.kernel == best->kernel);
+    CHECK(used.size() == 3);
+  }
+  SUBCASE("the phase ends during the race: the view that ran last is the one in use") {
+    budget = 3;
+    auto r = race<pattern, S>(A, field, 2, make_view(A, "dcsr"), race_lap{}, step);
+    CHECK_FALSE(r.finished);
+    CHECK(used == std::vector<std::string>{"dcsr", "dcsr", "csr_merge"});
+    CHECK(r.view.kernel == "csr_merge");
+    CHECK(r.laps.size() == 2);
+  }
 }

@@ -102,7 +102,7 @@ TEST_CASE("a store laid out by size is read by ADCSR with no conversion") {
   CHECK(s.reason.find("laid out by size") != std::string::npos);
 }
 
-TEST_CASE("time scales with bytes above the fixed floor; neighbours are averaged") {
+TEST_CASE("time scales with bytes above the fixed floor") {
   const calibration c = toy();
   const selection small = select_kernel(synthetic(1 << 20, 16, 200), 8, 1, c);
   const selection big = select_kernel(synthetic(1 << 22, 16, 200), 8, 1, c);
@@ -110,6 +110,71 @@ TEST_CASE("time scales with bytes above the fixed floor; neighbours are averaged
     for (const auto& e : big.estimates)
       if (e.kernel == small.estimates[i].kernel && e.kernel == "dcsr")
         CHECK(e.spmv_ms == doctest::Approx(4 * small.estimates[i].spmv_ms).epsilon(0.02));
+}
+
+TEST_CASE("a hub row: the tail feature finds the calibration matrix with one, which mu and sigma cannot tell") {
+  // Same mu, sigma and size; one has a row of 8,000 (1,000 steps of an 8-lane sub-warp), the other
+  // of 40. On the first the CSR-vector kernel waits for its last warp, so csr_merge wins there.
+  auto k = [](double vec, double merge) {
+    return std::map<std::string, measured_kernel>{{"dcsr", {vec, 0}}, {"csr_vector", {vec, 50}}, {"csr_merge", {merge, 50}}};
+  };
+  calibration c;
+  c.copy_gbs = 3000;
+  c.points = {point("hub", 40000, 8, 40, k(40, 14)), point("flat", 40000, 8, 40, k(12, 14))};
+  c.points[0].max_row = 8000;
+  c.points[1].max_row = 40;
+  matrix_profile q = synthetic(40000, 8, 40);
+  q.max_row = 7000;
+  CHECK(select_kernel(q, 8, 1000, c).kernel == "csr_merge");
+  q.max_row = 50;
+  CHECK(select_kernel(q, 8, 1000, c).kernel == "dcsr");
+  // A point written before the longest row was recorded is compared on the other features only.
+  c.points[1].max_row = 0;
+  const selection s = select_kernel(q, 8, 1000, c);
+  REQUIRE_FALSE(s.estimates.front().nearest.empty());
+}
+
+TEST_CASE("csr_vector and csr_scalar read the snapshot itself: their conversion is the snapshot") {
+  calibration c = toy();
+  for (auto& p : c.points) p.kernels["csr_scalar"] = {500, 70};  // its own measured copy is not charged
+  const selection s = select_kernel(synthetic(1 << 20, 28, 2.5), 8, 10, c);
+  double vec = -1, scalar = -2;
+  for (const auto& e : s.estimates) {
+    if (e.kernel == "csr_vector") vec = e.convert_ms;
+    if (e.kernel == "csr_scalar") scalar = e.convert_ms;
+  }
+  CHECK(vec == doctest::Approx(0.050));  // the snapshot: csr_vector's measured conversion, once
+  CHECK(scalar == doctest::Approx(vec));
+}
+
+TEST_CASE("race contenders: close leaders are raced while it pays; a forced choice never is") {
+  auto est = [](const char* k, double convert, double spmv) {
+    kernel_estimate e;
+    e.kernel = k;
+    e.convert_ms = convert;
+    e.spmv_ms = spmv;
+    e.total_ms = convert + 1000 * spmv;
+    return e;
+  };
+  selection s;
+  s.kernel = "dcsr";
+  // totals at 1000 reads: 100, 105, 110, 112, 200 ms
+  s.estimates = {est("dcsr", 0, 0.1), est("csr_scalar", 1, 0.104), est("sell", 20, 0.09), est("csr_merge", 2, 0.11),
+                 est("hyb", 1, 0.199)};
+  const race_rule rule;  // spread 1.25, budget 5% of the choice's total, at most 3, probes within 10% of the reads
+  CHECK(race_contenders(s, 1000, rule) == std::vector<std::string>{"dcsr", "csr_scalar", "csr_merge"});  // sell: 20 ms > 5
+  race_rule two = rule;
+  two.max_contenders = 2;
+  CHECK(race_contenders(s, 1000, two) == std::vector<std::string>{"dcsr", "csr_scalar"});
+  race_rule tight = rule;
+  tight.spread = 1.04;
+  CHECK(race_contenders(s, 1000, tight) == std::vector<std::string>{"dcsr"});
+  // 40 reads: 2 probes x 2 contenders = 4 reads, within 10%; a third would not be
+  CHECK(race_contenders(s, 40, rule).size() == 2);
+  CHECK(race_contenders(s, 10, rule) == std::vector<std::string>{"dcsr"});
+  selection forced = s;
+  forced.kernel = "hyb";
+  CHECK(race_contenders(forced, 1000, rule) == std::vector<std::string>{"hyb"});
 }
 
 TEST_CASE("estimates are complete, ordered, and honest about infeasible kernels") {
@@ -169,6 +234,16 @@ TEST_CASE("calibration: a saved file is used for its device, a damaged one is ig
   CHECK(damaged.source.find("built-in") != std::string::npos);
   CHECK(damaged.source.find(path + ":4:") != std::string::npos);  // file:line of the damage
   CHECK_THROWS_AS(read_calibration(path), input_error);
+  // The longest row is optional (older files lack it), written back, and checked when present.
+  std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0 7\nkernel dcsr 3 0\n"
+                      << "point 4 old 10 20 2 0\nkernel dcsr 2 0\n";
+  const calibration optional = read_calibration(path);
+  CHECK(optional.points.at(0).max_row == 7);
+  CHECK(optional.points.at(1).max_row == 0);
+  write_calibration(optional, path);
+  CHECK(read_calibration(path).points.at(0).max_row == 7);
+  std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0 seven\nkernel dcsr 3 0\n";
+  CHECK_THROWS_WITH_AS(read_calibration(path), doctest::Contains(":3:"), input_error);
   std::filesystem::remove_all(dir);
   unsetenv("XDG_CACHE_HOME");
 }
