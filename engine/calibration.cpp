@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -112,10 +114,26 @@ std::string calibration_path(const std::string& device) {
 
 calibration load_calibration(const std::string& device) {
   const std::string path = calibration_path(device);
-  if (!std::filesystem::exists(path)) return builtin_calibration();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return builtin_calibration();
+  // Parsed once per version of the file: every PageRank run asks, and parsing is most of a small
+  // graph's selection overhead. A rewritten file (new time or size) is read again.
+  struct cached {
+    std::filesystem::file_time_type time;
+    std::uintmax_t size = 0;
+    calibration c;
+  };
+  static std::mutex lock;
+  static std::map<std::string, cached> parsed;
+  const auto time = std::filesystem::last_write_time(path, ec);
+  const auto size = std::filesystem::file_size(path, ec);
+  std::lock_guard<std::mutex> hold(lock);
+  if (const auto it = parsed.find(path); !ec && it != parsed.end() && it->second.time == time && it->second.size == size)
+    return it->second.c;
   try {
     calibration c = read_calibration(path);
     c.source = "measured on this device: " + c.source;
+    if (!ec) parsed[path] = {time, size, c};
     return c;
   } catch (const error& e) {
     calibration c = builtin_calibration();
