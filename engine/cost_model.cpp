@@ -63,13 +63,18 @@ struct prediction {
   std::vector<std::string> from;
 };
 
+struct neighbour {
+  double shape, size;  // distance to the query: in the features, and in log2 bytes alone
+  const calibration_point* p;
+};
+
 // Geometric mean over the first k points of `near` of one measured time of `kernel`, each with its
 // part above `floor` scaled by the query's bytes over the point's.
-double scaled_mean(const std::vector<std::pair<double, const calibration_point*>>& near, std::size_t k,
-                   const std::string& kernel, double beta, double measured_kernel::*time, double floor) {
+double scaled_mean(const std::vector<const neighbour*>& near, std::size_t k, const std::string& kernel, double beta,
+                   double measured_kernel::*time, double floor) {
   double log_sum = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    const calibration_point& p = *near[i].second;
+    const calibration_point& p = *near[i]->p;
     const double t = p.kernels.at(kernel).*time;
     const double scale = beta / beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
     const double f = std::min(t, floor);
@@ -78,30 +83,41 @@ double scaled_mean(const std::vector<std::pair<double, const calibration_point*>
   return std::exp(log_sum / double(k));
 }
 
+// Every calibration point's distances to the query: computed once per query, read by every kernel's
+// prediction (they do not depend on the kernel).
+std::vector<neighbour> neighbourhood(const calibration& c, const features& q) {
+  std::vector<neighbour> all;
+  all.reserve(c.points.size());
+  for (const auto& p : c.points) {
+    const double beta = beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
+    all.push_back({distance(q, features_of(p.mu, p.sigma, beta, p.max_row)), std::fabs(std::log2(q.beta) - std::log2(beta)), &p});
+  }
+  return all;
+}
+
 // A kernel's SpMV and conversion time on the query, from the nearest points that measured it: the
 // part of a time above the fixed floor scales with bytes; neighbours are averaged geometrically.
-prediction predict(const calibration& c, const std::string& kernel, int value_bytes, const features& q) {
-  std::vector<std::pair<double, const calibration_point*>> near;
+prediction predict(const std::vector<neighbour>& all, const std::string& kernel, int value_bytes, double beta) {
+  std::vector<const neighbour*> near;
   for (int pass = 0; pass < 2 && near.empty(); ++pass)  // pass 1: the other value size, if that is all there is
-    for (const auto& p : c.points)
-      if ((p.value_bytes == value_bytes) == (pass == 0) && p.kernels.count(kernel))
-        near.emplace_back(distance(q, features_of(p.mu, p.sigma, beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz), p.max_row)), &p);
+    for (const auto& n : all)
+      if ((n.p->value_bytes == value_bytes) == (pass == 0) && n.p->kernels.count(kernel)) near.push_back(&n);
   prediction r;
   if (near.empty()) return r;
   const std::size_t k = std::min<std::size_t>(neighbours, near.size());
-  std::partial_sort(near.begin(), near.begin() + std::ptrdiff_t(k), near.end(),
-                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (std::size_t i = 0; i < k; ++i) r.from.push_back(near[i].second->matrix);
-  r.spmv_us = scaled_mean(near, k, kernel, q.beta, &measured_kernel::spmv_us, fixed_floor_us);
+  auto nearest_first = [&](double neighbour::*by) {
+    std::partial_sort(near.begin(), near.begin() + std::ptrdiff_t(k), near.end(),
+                      [by](const neighbour* a, const neighbour* b) { return a->*by < b->*by; });
+  };
+  nearest_first(&neighbour::shape);
+  for (std::size_t i = 0; i < k; ++i) r.from.push_back(near[i]->p->matrix);
+  r.spmv_us = scaled_mean(near, k, kernel, beta, &measured_kernel::spmv_us, fixed_floor_us);
   // A conversion is copies, scans and sorts: its time follows the size, not the row shape. So it is
   // read off the points nearest in bytes alone (the shape's neighbours can be 10-100x larger, and
   // scaling down by bytes overstated small conversions 2-10x: bench select --detail, run 19).
   // Leave-one-out on five H100 point sets: within 10% at 10 reads on 64-67 of 68 instead of 62-64.
-  for (auto& [d, p] : near)
-    d = std::fabs(std::log2(q.beta) - std::log2(beta_bytes(p->value_bytes, p->value_bytes, p->rows, p->nnz)));
-  std::partial_sort(near.begin(), near.begin() + std::ptrdiff_t(k), near.end(),
-                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  r.convert_us = scaled_mean(near, k, kernel, q.beta, &measured_kernel::convert_us, convert_floor_us);
+  nearest_first(&neighbour::size);
+  r.convert_us = scaled_mean(near, k, kernel, beta, &measured_kernel::convert_us, convert_floor_us);
   r.ok = true;
   return r;
 }
@@ -126,7 +142,8 @@ double dcsr_read_factor(const matrix_profile& p) {
 double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::string& kernel, const calibration& c,
                        std::vector<std::string>* nearest) {
   FG_EXPECTS(value_bytes == 4 || value_bytes == 8, "predict_spmv_ms: value_bytes must be 4 or 8");
-  const prediction pr = predict(c, kernel, value_bytes, query(p, value_bytes));
+  const features q = query(p, value_bytes);
+  const prediction pr = predict(neighbourhood(c, q), kernel, value_bytes, q.beta);
   if (!pr.ok) return 0;
   if (nearest) *nearest = pr.from;
   return pr.spmv_us * 1e-3 * (kernel == "dcsr" ? dcsr_read_factor(p) : 1.0);
@@ -154,14 +171,15 @@ selection select_kernel(const matrix_profile& p, int value_bytes, double reads, 
   const bool packed = p.segments_per_row <= 1.0 && p.gap_fraction <= 0.0;
   // Any format but DCSR itself is built from a CSR snapshot of the store (make_view): a CSR copy when
   // packed (csr_vector's measured conversion is exactly that), a compaction (~2 copies) when fragmented.
-  const prediction copy = predict(c, "csr_vector", value_bytes, q);
+  const std::vector<neighbour> all = neighbourhood(c, q);
+  const prediction copy = predict(all, "csr_vector", value_bytes, q.beta);
   const double snapshot_ms = !copy.ok ? 0.0 : (packed ? 1.0 : 2.0) * copy.convert_us * 1e-3;
   selection s;
   for (const auto& name : names) {
     kernel_estimate e;
     e.kernel = name;
     e.bytes = q.beta;
-    const prediction pr = predict(c, name, value_bytes, q);
+    const prediction pr = predict(all, name, value_bytes, q.beta);
     if (!pr.ok) {
       e.feasible = false;
       e.why_not = "not in the calibration";

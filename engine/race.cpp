@@ -36,33 +36,30 @@ race_outcome<V, S> race(const dcsr_matrix<V, S>& A, const std::vector<std::strin
   std::vector<std::string> order = contenders;
   const auto in_use = std::find(order.begin(), order.end(), out.view.kernel);
   if (in_use != order.end()) std::rotate(order.begin(), in_use, in_use + 1);
+  const bool in_use_first = in_use != order.end();
   double best = std::numeric_limits<double>::infinity();
-  for (const auto& k : order) {
-    race_lap lap;
-    lap.kernel = k;
-    const bool first = &k == &order.front();
-    if (first && k == out.view.kernel && known.read_seconds > 0) {
-      lap = known;
-      lap.kernel = k;
-    } else {
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const bool reuse = i == 0 && in_use_first;  // the view in use: no build, perhaps already timed
+    race_lap lap = reuse && known.read_seconds > 0 ? known : race_lap{};
+    lap.kernel = order[i];
+    if (!(lap.read_seconds > 0)) {
       spmv_view<V, S> v;
-      if (first && k == out.view.kernel) {
-        v = out.view;  // shares the built view (its data is reference-counted), no rebuild
+      if (reuse) {
+        v = out.view;  // shares the built view (its data is reference-counted)
       } else {
         const auto t = clock_type::now();
-        v = make_view(A, k);
+        v = make_view(A, order[i]);
         memory::synchronize();  // the build's device work ends here, not in the first timed read
         lap.build_seconds = since(t);
         out.build_seconds += lap.build_seconds;
       }
       lap.read_seconds = std::numeric_limits<double>::infinity();
       bool going = true;
-      for (int i = 0; i < probes && going; ++i) {
+      for (int r = 0; r < probes && going; ++r, ++lap.reads) {
         const auto t = clock_type::now();
         going = step(v);
         memory::synchronize();
         lap.read_seconds = std::min(lap.read_seconds, since(t));
-        ++lap.reads;
       }
       if (!going) {  // the phase ended on v: it is the view in use, whatever its time
         out.view = std::move(v);
@@ -72,7 +69,7 @@ race_outcome<V, S> race(const dcsr_matrix<V, S>& A, const std::vector<std::strin
       }
       if (lap.read_seconds < best) out.view = std::move(v);  // the loser (old view or v) is freed here
     }
-    if (lap.read_seconds < best) best = lap.read_seconds;
+    best = std::min(best, lap.read_seconds);
     out.laps.push_back(lap);
   }
   return out;
