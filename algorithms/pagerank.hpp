@@ -41,6 +41,7 @@ struct pagerank_result {
   std::string kernel;      ///< the SpMV kernel that ran
   std::string kernel_reason;
   double view_seconds = 0; ///< building the kernel's view (profile, selection, conversion)
+  double decide_seconds = 0; ///< host time of the selector's decisions (in view_seconds / seconds)
 };
 
 /// @brief SpMVs a cold PageRank on n vertices needs a priori: the L1 change (at most 2) contracts by

@@ -145,9 +145,10 @@ int run_select(const std::vector<std::string>& args) {
         for (const auto& e : s.estimates) {
           const auto m = p.kernels.find(e.kernel);
           if (e.feasible && m != p.kernels.end())
-            fmt::print("            {:<14} SpMV predicted {:>9.1f} measured {:>9.1f} us; convert predicted {:>9.1f} measured {:>9.1f} us\n",
+            fmt::print("            {:<14} SpMV predicted {:>9.1f} measured {:>9.1f} us; convert predicted {:>9.1f} measured {:>9.1f} us; like {}\n",
                        e.kernel, e.spmv_ms * 1e3, m->second.spmv_us, e.convert_ms * 1e3,
-                       (e.kernel == "dcsr" ? 0.0 : snapshot_us(p)) + own_convert_us(p, e.kernel));
+                       (e.kernel == "dcsr" ? 0.0 : snapshot_us(p)) + own_convert_us(p, e.kernel),
+                       e.nearest.empty() ? "-" : e.nearest.front());
         }
     }
     fmt::print("reads {}: auto (model + race) within 10% of the fastest on {} of {} ({:.0f}%)", r, ok, n,

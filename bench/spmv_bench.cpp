@@ -224,7 +224,9 @@ int run_spmv(const std::vector<std::string>& args) {
 
 // A few seconds on the device: the selector's kernels on synthetic matrices spanning short and long
 // rows, regular and power-law, in two sizes (about 1-4 MB and 30-130 MB: L2-resident and not, the
-// two regimes whose kernel rankings differ most), plus any matrices the user names; the points go
+// two regimes whose kernel rankings differ most), plus any matrices the user names. uniform:17:128:
+// long regular rows out of L2 with enough rows to fill the GPU: 2^16 rows of 128 leave SELL / HYB
+// short of warps (slowest there) while 2^18 rows make them 1.5x the fastest (runs 25-30); the points go
 // to the cache file of this device, which the selector then uses instead of the built-in points.
 int run_calibrate(const std::vector<std::string>& args) {
   options o;
@@ -233,7 +235,7 @@ int run_calibrate(const std::vector<std::string>& args) {
   o.specs = {"rmat:14:4", "rmat:16:16", "rmat:18:16", "rmat:16:64", "uniform:16:2", "uniform:16:8",
              "uniform:14:32", "uniform:12:128", "poisson2d:256", "poisson3d:48",
              "rmat:20:4", "rmat:20:16", "uniform:21:2", "uniform:20:8", "uniform:18:32", "uniform:16:128",
-             "poisson2d:1024", "poisson3d:100"};
+             "uniform:17:128", "poisson2d:1024", "poisson3d:100"};
   std::string out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--out" && i + 1 < args.size()) out = args[++i];

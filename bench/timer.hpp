@@ -58,9 +58,13 @@ class device_timer {
 #endif
 };
 
-/// Median of `runs` timings after `warmup` untimed calls; f(i) gets the run index (for rotation).
+/// Median of `runs` timings after at least `warmup` untimed calls and 2 ms of them: after a host-side
+/// pause (a file read, a reference product) the clocks have dropped, and a few 10-us calls do not
+/// bring them back (run 30: wiki-Vote's first float kernels read 1.6-2.2x their double times, and
+/// that one point misled the selector on 5 neighbours). f(i) gets the run index (for rotation).
 inline double median_ms(device_timer& t, int warmup, int runs, const std::function<void(int)>& f) {
-  for (int i = 0; i < warmup; ++i) f(i);
+  double warm_ms = 0;
+  for (int i = 0; i < warmup || (warm_ms < 2.0 && i < 1000); ++i) warm_ms += t.time_ms([&] { f(i); });
   std::vector<double> v;
   for (int i = 0; i < runs; ++i) v.push_back(t.time_ms([&] { f(i); }));
   std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());

@@ -187,11 +187,17 @@ namespace fg {
 #if defined(FG_WITH_CUDA)
 const char* device_backend_name() noexcept { return "cuda"; }
 std::string device_description() {
+  // Asked by every PageRank run (the calibration is keyed by it), and cudaGetDeviceProperties fills
+  // ~100 fields, some by driver queries: remembered per device.
   int dev = 0;
   FG_CUDA_TRY(cudaGetDevice(&dev));
+  static std::mutex lock;
+  static std::unordered_map<int, std::string> known;
+  std::lock_guard<std::mutex> hold(lock);
+  if (const auto it = known.find(dev); it != known.end()) return it->second;
   cudaDeviceProp p{};
   FG_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
-  return std::string(p.name) + ", " + std::to_string(p.multiProcessorCount) + " SMs";
+  return known[dev] = std::string(p.name) + ", " + std::to_string(p.multiProcessorCount) + " SMs";
 }
 #else
 const char* device_backend_name() noexcept { return "openmp"; }

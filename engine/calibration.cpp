@@ -67,15 +67,20 @@ calibration calibration::without(const std::string& matrix) const {
   return c;
 }
 
-calibration builtin_calibration() {
-  static const calibration c = [] {  // parsed once: every PageRank run asks for it
+namespace {
+// Parsed once and shared: every PageRank run asks, and a copy of ~130 points costs ~30 us.
+const std::shared_ptr<const calibration>& builtin_shared() {
+  static const std::shared_ptr<const calibration> c = [] {
     std::istringstream in(h100_points);
-    calibration b = parse(in, "built-in H100 calibration");
-    b.source = "built-in: H100 points (" + std::to_string(b.points.size()) + " matrix x value-size points, bench/NOTES.md)";
+    auto b = std::make_shared<calibration>(parse(in, "built-in H100 calibration"));
+    b->source = "built-in: H100 points (" + std::to_string(b->points.size()) + " matrix x value-size points, bench/NOTES.md)";
     return b;
   }();
   return c;
 }
+}  // namespace
+
+const calibration& builtin_calibration() { return *builtin_shared(); }
 
 calibration read_calibration(const std::string& path) {
   std::ifstream in(path);
@@ -112,16 +117,16 @@ std::string calibration_path(const std::string& device) {
   return dir + "/fluxgraph/calibration-" + name + ".txt";
 }
 
-calibration load_calibration(const std::string& device) {
+std::shared_ptr<const calibration> load_calibration(const std::string& device) {
   const std::string path = calibration_path(device);
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return builtin_calibration();
+  if (!std::filesystem::exists(path, ec)) return builtin_shared();
   // Parsed once per version of the file: every PageRank run asks, and parsing is most of a small
   // graph's selection overhead. A rewritten file (new time or size) is read again.
   struct cached {
     std::filesystem::file_time_type time;
     std::uintmax_t size = 0;
-    calibration c;
+    std::shared_ptr<const calibration> c;
   };
   static std::mutex lock;
   static std::map<std::string, cached> parsed;
@@ -131,13 +136,13 @@ calibration load_calibration(const std::string& device) {
   if (const auto it = parsed.find(path); !ec && it != parsed.end() && it->second.time == time && it->second.size == size)
     return it->second.c;
   try {
-    calibration c = read_calibration(path);
-    c.source = "measured on this device: " + c.source;
+    auto c = std::make_shared<calibration>(read_calibration(path));
+    c->source = "measured on this device: " + c->source;
     if (!ec) parsed[path] = {time, size, c};
     return c;
   } catch (const error& e) {
-    calibration c = builtin_calibration();
-    c.source += "; ignored a damaged cache file: " + std::string(e.what());
+    auto c = std::make_shared<calibration>(builtin_calibration());
+    c->source += "; ignored a damaged cache file: " + std::string(e.what());
     return c;
   }
 }

@@ -11,6 +11,7 @@
 // (bench/NOTES.md); nearest neighbours did on 32 of 34.
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,7 @@ struct calibration {
 };
 
 /// Points measured on an H100 by `fluxgraph bench spmv --points` (bench/NOTES.md names the run).
-calibration builtin_calibration();
+const calibration& builtin_calibration();
 /// Parses the text format written by write_calibration; throws fg::input_error (file:line) on damage.
 calibration read_calibration(const std::string& path);
 /// Text format: "fluxgraph-calibration 1", "copy_gbs G", then per point "point BYTES NAME ROWS NNZ
@@ -49,8 +50,9 @@ void write_calibration(const calibration& c, const std::string& path);
 /// The cache file for a device ($XDG_CACHE_HOME or ~/.cache, fluxgraph/calibration-<device>.txt).
 std::string calibration_path(const std::string& device_name);
 /// The cache file for this device when present and readable, else the built-in points. Never throws:
-/// a damaged cache file is ignored (and named in the source string), not trusted in part.
-calibration load_calibration(const std::string& device_name);
+/// a damaged cache file is ignored (and named in the source string), not trusted in part. Shared
+/// and immutable: a file is parsed once per version, and no caller pays for a copy.
+std::shared_ptr<const calibration> load_calibration(const std::string& device_name);
 /// Writes a calibration to the cache file for device_name; returns the path.
 std::string save_calibration(const calibration& c, const std::string& device_name);
 
@@ -59,7 +61,7 @@ struct kernel_estimate {
   bool feasible = true;
   std::string why_not;          ///< for an infeasible kernel
   double bytes = 0;             ///< beta+ of the read (CMRS Eq. 6.1)
-  double spmv_ms = 0, convert_ms = 0, total_ms = 0;
+  double spmv_ms = 0, convert_ms = 0, total_ms = 0;  ///< total: convert + reads x spmv (select_kernel)
   std::vector<std::string> nearest;  ///< the calibration matrices the estimate was read from
 };
 
@@ -73,6 +75,12 @@ struct selection {
 /// @param reads        SpMVs expected before the next update batch (>= 1)
 /// @param forced       "auto" or a kernel name (an unknown name throws fg::invalid_argument)
 selection select_kernel(const matrix_profile& p, int value_bytes, double reads, const calibration& c,
+                        const std::string& forced = "auto");
+/// The same in two steps, for a phase that asks again as its reads estimate changes: every kernel's
+/// predicted read and conversion (the neighbour search: ~20 us), then the ranking for `reads` (a sort
+/// of 12). A caller may replace an estimate by a measurement before ranking (PageRank's DCSR read).
+std::vector<kernel_estimate> estimate_kernels(const matrix_profile& p, int value_bytes, const calibration& c);
+selection select_kernel(std::vector<kernel_estimate> estimates, const matrix_profile& p, double reads,
                         const std::string& forced = "auto");
 
 /// How much slower DCSR reads a store of this profile than the same store packed (segment walks;
@@ -109,7 +117,9 @@ const std::vector<std::string>& selectable_kernels();
 
 /// The fixed-point driver's estimate of the reads left: from the last two changes (contraction
 /// ratio) and the stopping tolerance; `fallback` while fewer than two changes are known or the
-/// iteration is not contracting. Clamped to [1, max_left].
-double estimate_reads_left(const std::vector<double>& changes, double tol, double fallback, double max_left);
+/// iteration is not contracting. Clamped to [1, max_left]. `slowest`, when > 0, is the slowest rate
+/// the iteration can contract at (PageRank: the damping factor): the rate so far is pulled toward it.
+double estimate_reads_left(const std::vector<double>& changes, double tol, double fallback, double max_left,
+                           double slowest = 0);
 
 }  // namespace fg

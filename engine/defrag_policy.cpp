@@ -34,7 +34,7 @@ const char* to_string(defrag_mode m) {
 defrag_policy make_defrag_policy(defrag_mode m) {
   defrag_policy p;
   p.mode = m;
-  if (m == defrag_mode::measured) p.cal = load_calibration(device_description());
+  if (m == defrag_mode::measured) p.cal = *load_calibration(device_description());
   return p;
 }
 

@@ -105,7 +105,8 @@ namespace {
 void explain(const options& o, const dcsr_matrix<pattern, device_space>& store) {
   const double reads = o.number("reads", 50, 1, 1e12);
   const matrix_profile p = profile(store);
-  const calibration cal = load_calibration(device_description());
+  const auto shared = load_calibration(device_description());
+  const calibration& cal = *shared;
   const selection s = select_kernel(p, 8, reads, cal, o.get("kernel", "auto"));
   fmt::print("\nprofile: {} rows, {} nnz, mu {:.2f}, sigma {:.2f}, max row {}, empty rows {}\n", p.rows, p.nnz, p.mu,
              p.sigma, p.max_row, p.empty_rows);

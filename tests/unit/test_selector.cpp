@@ -221,16 +221,16 @@ TEST_CASE("calibration: a saved file is used for its device, a damaged one is ig
   const auto dir = std::filesystem::temp_directory_path() / "fg-calibration-test";
   std::filesystem::remove_all(dir);
   setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  CHECK(load_calibration("Test GPU").source.find("built-in") != std::string::npos);
+  CHECK(load_calibration("Test GPU")->source.find("built-in") != std::string::npos);
   const std::string path = save_calibration(toy(), "Test GPU");
-  const calibration back = load_calibration("Test GPU");
+  const calibration back = *load_calibration("Test GPU");
   CHECK(back.source.find(path) != std::string::npos);
   REQUIRE(back.points.size() == 4);
   CHECK(back.points[2].kernels.at("sell").spmv_us == doctest::Approx(5000));
   CHECK(select_kernel(synthetic(1 << 20, 14, 180), 8, 1000, back).kernel == "csr_adaptive");
-  CHECK(load_calibration("Other GPU").source.find("built-in") != std::string::npos);
+  CHECK(load_calibration("Other GPU")->source.find("built-in") != std::string::npos);
   std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0\nkernel dcsr not-a-number 1\n";
-  const calibration damaged = load_calibration("Test GPU");
+  const calibration damaged = *load_calibration("Test GPU");
   CHECK(damaged.source.find("built-in") != std::string::npos);
   CHECK(damaged.source.find(path + ":4:") != std::string::npos);  // file:line of the damage
   CHECK_THROWS_AS(read_calibration(path), input_error);
@@ -255,4 +255,26 @@ TEST_CASE("reads left from the observed contraction") {
   CHECK(estimate_reads_left({1, 1.5}, 1e-3, 42, 1000) == 42);      // not contracting
   CHECK(estimate_reads_left({1, 0.999999}, 1e-9, 42, 100) == 100); // clamped to what is left
   CHECK(estimate_reads_left({1, 1e-4}, 1e-3, 42, 100) == 1);
+  // A known slowest rate pulls the observed one toward it: ratio sqrt(0.5 x 0.8) = 0.632, so
+  // ceil(ln(1e-3 / 0.25) / ln 0.632) = 13 reads, not 8; a rate already slower is left as it is.
+  CHECK(estimate_reads_left({1, 0.5, 0.25}, 1e-3, 99, 1000, 0.8) == 13);
+  CHECK(estimate_reads_left({1, 0.9, 0.81}, 1e-3, 999, 1000, 0.8) == estimate_reads_left({1, 0.9, 0.81}, 1e-3, 999, 1000));
+}
+
+TEST_CASE("estimates once, ranked for any reads: the same choice as select_kernel, and a measurement can replace one") {
+  const matrix_profile skewed = synthetic(1 << 20, 14, 180);
+  const std::vector<kernel_estimate> model = estimate_kernels(skewed, 8, toy());
+  for (double reads : {1.0, 2.0, 10.0, 1000.0}) {
+    const selection a = select_kernel(skewed, 8, reads, toy()), b = select_kernel(model, skewed, reads);
+    CHECK(a.kernel == b.kernel);
+    CHECK(a.reason == b.reason);
+    CHECK(a.estimates.front().total_ms == doctest::Approx(b.estimates.front().total_ms));
+  }
+  CHECK(select_kernel(model, skewed, 1000).kernel == "csr_adaptive");
+  // DCSR measured faster than CSR-Adaptive is predicted: no conversion pays off at any number of reads
+  std::vector<kernel_estimate> measured = model;
+  for (auto& e : measured)
+    if (e.kernel == "dcsr") e.spmv_ms = 0.130;
+  CHECK(select_kernel(measured, skewed, 1000).kernel == "dcsr");
+  CHECK_THROWS_AS(select_kernel(model, skewed, 10, "no-such-kernel"), invalid_argument);
 }
