@@ -89,7 +89,7 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
 }  // namespace
 
 const char* bench_usage =
-    "usage: fluxgraph bench spmv [--json FILE] [--points FILE] [--runs N] [--types float,double] [--kernels a,b] MATRIX...\n"
+    "usage: fluxgraph bench spmv [--json FILE] [--points FILE] [--runs N] [--types float,double,pattern] [--kernels a,b] MATRIX...\n"
     "       fluxgraph bench select POINTS [--reads 10,100,1000] [--calibration FILE | --extra FILE] [--detail]\n"
     "                              [--spread X] [--budget X] [--contenders N] [--probes N] [--probe-share X]\n"
     "       fluxgraph bench pagerank [--runs N] GRAPH...\n"

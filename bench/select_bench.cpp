@@ -64,7 +64,8 @@ matrix_profile profile_of(const calibration_point& p) {
   q.mu = p.mu;
   q.sigma = p.sigma;
   q.max_row = vertex_t(p.max_row);
-  q.value_type = p.value_bytes == 4 ? "float" : "double";  // bench matrices carry values of the vector's size
+  // bench matrices carry values of the vector's size, or none (pattern points: PageRank's reads)
+  q.value_type = p.pattern ? "pattern" : p.value_bytes == 4 ? "float" : "double";
   return q;
 }
 }  // namespace
@@ -117,7 +118,7 @@ int run_select(const std::vector<std::string>& args) {
                             : "the other matrices (leave-one-out)" + (extra.empty() ? std::string() : " and " + extra));
   for (const double r : reads) {
     int ok = 0, model_ok = 0, n = 0;
-    std::map<int, std::pair<int, int>> by_size;
+    std::map<std::string, std::pair<int, int>> by_kind;  // within 10% / judged, per value kind
     fmt::print("\nreads {}: {:<40} {:>2} {:<14} {:<17} {:<14} {:>10} {:>10} {:>10} {:>6}\n", r, "matrix", "B", "model",
                "raced (n)", "fastest", "model us", "auto us", "best us", "ratio");
     for (const auto& p : measured.points) {
@@ -135,11 +136,11 @@ int run_select(const std::vector<std::string>& args) {
       ok += good;
       model_ok += model_t <= 1.1 * best_t;
       ++n;
-      auto& bs = by_size[p.value_bytes];
+      auto& bs = by_kind[p.pattern ? "pattern (double vectors)" : std::to_string(p.value_bytes) + "-byte values"];
       bs.first += good;
       ++bs.second;
       fmt::print("          {:<40} {:>2} {:<14} {:<17} {:<14} {:>10.1f} {:>10.1f} {:>10.1f} {:>6.2f}{}\n", p.matrix.substr(0, 40),
-                 p.value_bytes, s.kernel, field.size() > 1 ? chosen + " (" + std::to_string(field.size()) + ")" : "-", best,
+                 p.pattern ? std::string("p") : std::to_string(p.value_bytes), s.kernel, field.size() > 1 ? chosen + " (" + std::to_string(field.size()) + ")" : "-", best,
                  model_t, got, best_t, got / best_t, good ? "" : "  > 10%");
       if (detail)
         for (const auto& e : s.estimates) {
@@ -153,7 +154,7 @@ int run_select(const std::vector<std::string>& args) {
     }
     fmt::print("reads {}: auto (model + race) within 10% of the fastest on {} of {} ({:.0f}%)", r, ok, n,
                100.0 * ok / std::max(1, n));
-    for (const auto& [vb, c] : by_size) fmt::print("; {}-byte values {}/{}", vb, c.first, c.second);
+    for (const auto& [kind, c] : by_kind) fmt::print("; {} {}/{}", kind, c.first, c.second);
     fmt::print("; the model alone {} of {} ({:.0f}%)\n", model_ok, n, 100.0 * model_ok / std::max(1, n));
   }
   return 0;

@@ -17,6 +17,7 @@
 #include "bench/timer.hpp"
 #include "core/error.hpp"
 #include "engine/cost_model.hpp"
+#include "engine/views.hpp"
 #include "storage/cmrs.hpp"
 #include "storage/dcsr.hpp"
 
@@ -34,7 +35,7 @@ struct options {
   std::string json, points;
   int runs = 25;
   bool calibrating = false;  // only the selector's kernels, no cuSPARSE baseline (fluxgraph calibrate)
-  std::vector<std::string> types = {"float", "double"}, only, specs;
+  std::vector<std::string> types = {"float", "double", "pattern"}, only, specs;
 };
 
 // The selector's name of a benchmarked kernel for vectors of value_bytes, or "" when the selector
@@ -59,6 +60,40 @@ csr_matrix<V, device_space> valued_csr(const edge_list& e) {
   return A.to_csr();
 }
 
+// Row-length statistics of a CSR row pointer (host copy): mu, sigma, longest row.
+struct row_stats {
+  double mu = 0, sigma = 0, max_row = 0;
+};
+row_stats stats_of(const std::vector<offset_t>& rp) {
+  const std::size_t n = rp.size() - 1;
+  row_stats s;
+  s.mu = double(rp.back()) / double(std::max<std::size_t>(1, n));
+  double s2 = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    const double len = double(rp[r + 1] - rp[r]);
+    s2 += (len - s.mu) * (len - s.mu);
+    s.max_row = std::max(s.max_row, len);
+  }
+  s.sigma = std::sqrt(s2 / double(std::max<std::size_t>(1, n)));
+  return s;
+}
+
+// Random x vectors, enough copies to rotate through more than L2 (50 MB on the H100) so timings are
+// not cache-resident; the first is returned on the host too, for the reference product.
+template <class V>
+std::vector<array<V, device_space>> x_vectors(std::size_t n, double lo, std::vector<V>& x0) {
+  const std::size_t copies = std::clamp<std::size_t>((100u << 20) / (n * sizeof(V) + 1) + 1, 2, 16);
+  std::vector<array<V, device_space>> xs;
+  std::mt19937 g(1);
+  for (std::size_t c = 0; c < copies; ++c) {
+    std::vector<V> h(n);
+    for (auto& v : h) v = V(std::uniform_real_distribution<double>(lo, 1)(g));
+    if (c == 0) x0 = h;
+    xs.push_back(to_space<device_space>(h));
+  }
+  return xs;
+}
+
 template <class V>
 void bench_type(const edge_list& e, const options& o, double copy_gbs, device_timer& t, std::vector<result>& out) {
   const auto A = valued_csr<V>(e);
@@ -66,24 +101,10 @@ void bench_type(const edge_list& e, const options& o, double copy_gbs, device_ti
   const auto col = to_vector(A.col);
   const auto val = to_vector(A.val);
   const std::size_t n = std::size_t(A.rows);
-  double mu = double(A.nnz()) / std::max<std::size_t>(1, n), s2 = 0, mx = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    const double len = double(rp[r + 1] - rp[r]);
-    s2 += (len - mu) * (len - mu);
-    mx = std::max(mx, len);
-  }
-  const double sigma = std::sqrt(s2 / std::max<std::size_t>(1, n));
-  // x vectors rotate through more than L2 (50 MB on the H100) so timings are not cache-resident.
-  const std::size_t copies = std::clamp<std::size_t>((100u << 20) / (n * sizeof(V) + 1) + 1, 2, 16);
-  std::vector<array<V, device_space>> xs;
-  std::mt19937 g(1);
+  const auto [mu, sigma, mx] = stats_of(rp);
   std::vector<V> x0;
-  for (std::size_t c = 0; c < copies; ++c) {
-    std::vector<V> h(n);
-    for (auto& v : h) v = V(std::uniform_real_distribution<double>(-1, 1)(g));
-    if (c == 0) x0 = h;
-    xs.push_back(to_space<device_space>(h));
-  }
+  const auto xs = x_vectors<V>(n, -1, x0);
+  const std::size_t copies = xs.size();
   std::vector<double> yref(n, 0.0), bound(n, 0.0);  // double-precision reference and |A||x| bound
   for (std::size_t r = 0; r < n; ++r)
     for (offset_t j = rp[r]; j < rp[r + 1]; ++j) {
@@ -138,6 +159,56 @@ void write_json(const std::string& path, double copy_gbs, const std::vector<resu
   fmt::print(f, "]}}\n");
 }
 
+// PageRank's reads: a pattern store (no values) with double vectors, read through the engine's own
+// views (make_view, as `pagerank --kernel NAME` builds them), so a conversion is what a phase pays:
+// the CSR snapshot of the packed store plus the format's build. Only the selector's kernels.
+void bench_pattern(const edge_list& e, const options& o, double copy_gbs, device_timer& t, std::vector<result>& out) {
+  dcsr_config cfg;
+  cfg.dups = duplicates::collapse;
+  auto A = dcsr_matrix<pattern, device_space>::from_coo(make_coo<pattern, device_space>(e.src, e.dst, {}), e.n, e.n, cfg);
+  A.defragment();
+  const auto c = A.to_csr();
+  const auto rp = to_vector(c.row_ptr);
+  const auto col = to_vector(c.col);
+  const std::size_t n = std::size_t(A.rows());
+  const auto [mu, sigma, mx] = stats_of(rp);
+  std::vector<double> x0;
+  const auto xs = x_vectors<double>(n, 0, x0);  // positive: a relative error needs no |A||x| bound
+  const std::size_t copies = xs.size();
+  std::vector<double> yref(n, 0.0);
+  for (std::size_t r = 0; r < n; ++r)
+    for (offset_t j = rp[r]; j < rp[r + 1]; ++j) yref[r] += x0[std::size_t(col[std::size_t(j)])];
+  const double beta = 4.0 * double(A.nnz()) + 4.0 * double(n) + 16.0 * double(n);  // Eq. (6.1), no values
+  array<double, device_space> y(n);
+  double snapshot_ms = 0;  // csr_vector's view is the snapshot itself: the others' builds start from it
+  for (const auto& k : selectable_kernels()) {
+    if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), k) == o.only.end()) continue;
+    spmv_view<pattern, device_space> v;
+    double conv = 0;
+    try {
+      conv = t.time_ms([&] { v = make_view(A, k); });
+    } catch (const error& ex) {
+      fmt::print("  {:<14} skipped: {}\n", k, ex.what());
+      continue;
+    }
+    if (k == "csr_vector") snapshot_ms = conv;
+    // the conversion as the points state it: from a packed CSR (the snapshot is added by the model)
+    const double own = k == "dcsr" || k == "csr_vector" || k == "csr_scalar" ? (k == "dcsr" ? 0.0 : conv)
+                                                                              : std::max(0.0, conv - snapshot_ms);
+    const double ms = median_ms(t, 3, o.runs, [&](int i) { v.run(xs[std::size_t(i) % copies], y); });
+    memory::zero_on_device(y.data(), y.bytes());
+    v.run(xs[0], y);
+    const auto got = to_vector(y);
+    double err = 0;
+    for (std::size_t r = 0; r < n; ++r) err = std::max(err, std::fabs(got[r] - yref[r]) / (yref[r] + 1e-30));
+    const double gbs = beta / (ms * 1e-3) / 1e9;
+    out.push_back({e.name, e.kind, "pattern", k, "make_view", A.rows(), A.nnz(), mu, sigma, mx, own, ms, gbs,
+                   gbs / copy_gbs, 0.0, own / ms, double(v.bytes) / double(std::max<offset_t>(1, A.nnz())), err});
+    fmt::print("  pattern {:<14} {:>9.4f} ms {:>8.1f} GB/s  eta+ {:.3f}  conv {:>8.2f} ms  err {:.1e}\n", k, ms, gbs,
+               gbs / copy_gbs, own, err);
+  }
+}
+
 // The measured results as calibration points of the kernel selector (engine/cost_model.hpp);
 // results with a wrong answer are left out.
 calibration to_points(double copy_gbs, const std::vector<result>& rs) {
@@ -145,9 +216,11 @@ calibration to_points(double copy_gbs, const std::vector<result>& rs) {
   c.copy_gbs = copy_gbs;
   for (const auto& r : rs) {
     const int vb = r.type == "float" ? 4 : 8;
+    const bool pat = r.type == "pattern";
     const std::string name = selector_name(r.kernel, vb);
     if (name.empty() || !(r.error <= (vb == 4 ? 1e-4 : 1e-10))) continue;
-    if (c.points.empty() || c.points.back().matrix != r.matrix || c.points.back().value_bytes != vb) {
+    if (c.points.empty() || c.points.back().matrix != r.matrix || c.points.back().value_bytes != vb ||
+        c.points.back().pattern != pat) {
       calibration_point p;
       p.matrix = r.matrix;
       p.value_bytes = vb;
@@ -156,6 +229,7 @@ calibration to_points(double copy_gbs, const std::vector<result>& rs) {
       p.mu = r.mu;
       p.sigma = r.sigma;
       p.max_row = r.max_row;
+      p.pattern = pat;
       c.points.push_back(p);
     }
     c.points.back().kernels[name] = {r.spmv_ms * 1e3, r.convert_ms * 1e3};
@@ -172,7 +246,8 @@ std::vector<result> measure(const options& o, double copy) {
     for (const auto& ty : o.types) {
       if (ty == "float") bench_type<float>(e, o, copy, t, rs);
       else if (ty == "double") bench_type<double>(e, o, copy, t, rs);
-      else throw invalid_argument("--types takes float and/or double");
+      else if (ty == "pattern") bench_pattern(e, o, copy, t, rs);
+      else throw invalid_argument("--types takes float, double and/or pattern");
     }
     // after every matrix: a cut-off run keeps its results
     if (!o.json.empty()) write_json(o.json, copy, rs);

@@ -37,10 +37,14 @@ calibration parse(std::istream& in, const std::string& name) {
       calibration_point p;
       if (!(s >> p.value_bytes >> p.matrix >> p.rows >> p.nnz >> p.mu >> p.sigma) ||
           (p.value_bytes != 4 && p.value_bytes != 8) || !(p.rows > 0) || !(p.nnz >= 0) || !(p.mu >= 0) || !(p.sigma >= 0))
-        fail("point needs BYTES(4|8) NAME ROWS NNZ MU SIGMA [MAX_ROW]");
+        fail("point needs BYTES(4|8) NAME ROWS NNZ MU SIGMA [MAX_ROW [pattern]]");
       if (std::string rest; s >> rest) {  // optional: files written before it was recorded lack it
         std::istringstream m(rest);
-        if (!(m >> p.max_row) || !(p.max_row >= 0) || !m.eof() || (s >> rest)) fail("MAX_ROW must be one number >= 0");
+        if (!(m >> p.max_row) || !(p.max_row >= 0) || !m.eof()) fail("MAX_ROW must be one number >= 0");
+        if (s >> rest) {
+          if (rest != "pattern" || (s >> rest)) fail("after MAX_ROW only the word 'pattern' may follow");
+          p.pattern = true;
+        }
       }
       c.points.push_back(p);
     } else if (word == "kernel") {
@@ -99,7 +103,7 @@ void write_calibration(const calibration& c, const std::string& path) {
     out << "fluxgraph-calibration 1\ncopy_gbs " << c.copy_gbs << "\n";
     for (const auto& p : c.points) {
       out << "point " << p.value_bytes << ' ' << p.matrix << ' ' << p.rows << ' ' << p.nnz << ' ' << p.mu << ' '
-          << p.sigma << ' ' << p.max_row << "\n";
+          << p.sigma << ' ' << p.max_row << (p.pattern ? " pattern" : "") << "\n";
       for (const auto& [k, m] : p.kernels) out << "kernel " << k << ' ' << m.spmv_us << ' ' << m.convert_us << "\n";
     }
     if (!out) throw error("cannot write " + tmp);

@@ -28,6 +28,7 @@ double beta_bytes(double stored_value_bytes, int value_bytes, double rows, doubl
 struct features {
   double f[4];
   double beta;
+  bool pattern = false;  // the query's matrix stores no values
 };
 
 
@@ -50,6 +51,10 @@ features features_of(double mu, double sigma, double beta, double max_row) {
           beta};
 }
 
+double point_beta(const calibration_point& p) {
+  return beta_bytes(p.pattern ? 0 : p.value_bytes, p.value_bytes, p.rows, p.nnz);
+}
+
 double distance(const features& a, const features& b) {
   double d = 0;
   for (int i = 0; i < 4; ++i)
@@ -68,63 +73,81 @@ struct neighbour {
   const calibration_point* p;
 };
 
-// Geometric mean over the first k points of `near` of one measured time of `kernel`, each with its
-// part above `floor` scaled by the query's bytes over the point's.
-double scaled_mean(const std::vector<const neighbour*>& near, std::size_t k, const std::string& kernel, double beta,
+// Every calibration point's distances to the query, in two orders: nearest in shape first and
+// nearest in size first. Computed once per query and walked by every kernel's prediction, which
+// stops at its first k points that measured the kernel: a selection looks at a few points per
+// kernel, not at every point's kernel map (that lookup was most of a selection's time).
+struct neighbourhood {
+  std::vector<neighbour> all;
+  std::vector<const neighbour*> by_shape, by_size;  // into `all`: not copyable
+  neighbourhood(const neighbourhood&) = delete;
+  neighbourhood& operator=(const neighbourhood&) = delete;
+  neighbourhood(const calibration& c, const features& q) {
+    all.reserve(c.points.size());
+    for (const auto& p : c.points) {
+      const double beta = point_beta(p);
+      all.push_back({distance(q, features_of(p.mu, p.sigma, beta, p.max_row)), std::fabs(std::log2(q.beta) - std::log2(beta)), &p});
+    }
+    for (const auto& n : all) by_shape.push_back(&n);
+    by_size = by_shape;
+    std::stable_sort(by_shape.begin(), by_shape.end(), [](const neighbour* a, const neighbour* b) { return a->shape < b->shape; });
+    std::stable_sort(by_size.begin(), by_size.end(), [](const neighbour* a, const neighbour* b) { return a->size < b->size; });
+  }
+};
+
+// The first k points in `order` that measured `kernel` on a matrix of the query's kind (pattern or
+// valued) with vectors of value_bytes; if none did, of either kind with those vectors; then any.
+std::vector<const calibration_point*> nearest(const std::vector<const neighbour*>& order, const std::string& kernel,
+                                              int value_bytes, bool pattern, std::size_t k) {
+  std::vector<const calibration_point*> near;
+  for (int pass = 0; pass < 3 && near.empty(); ++pass)
+    for (const neighbour* n : order) {
+      const bool fits = pass == 2 || (n->p->value_bytes == value_bytes && (pass == 1 || n->p->pattern == pattern));
+      if (!fits || !n->p->kernels.count(kernel)) continue;
+      near.push_back(n->p);
+      if (near.size() == k) break;
+    }
+  return near;
+}
+
+// Geometric mean over `near` of one measured time of `kernel`, each with its part above `floor`
+// scaled by the query's bytes over the point's.
+double scaled_mean(const std::vector<const calibration_point*>& near, const std::string& kernel, double beta,
                    double measured_kernel::*time, double floor) {
   double log_sum = 0;
-  for (std::size_t i = 0; i < k; ++i) {
-    const calibration_point& p = *near[i]->p;
-    const double t = p.kernels.at(kernel).*time;
-    const double scale = beta / beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
+  for (const calibration_point* p : near) {
+    const double t = p->kernels.at(kernel).*time;
+    const double scale = beta / point_beta(*p);
     const double f = std::min(t, floor);
     log_sum += std::log(std::max(1e-3, f + (t - f) * scale));
   }
-  return std::exp(log_sum / double(k));
-}
-
-// Every calibration point's distances to the query: computed once per query, read by every kernel's
-// prediction (they do not depend on the kernel).
-std::vector<neighbour> neighbourhood(const calibration& c, const features& q) {
-  std::vector<neighbour> all;
-  all.reserve(c.points.size());
-  for (const auto& p : c.points) {
-    const double beta = beta_bytes(p.value_bytes, p.value_bytes, p.rows, p.nnz);
-    all.push_back({distance(q, features_of(p.mu, p.sigma, beta, p.max_row)), std::fabs(std::log2(q.beta) - std::log2(beta)), &p});
-  }
-  return all;
+  return std::exp(log_sum / double(near.size()));
 }
 
 // A kernel's SpMV and conversion time on the query, from the nearest points that measured it: the
 // part of a time above the fixed floor scales with bytes; neighbours are averaged geometrically.
-prediction predict(const std::vector<neighbour>& all, const std::string& kernel, int value_bytes, double beta) {
-  std::vector<const neighbour*> near;
-  for (int pass = 0; pass < 2 && near.empty(); ++pass)  // pass 1: the other value size, if that is all there is
-    for (const auto& n : all)
-      if ((n.p->value_bytes == value_bytes) == (pass == 0) && n.p->kernels.count(kernel)) near.push_back(&n);
+prediction predict(const neighbourhood& hood, const std::string& kernel, int value_bytes, const features& q) {
+  const double beta = q.beta;
   prediction r;
-  if (near.empty()) return r;
-  const std::size_t k = std::min<std::size_t>(neighbours, near.size());
-  auto nearest_first = [&](double neighbour::*by) {
-    std::partial_sort(near.begin(), near.begin() + std::ptrdiff_t(k), near.end(),
-                      [by](const neighbour* a, const neighbour* b) { return a->*by < b->*by; });
-  };
-  nearest_first(&neighbour::shape);
-  for (std::size_t i = 0; i < k; ++i) r.from.push_back(near[i]->p->matrix);
-  r.spmv_us = scaled_mean(near, k, kernel, beta, &measured_kernel::spmv_us, fixed_floor_us);
+  const auto by_shape = nearest(hood.by_shape, kernel, value_bytes, q.pattern, neighbours);
+  if (by_shape.empty()) return r;
+  for (const calibration_point* p : by_shape) r.from.push_back(p->matrix);
+  r.spmv_us = scaled_mean(by_shape, kernel, beta, &measured_kernel::spmv_us, fixed_floor_us);
   // A conversion is copies, scans and sorts: its time follows the size, not the row shape. So it is
   // read off the points nearest in bytes alone (the shape's neighbours can be 10-100x larger, and
   // scaling down by bytes overstated small conversions 2-10x: bench select --detail, run 19).
   // Leave-one-out on five H100 point sets: within 10% at 10 reads on 64-67 of 68 instead of 62-64.
-  nearest_first(&neighbour::size);
-  r.convert_us = scaled_mean(near, k, kernel, beta, &measured_kernel::convert_us, convert_floor_us);
+  r.convert_us = scaled_mean(nearest(hood.by_size, kernel, value_bytes, q.pattern, neighbours), kernel, beta,
+                             &measured_kernel::convert_us, convert_floor_us);
   r.ok = true;
   return r;
 }
 
 features query(const matrix_profile& p, int value_bytes) {
   const double sv = p.value_type == "pattern" ? 0.0 : (p.value_type == "float" ? 4.0 : 8.0);
-  return features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)), double(p.max_row));
+  features q = features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)), double(p.max_row));
+  q.pattern = p.value_type == "pattern";
+  return q;
 }
 }  // namespace
 
@@ -143,7 +166,7 @@ double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::stri
                        std::vector<std::string>* nearest) {
   FG_EXPECTS(value_bytes == 4 || value_bytes == 8, "predict_spmv_ms: value_bytes must be 4 or 8");
   const features q = query(p, value_bytes);
-  const prediction pr = predict(neighbourhood(c, q), kernel, value_bytes, q.beta);
+  const prediction pr = predict(neighbourhood(c, q), kernel, value_bytes, q);
   if (!pr.ok) return 0;
   if (nearest) *nearest = pr.from;
   return pr.spmv_us * 1e-3 * (kernel == "dcsr" ? dcsr_read_factor(p) : 1.0);
@@ -163,15 +186,15 @@ std::vector<kernel_estimate> estimate_kernels(const matrix_profile& p, int value
   const bool packed = p.segments_per_row <= 1.0 && p.gap_fraction <= 0.0;
   // Any format but DCSR itself is built from a CSR snapshot of the store (make_view): a CSR copy when
   // packed (csr_vector's measured conversion is exactly that), a compaction (~2 copies) when fragmented.
-  const std::vector<neighbour> all = neighbourhood(c, q);
-  const prediction copy = predict(all, "csr_vector", value_bytes, q.beta);
+  const neighbourhood all(c, q);
+  const prediction copy = predict(all, "csr_vector", value_bytes, q);
   const double snapshot_ms = !copy.ok ? 0.0 : (packed ? 1.0 : 2.0) * copy.convert_us * 1e-3;
   std::vector<kernel_estimate> out;
   for (const auto& name : selectable_kernels()) {
     kernel_estimate e;
     e.kernel = name;
     e.bytes = q.beta;
-    const prediction pr = predict(all, name, value_bytes, q.beta);
+    const prediction pr = predict(all, name, value_bytes, q);
     if (!pr.ok) {
       e.feasible = false;
       e.why_not = "not in the calibration";

@@ -29,6 +29,10 @@ struct calibration_point {
   int value_bytes = 8;  ///< 4 (float) or 8 (double) vectors; the matrix carries values of that size
   double rows = 0, nnz = 0, mu = 0, sigma = 0;
   double max_row = 0;  ///< longest row; 0 = not recorded (points written before it was)
+  /// The matrix stores no values (a PageRank store: value_bytes vectors, each entry counts 1). Its
+  /// reads differ from a valued matrix's by more than the value bytes (rmat-20: DCSR 2.3x
+  /// CSR-Adaptive with double values, 1.15x as a pattern), so pattern queries use pattern points.
+  bool pattern = false;
   std::map<std::string, measured_kernel> kernels;
 };
 
@@ -45,7 +49,7 @@ const calibration& builtin_calibration();
 /// Parses the text format written by write_calibration; throws fg::input_error (file:line) on damage.
 calibration read_calibration(const std::string& path);
 /// Text format: "fluxgraph-calibration 1", "copy_gbs G", then per point "point BYTES NAME ROWS NNZ
-/// MU SIGMA [MAX_ROW]" followed by its "kernel NAME SPMV_US CONVERT_US" lines.
+/// MU SIGMA [MAX_ROW [pattern]]" followed by its "kernel NAME SPMV_US CONVERT_US" lines.
 void write_calibration(const calibration& c, const std::string& path);
 /// The cache file for a device ($XDG_CACHE_HOME or ~/.cache, fluxgraph/calibration-<device>.txt).
 std::string calibration_path(const std::string& device_name);

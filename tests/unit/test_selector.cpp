@@ -244,8 +244,37 @@ TEST_CASE("calibration: a saved file is used for its device, a damaged one is ig
   CHECK(read_calibration(path).points.at(0).max_row == 7);
   std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0 seven\nkernel dcsr 3 0\n";
   CHECK_THROWS_WITH_AS(read_calibration(path), doctest::Contains(":3:"), input_error);
+  // A pattern point (no stored values) says so after MAX_ROW, and is written back so.
+  std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0 7 pattern\nkernel dcsr 3 0\n";
+  const calibration pat = read_calibration(path);
+  CHECK(pat.points.at(0).pattern);
+  write_calibration(pat, path);
+  CHECK(read_calibration(path).points.at(0).pattern);
+  std::ofstream(path) << "fluxgraph-calibration 1\ncopy_gbs 1234\npoint 8 m 10 20 2 0 7 patterns\nkernel dcsr 3 0\n";
+  CHECK_THROWS_WITH_AS(read_calibration(path), doctest::Contains(":3:"), input_error);
   std::filesystem::remove_all(dir);
   unsetenv("XDG_CACHE_HOME");
+}
+
+TEST_CASE("a pattern store is predicted from pattern points, a valued one from valued points") {
+  // Same shape, opposite winners: with double values CSR-Adaptive reads 2x faster than DCSR, as a
+  // pattern DCSR is the faster (rmat-20 on the H100 leans this way). Each query must read its kind.
+  calibration c;
+  c.copy_gbs = 3000;
+  auto k = [](double dcsr, double adaptive) {
+    return std::map<std::string, measured_kernel>{{"dcsr", {dcsr, 0}}, {"csr_vector", {dcsr, 50}}, {"csr_adaptive", {adaptive, 100}}};
+  };
+  c.points = {point("valued", 1 << 20, 16, 140, k(400, 200)), point("pattern", 1 << 20, 16, 140, k(150, 170))};
+  c.points[1].pattern = true;
+  const selection v = select_kernel(synthetic(1 << 20, 16, 140), 8, 100, c);
+  CHECK(v.kernel == "csr_adaptive");
+  CHECK(v.reason.find("like valued") != std::string::npos);
+  const selection p = select_kernel(synthetic(1 << 20, 16, 140, "pattern"), 8, 100, c);
+  CHECK(p.kernel == "dcsr");
+  CHECK(p.reason.find("like pattern") != std::string::npos);
+  // With no pattern point, a pattern store falls back to the valued ones (older calibration files).
+  c.points.pop_back();
+  CHECK(select_kernel(synthetic(1 << 20, 16, 140, "pattern"), 8, 100, c).kernel == "csr_adaptive");
 }
 
 TEST_CASE("reads left from the observed contraction") {
