@@ -25,7 +25,7 @@ step() {  # step NAME TIMEOUT CMD...: runs with a timeout, logs to $out/NAME.log
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 step configure 300 cmake --preset cuda -DFG_BACKEND=cuda || { echo "configure failed"; exit 1; }
 step build 900 cmake --build --preset cuda -j "$(nproc)" || { echo "build failed"; exit 1; }
-step tests 300 ctest --preset cuda -V -j 3  # in parallel: the backend suite alone is ~180 s
+step tests 300 ctest --preset cuda -V
 step demo 120 build/cuda/fluxgraph stream data/wiki-Vote.txt.gz --batch 10000 --top 10
 # Insert benchmark on two real graphs and R-MAT; SpMV benchmark on every matrix in .data (see
 # scripts/prepare-bench-data.sh) plus generated ones spanning mu from 2 to 100+ (override: FG_SPMV_SET).
