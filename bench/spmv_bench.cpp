@@ -193,8 +193,7 @@ void bench_pattern(const edge_list& e, const options& o, double copy_gbs, device
     }
     if (k == "csr_vector") snapshot_ms = conv;
     // the conversion as the points state it: from a packed CSR (the snapshot is added by the model)
-    const double own = k == "dcsr" || k == "csr_vector" || k == "csr_scalar" ? (k == "dcsr" ? 0.0 : conv)
-                                                                              : std::max(0.0, conv - snapshot_ms);
+    const double own = k == "dcsr" ? 0.0 : reads_snapshot(k) ? conv : std::max(0.0, conv - snapshot_ms);
     const double ms = median_ms(t, 3, o.runs, [&](int i) { v.run(xs[std::size_t(i) % copies], y); });
     memory::zero_on_device(y.data(), y.bytes());
     v.run(xs[0], y);
