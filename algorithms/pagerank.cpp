@@ -13,6 +13,7 @@
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "core/error.hpp"
 #include "core/semiring.hpp"
+#include "core/stopwatch.hpp"
 #include "engine/cost_model.hpp"
 #include "engine/profile.hpp"
 #include "engine/race.hpp"
@@ -114,17 +115,19 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   double store_read = std::numeric_limits<double>::infinity();  // fastest warm iteration on the store
   double store_spmv = store_read;                                // its SpMV alone, once
   // One iteration with view v; false when the run is over (converged or out of iterations).
+  device_stopwatch spmv_watch;
   auto iterate = [&](const spmv_view<V, S>& v) {
     const auto t = std::chrono::steady_clock::now();
+    // The store's own read, measured on the warm probe iterations (the faster of two): the model
+    // reads it off the nearest calibration matrix, and this store is measured. Device time (events),
+    // read after the update has waited anyway: no wait of its own, no host time in it.
+    const bool timed = deferred && it > 0 && it < probe && v.kernel == "dcsr";
+    if (timed) spmv_watch.start();
     v.run(scaled, y);
-    if (deferred && it > 0 && it < probe && v.kernel == "dcsr") {
-      // The store's own read, measured on the warm probe iterations (one wait each; the faster of
-      // two): the model reads it off the nearest calibration matrix, and this store is measured.
-      memory::synchronize();
-      store_spmv = std::min(store_spmv, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
-    }
+    if (timed) spmv_watch.stop();
     const double base = (d * dangling + (1.0 - d)) / n;
     const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), n, d, base);
+    if (timed) store_spmv = std::min(store_spmv, spmv_watch.seconds());
     if (it > 0 && v.kernel == "dcsr")  // the first read runs cold; the update's sums end on the host (synchronous)
       store_read = std::min(store_read, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
     dangling = s.dangling;
@@ -163,12 +166,10 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     const double left = estimate_reads_left(changes, tol_n, reads - probe, opt.max_iter - it, d);
     next_choice = it + int(std::ceil(left)) + 1;
     if (it == probe) {
-      // DCSR's read as measured replaces the model's, less the host's launch and wait (the
-      // calibration's times are device events), when the two differ by more than a quarter: the
-      // nearest point can be another graph (cnr-2000's in-edge store read like rmat-20's in run 33:
-      // 0.05 ms predicted, 0.08 measured, and auto stayed on DCSR at 1.7x csr_adaptive).
-      constexpr double host_ms = 0.005;
-      const double read_ms = std::max(1e3 * store_spmv - host_ms, 0.5 * host_ms);
+      // DCSR's read as measured replaces the model's when the two differ by more than a quarter:
+      // the nearest point can be another graph (cnr-2000's in-edge store read like rmat-20's in run
+      // 33: 0.05 ms predicted, 0.08 measured, and auto stayed on DCSR at 1.7x csr_adaptive).
+      const double read_ms = 1e3 * store_spmv;
       for (auto& e : model)
         if (e.kernel == "dcsr" && e.feasible && std::isfinite(read_ms) &&
             (read_ms > 1.25 * e.spmv_ms || read_ms < e.spmv_ms / 1.25)) {

@@ -1,74 +1,59 @@
-// Device timing for benchmarks: CUDA events in the CUDA build, a host clock after a device sync in
-// the CPU build (where "device" work is OpenMP and completes before returning).
+// Device timing for benchmarks: the library's device_stopwatch (CUDA events in the CUDA build, a
+// host clock in the CPU build, where "device" work is OpenMP and completes before returning).
 #pragma once
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <vector>
 
-#include "core/memory.hpp"
-
-#if defined(FG_WITH_CUDA)
-#include <cuda_runtime_api.h>
-
-#include "core/cuda_check.hpp"
-#endif
+#include "core/stopwatch.hpp"
 
 namespace fg::bench {
 
 class device_timer {
  public:
-  device_timer() {
-#if defined(FG_WITH_CUDA)
-    FG_CUDA_TRY(cudaEventCreate(&a_));
-    FG_CUDA_TRY(cudaEventCreate(&b_));
-#endif
-  }
-  ~device_timer() {
-#if defined(FG_WITH_CUDA)
-    cudaEventDestroy(a_);
-    cudaEventDestroy(b_);
-#endif
-  }
-  device_timer(const device_timer&) = delete;
-  device_timer& operator=(const device_timer&) = delete;
-
   /// Milliseconds the device spent on f().
   double time_ms(const std::function<void()>& f) {
-#if defined(FG_WITH_CUDA)
-    FG_CUDA_TRY(cudaEventRecord(a_));
+    w_.start();
     f();
-    FG_CUDA_TRY(cudaEventRecord(b_));
-    FG_CUDA_TRY(cudaEventSynchronize(b_));
-    float ms = 0;
-    FG_CUDA_TRY(cudaEventElapsedTime(&ms, a_, b_));
-    return ms;
-#else
-    memory::synchronize();
-    auto t = std::chrono::steady_clock::now();
-    f();
-    memory::synchronize();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-#endif
+    w_.stop();
+    return 1e3 * w_.seconds();
   }
 
  private:
-#if defined(FG_WITH_CUDA)
-  cudaEvent_t a_{}, b_{};
-#endif
+  device_stopwatch w_;
 };
 
-/// Median of `runs` timings after at least `warmup` untimed calls and 2 ms of them: after a host-side
-/// pause (a file read, a reference product) the clocks have dropped, and a few 10-us calls do not
-/// bring them back (run 30: wiki-Vote's first float kernels read 1.6-2.2x their double times, and
-/// that one point misled the selector on 5 neighbours). f(i) gets the run index (for rotation).
+/// Medians of the calls fs[k](i), timed round-robin: a round times one call of each, so a slow spell
+/// of the host or the device falls on every kernel alike instead of on whichever was being timed
+/// (run 34: deezer's float csr_vector .. adcsr read 2-3x their double times for a few ms, while
+/// cuSPARSE before them and CMRS after did not, and that one point cost the selector its 90%).
+/// Warm-up: at least `warmup` rounds and 2 ms of them (after a host-side pause, a file read or a
+/// reference product, the clocks have dropped and a few 10-us calls do not bring them back; run 30).
+/// Then at least `runs` rounds and `min_ms` of them, so a spell of a few ms is under half of them.
+/// f(i) gets the round index (for rotating x).
+inline std::vector<double> interleaved_medians(device_timer& t, int warmup, int runs,
+                                               const std::vector<std::function<void(int)>>& fs, double min_ms = 0) {
+  double ms = 0;
+  for (int i = 0; i < warmup || (ms < 2.0 && i < 1000); ++i)
+    for (const auto& f : fs) ms += t.time_ms([&] { f(i); });
+  std::vector<std::vector<double>> v(fs.size());
+  ms = 0;
+  for (int i = 0; i < runs || (ms < min_ms && i < 1000); ++i)
+    for (std::size_t k = 0; k < fs.size(); ++k) {
+      v[k].push_back(t.time_ms([&] { fs[k](i); }));
+      ms += v[k].back();
+    }
+  std::vector<double> med;
+  for (auto& w : v) {
+    std::nth_element(w.begin(), w.begin() + std::ptrdiff_t(w.size() / 2), w.end());
+    med.push_back(w[w.size() / 2]);
+  }
+  return med;
+}
+
+/// The median of `runs` timings of one call, after the warm-up above.
 inline double median_ms(device_timer& t, int warmup, int runs, const std::function<void(int)>& f) {
-  double warm_ms = 0;
-  for (int i = 0; i < warmup || (warm_ms < 2.0 && i < 1000); ++i) warm_ms += t.time_ms([&] { f(i); });
-  std::vector<double> v;
-  for (int i = 0; i < runs; ++i) v.push_back(t.time_ms([&] { f(i); }));
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
+  return interleaved_medians(t, warmup, runs, {f})[0];
 }
 
 }  // namespace fg::bench

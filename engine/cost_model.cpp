@@ -29,8 +29,19 @@ struct features {
   double f[4];
   double beta;
   bool pattern = false;  // the query's matrix stores no values
+  double mu = 0, max_row = 0;  // for the longest row's walk (walk_bound_us)
 };
 
+// A row's lanes in the kernels that give each row a fixed share of a warp: DCSR and CSR-vector a
+// sub-warp of W (the power of two >= mu in [2, 32]), CSR-scalar one thread; 0 for
+// the kernels that split long rows (merge, adaptive, SELL/HYB/CMRS slices, SURAA, ADCSR bins).
+double row_lanes(const std::string& kernel, double mu) {
+  if (kernel == "csr_scalar") return 1;
+  if (kernel != "dcsr" && kernel != "csr_vector") return 0;
+  double w = 2;
+  while (w < mu && w < 32) w *= 2;
+  return w;
+}
 
 // The longest row in sub-warp steps of the CSR-vector kernels (W = the power of two >= mu in [2, 32]),
 // log2: the serial work of the last warp. A hub row of 6,809 on git_web_ml (mu 7.7) keeps one warp
@@ -38,9 +49,7 @@ struct features {
 // NaN when the longest row is not known (points written before it was recorded): not compared then.
 double tail_steps(double mu, double max_row) {
   if (!(max_row > 0)) return std::numeric_limits<double>::quiet_NaN();
-  double w = 2;
-  while (w < mu && w < 32) w *= 2;
-  return std::log2(std::max(1.0, max_row / w));
+  return std::log2(std::max(1.0, max_row / row_lanes("csr_vector", mu)));
 }
 
 // Row length (log2 mu), skew (log2(1 + sigma/mu), weighted 2: it separates the formats most), size
@@ -124,6 +133,30 @@ double scaled_mean(const std::vector<const calibration_point*>& near, const std:
   return std::exp(log_sum / double(near.size()));
 }
 
+// The serial walk of the longest row bounds such a kernel's read from below, whatever the bytes:
+// max_row / lanes dependent steps. A step costs the least that any calibration point of the query's
+// kind paid (its time over its own longest walk), a bound no point contradicts. Why: git_web_ml (one
+// row of 6,809, mu 7.7) reads by DCSR in 60 us; its nearest point, rmat-18-ef16, scaled down by
+// bytes said 11, and auto stayed on DCSR; 851 steps x 63 ns (rmat-14-ef4) = 54 us. Leave-one-out on
+// runs 33-35 (bench + calibration): within 10% on 287 of 306 at 100 reads instead of 284.
+// `nearest` (the point the read was scaled from) caps the bound first: when even its step cost does
+// not reach `scaled`, no smaller one will, and the walk over every point (6 us) is skipped.
+double walk_bound_us(const neighbourhood& hood, const std::string& kernel, int value_bytes, const features& q,
+                     const calibration_point& nearest, double scaled) {
+  const double lanes = row_lanes(kernel, q.mu);
+  if (lanes == 0 || !(q.max_row > 0) || !(nearest.max_row > 0)) return 0;
+  const double cap = nearest.kernels.at(kernel).spmv_us * row_lanes(kernel, nearest.mu) / nearest.max_row;
+  if (cap * q.max_row / lanes <= scaled) return 0;
+  double step = cap;
+  for (const neighbour& n : hood.all) {
+    const calibration_point& p = *n.p;
+    if (p.value_bytes != value_bytes || p.pattern != q.pattern || !(p.max_row > 0)) continue;
+    const auto it = p.kernels.find(kernel);
+    if (it != p.kernels.end()) step = std::min(step, it->second.spmv_us * row_lanes(kernel, p.mu) / p.max_row);
+  }
+  return step * q.max_row / lanes;
+}
+
 // A kernel's SpMV and conversion time on the query, from the nearest points that measured it: the
 // part of a time above the fixed floor scales with bytes; neighbours are averaged geometrically.
 prediction predict(const neighbourhood& hood, const std::string& kernel, int value_bytes, const features& q) {
@@ -133,6 +166,7 @@ prediction predict(const neighbourhood& hood, const std::string& kernel, int val
   if (by_shape.empty()) return r;
   for (const calibration_point* p : by_shape) r.from.push_back(p->matrix);
   r.spmv_us = scaled_mean(by_shape, kernel, beta, &measured_kernel::spmv_us, fixed_floor_us);
+  r.spmv_us = std::max(r.spmv_us, walk_bound_us(hood, kernel, value_bytes, q, *by_shape.front(), r.spmv_us));
   // A conversion is copies, scans and sorts: its time follows the size, not the row shape. So it is
   // read off the points nearest in bytes alone (the shape's neighbours can be 10-100x larger, and
   // scaling down by bytes overstated small conversions 2-10x: bench select --detail, run 19).
@@ -147,6 +181,8 @@ features query(const matrix_profile& p, int value_bytes) {
   const double sv = p.value_type == "pattern" ? 0.0 : (p.value_type == "float" ? 4.0 : 8.0);
   features q = features_of(p.mu, p.sigma, beta_bytes(sv, value_bytes, double(p.rows), double(p.nnz)), double(p.max_row));
   q.pattern = p.value_type == "pattern";
+  q.mu = p.mu;
+  q.max_row = double(p.max_row);
   return q;
 }
 }  // namespace

@@ -2,6 +2,7 @@
 // kernel the model must pick and why. The H100 points are judged separately (fluxgraph bench select).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -132,6 +133,35 @@ TEST_CASE("a hub row: the tail feature finds the calibration matrix with one, wh
   c.points[1].max_row = 0;
   const selection s = select_kernel(q, 8, 1000, c);
   REQUIRE_FALSE(s.estimates.front().nearest.empty());
+}
+
+
+TEST_CASE("a hub row in a small matrix: the longest row's walk bounds DCSR's read, whatever the bytes") {
+  // The nearest point, "big", is 16x larger: scaled by bytes it says DCSR reads the query in 5 +
+  // 95 / 16 = 10.9 us. But "walk" read a row of 8,000 by 2-lane sub-warps (mu 2): 4,000 dependent
+  // steps in 40 us, 10 ns a step. The query's row of 16,000 is 2,000 steps of 8 lanes: >= 20 us.
+  auto k = [](double dcsr, double merge) {
+    return std::map<std::string, measured_kernel>{{"dcsr", {dcsr, 0}}, {"csr_merge", {merge, 50}}};
+  };
+  calibration c;
+  c.copy_gbs = 3000;
+  c.points = {point("big", 640000, 8, 400, k(100, 101)), point("walk", 4000, 2, 400, k(40, 20))};
+  c.points[0].max_row = 12000;  // 1,500 steps in 100 us: 67 ns a step, not the least
+  c.points[1].max_row = 8000;
+  matrix_profile q = synthetic(40000, 8, 400);
+  q.max_row = 16000;
+  auto find = [](const std::vector<kernel_estimate>& est, const char* name) {
+    return *std::find_if(est.begin(), est.end(), [&](const kernel_estimate& e) { return e.kernel == name; });
+  };
+  const auto est = estimate_kernels(q, 8, c);
+  CHECK(find(est, "dcsr").nearest == std::vector<std::string>{"big"});
+  // (in us: Approx's tolerance has an absolute part of epsilon x 1, too loose for 0.02 ms)
+  CHECK(find(est, "dcsr").spmv_ms * 1e3 == doctest::Approx(20.0).epsilon(0.01));
+  // csr_merge splits long rows: no bound, scaled from "big" alone (5 + 96 / 16 = 11 us)
+  CHECK(find(est, "csr_merge").spmv_ms * 1e3 == doctest::Approx(11.0).epsilon(0.01));
+  // a short longest row: the bytes decide again
+  q.max_row = 100;
+  CHECK(find(estimate_kernels(q, 8, c), "dcsr").spmv_ms * 1e3 == doctest::Approx(10.94).epsilon(0.01));
 }
 
 TEST_CASE("csr_vector and csr_scalar read the snapshot itself: their conversion is the snapshot") {
