@@ -438,7 +438,7 @@ usage_error "--pagerank for pagerank" pagerank "$KARATE" --pagerank --out "$TMP/
 # ---- stream with deletions ----------------------------------------------------------------------
 # With F > 0 the scores are those of the edges that remain: --edges-out writes them (Matrix Market
 # in the .mtx input's own ids) and pagerank on that file must agree. F = 1 deletes every edge right
-# after its batch: uniform scores. A seed repeats to the byte.
+# after its batch: uniform scores. A seed repeats the deleted edges to the byte.
 
 # mtx_edges FILE: the entry count of a Matrix Market header (into EDGES).
 EDGES=
@@ -468,11 +468,14 @@ for spec in karate.mtx:7:0.3 west0067.mtx:13:0.5 bips98_606.mtx.gz:200:0.2 test_
   fi
   run pagerank "$edges" --tol 1e-12 --out "$want"
   scores_check "$what" "$out" "$want" "pagerank on the $EDGES edges that remain ($picked deleted)"
-  stream_with_deletions .again  # the same seed: the same edges remain, the same scores to the byte
-  if [ "$RC" -eq 0 ] && cmp -s "$out" "$out.again" && cmp -s "$edges" "$edges.again"; then
-    pass "$what: --seed 7 twice gives identical --out and --edges-out"
+  # The same seed: the same edges remain, to the byte. The scores agree to the tolerance, not to the
+  # bit: --kernel auto may settle on another kernel by timing (run 37 on the GPU), which sums each
+  # row in another order.
+  stream_with_deletions .again
+  if [ "$RC" -eq 0 ] && cmp -s "$edges" "$edges.again" && result=$(compare_scores "$out.again" "$out"); then
+    pass "$what: --seed 7 twice gives identical --edges-out and scores within $L1_TOL ($result)"
   else
-    fail "$what: --seed 7 twice" "$STATUS, or the outputs differ"
+    fail "$what: --seed 7 twice" "$STATUS, or the edges differ, or the scores: ${result:-}"
   fi
 done
 
