@@ -279,8 +279,8 @@ selection select_kernel(std::vector<kernel_estimate> estimates, const matrix_pro
     s.kernel = best.kernel;
     const kernel_estimate& next = s.estimates.size() > 1 ? s.estimates[1] : best;
     const double cv = p.mu > 0 ? p.sigma / p.mu : 0;
-    why << "lowest predicted total for " << reads << " read" << (reads == 1 ? "" : "s") << ": " << best.total_ms
-        << " ms (convert " << best.convert_ms << " + " << reads << " x " << best.spmv_ms << ") vs " << next.kernel << " "
+    why << "lowest predicted total for " << std::llround(reads) << " read" << (reads == 1 ? "" : "s") << ": " << best.total_ms
+        << " ms (convert " << best.convert_ms << " + " << std::llround(reads) << " x " << best.spmv_ms << ") vs " << next.kernel << " "
         << next.total_ms << " ms; rows " << (cv < 1 ? "regular" : "skewed") << " (sigma/mu " << cv << "), like";
     for (std::size_t i = 0; i < best.nearest.size(); ++i) why << (i ? ", " : " ") << best.nearest[i];
     if (!packed) why << "; store fragmented";

@@ -4,6 +4,7 @@
 
 #include "engine/cost_model.hpp"
 #include "engine/race.hpp"
+#include "engine/read_phase.hpp"
 #include "engine/views.hpp"
 #include "tests/format_support.hpp"
 
@@ -167,5 +168,60 @@ TEST_CASE_TEMPLATE("a race reads with every contender, keeps the fastest, and st
     CHECK(used == std::vector<std::string>{"dcsr", "dcsr", "csr_merge"});
     CHECK(r.view.kernel == "csr_merge");
     CHECK(r.laps.size() == 2);
+  }
+}
+
+TEST_CASE_TEMPLATE("a read phase: the chosen kernel's view serves every read until a batch, then is rebuilt", S,
+                   host_space, device_space) {
+  auto A = power_law_store<S>(17);
+  A.defragment();
+  using Sr = plus_times<double>;
+  const auto xs = test::random_x<Sr>(std::size_t(A.cols()), 6);
+  const auto x = to_space<S>(xs);
+  array<double, S> y(std::size_t(A.rows()));
+  auto require_right = [&](const char* what) {
+    test::require_spmv_equal<Sr>(test::csr_in<H>(A.to_csr()), xs, to_vector(y), what);
+  };
+
+  SUBCASE("forced to a snapshot kernel: one build for many reads, one rebuild after a batch that writes") {
+    read_phase<pattern, S> phase("csr_adaptive");
+    for (int i = 0; i < 5; ++i) phase.spmv(A, x, y, 5);
+    require_right("read phase, csr_adaptive");
+    CHECK(phase.choice().kernel == "csr_adaptive");
+    CHECK(phase.views().builds() == 1);
+    CHECK(phase.views().hits() == 4);
+    CHECK(phase.decisions() == 1);
+    A.insert_batch(make_coo<pattern, S>({0, 1, 2}, {2999, 2998, 2997}));
+    phase.spmv(A, x, y, 5);
+    require_right("read phase after a batch");
+    CHECK(phase.views().invalidations() == 1);
+    CHECK(phase.views().builds() == 2);
+    CHECK(phase.decisions() == 2);  // new content: chosen again
+  }
+  SUBCASE("auto: read once, the store is read as it is; read often, the selector may build a view") {
+    read_phase<pattern, S> phase;
+    phase.spmv(A, x, y, 1);
+    require_right("read phase, one read");
+    CHECK(phase.choice().kernel == "dcsr");  // no conversion pays off for one read
+    CHECK(phase.views().builds() == 1);
+    CHECK(phase.choice().reason.find("lowest predicted total for 1 read") != std::string::npos);
+    phase.spmv(A, x, y, 1000);  // a new expectation: chosen again, and whatever it is, it is right
+    require_right("read phase, 1000 reads expected");
+    CHECK(phase.decisions() == 2);
+    INFO(phase.choice().reason);
+    CHECK(phase.choice().reason.find("for 1000 reads") != std::string::npos);
+  }
+  SUBCASE("another store: its own views; bad input is refused") {
+    read_phase<pattern, S> phase("csr_vector");
+    phase.spmv(A, x, y, 3);
+    auto B = power_law_store<S>(18);
+    phase.spmv(B, x, y, 3);
+    test::require_spmv_equal<Sr>(test::csr_in<H>(B.to_csr()), xs, to_vector(y), "read phase, second store");
+    CHECK(phase.views().builds() == 1);  // the first store's view was dropped, not reused
+    CHECK_THROWS_AS(phase.spmv(B, x, y, 0), invalid_argument);
+    array<double, S> short_y(10);
+    CHECK_THROWS_AS(phase.spmv(B, x, short_y, 3), invalid_argument);
+    using phase_type = read_phase<pattern, S>;
+    CHECK_THROWS_AS(phase_type("no_such_kernel"), invalid_argument);
   }
 }
