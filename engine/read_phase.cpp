@@ -5,7 +5,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/semiring.hpp"
 #include "core/types.hpp"
 #include "engine/profile.hpp"
 
