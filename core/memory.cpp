@@ -133,6 +133,28 @@ void deallocate(void* p) noexcept {
 #endif
 }
 
+void* allocate_pinned(std::size_t bytes) {
+  void* p = nullptr;
+#if defined(FG_WITH_CUDA)
+  if (cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw out_of_memory("out of pinned host memory: " + std::to_string(bytes) + " bytes requested");
+  }
+#else
+  p = std::malloc(std::max<std::size_t>(bytes, 1));
+  if (p == nullptr) throw out_of_memory("host out of memory");
+#endif
+  return p;
+}
+
+void deallocate_pinned(void* p) noexcept {
+#if defined(FG_WITH_CUDA)
+  if (p != nullptr) cudaFreeHost(p);
+#else
+  std::free(p);
+#endif
+}
+
 #if defined(FG_WITH_CUDA)
 void copy_to_device(void* d, const void* s, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyHostToDevice));

@@ -21,6 +21,7 @@
 
 #include "core/array.hpp"
 #include "core/types.hpp"
+#include "storage/batch_workspace.hpp"
 #include "storage/coo.hpp"
 #include "storage/csr.hpp"
 #include "storage/row_bins.hpp"
@@ -29,6 +30,7 @@ namespace fg {
 namespace detail {
 template <class V, class Space>
 struct pending_delete;
+struct insert_status;
 }  // namespace detail
 
 /// How repeated (row, col) entries are treated.
@@ -195,10 +197,16 @@ class dcsr_matrix {
   detail::pending_delete<V, Space> prepare_delete(const coo_matrix<V, Space>& batch) const;
   void commit_delete(const detail::pending_delete<V, Space>& d);
   void undo_delete(const detail::pending_delete<V, Space>& d);
-  // The second half of insert_batch, shared with append_sorted (storage/dcsr_append.cpp): plan
-  // segments for a sorted, duplicate-free batch, compact if needed, write, count.
-  void place(const coo_matrix<V, Space>& work, vertex_t new_rows, vertex_t new_cols, std::size_t received,
-             offset_t alpha, double row_growth);
+  // Insertion (storage/dcsr_insert.cpp): one kernels<S>::insert per attempt; the host then counts
+  // a written batch, or grows / compacts the store and tries again.
+  void insert_impl(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);
+  detail::insert_status attempt(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);
+  void committed(const detail::insert_status& st, std::size_t received);
+  /// Becomes `next` (a compaction of this store) and keeps this store's batch scratch.
+  void adopt(dcsr_matrix&& next) {
+    next.work_ = std::move(work_);
+    *this = std::move(next);
+  }
 
   dcsr_config cfg_;
   dcsr_stats stats_;
@@ -219,6 +227,7 @@ class dcsr_matrix {
   std::array<vertex_t, adcsr_bins + 1> bin_ptr_{};
   std::uint64_t ordered_version_ = 0;
   vertex_t ordered_rows_ = -1;
+  batch_workspace<Space> work_;  ///< scratch every batch reuses (not part of the content)
 };
 
 /// @brief y = A (+).(x) x over semiring S, directly on the (possibly fragmented) store.

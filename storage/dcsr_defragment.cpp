@@ -52,8 +52,7 @@ void dcsr_matrix<V, S>::defragment() {
 
 template <class V, class S>
 void dcsr_matrix<V, S>::defragment(dcsr_layout layout) {
-  dcsr_matrix next = compacted(capacity(), row_cap_, layout);
-  *this = std::move(next);
+  adopt(compacted(capacity(), row_cap_, layout));
   ++stats_.defrag_requested;
 }
 

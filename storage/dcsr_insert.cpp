@@ -1,7 +1,12 @@
 // DCSR batch insertion (King et al. 2016, §III-A, Algorithms 1-2), orchestrated once for both twins.
-// Order of work: check -> sort -> (collapse duplicates) -> plan segments -> [compact if a row would
-// pass k segments or the buffer is full] -> write. Everything that can fail comes before the write.
+// kernels<S>::insert does the whole batch (check -> sort -> collapse duplicates -> plan segments ->
+// write) and reports either "written" or why nothing was written. Only then does the host act: a
+// bad edge is an error; a batch that needs more rows, a row past k segments or a full buffer makes
+// the store grow or compact (every allocation before any write, so a failure leaves the store as
+// it was) and the batch is run again. The common case costs one status read-back per batch.
+// compacted() copies the stats, so the counters of the store a batch compacts carry over.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -12,33 +17,88 @@ namespace fg {
 
 template <class V, class S>
 void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>& batch) {
-  using K = detail::kernels<S>;
+  insert_impl(batch, false, slack(), cfg_.row_growth);
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::append_sorted(const coo_matrix<V, S>& batch, bool pack) {
+  insert_impl(batch, true, pack ? 0 : slack(), pack ? 0.0 : cfg_.row_growth);
+}
+
+template <class V, class S>
+detail::insert_status dcsr_matrix<V, S>::attempt(const coo_matrix<V, S>& batch, bool sorted, offset_t alpha,
+                                                 double row_growth) {
+  detail::insert_request rq;
+  rq.alloc_ptr = alloc_ptr_;
+  rq.capacity = capacity();
+  rq.row_cap = row_cap_;
+  rq.alpha = alpha;
+  rq.row_growth = row_growth;
+  rq.collapse = collapses_duplicates();
+  rq.sorted = sorted;
+  rq.square = cfg_.square;
+  const detail::insert_status st = detail::kernels<S>::insert(view(), batch, rq, work_);
+  if (st.first_bad >= 0)
+    throw batch_error(stats_.batches, st.first_bad, sorted ? "invalid edge in a sorted batch" : detail::batch_reason(st.reason));
+  FG_EXPECTS(!st.unsorted, "append_sorted: the batch is not sorted by (row, col) without repeats");
+  FG_EXPECTS(st.max_row < INT_MAX && st.max_col < INT_MAX, "vertex id too large");
+  return st;
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, offset_t alpha, double row_growth) {
   if (batch.nnz == 0) {
     ++stats_.batches;
     return;
   }
-  const detail::batch_summary sum = K::summarize(batch);
-  if (sum.first_bad >= 0) throw batch_error(stats_.batches, sum.first_bad, detail::batch_reason(sum.reason));
-  FG_EXPECTS(sum.max_row < 2147483647 && sum.max_col < 2147483647, "vertex id too large");
-
-  vertex_t new_rows = std::max(rows_, sum.max_row + 1), new_cols = std::max(cols_, sum.max_col + 1);
-  if (cfg_.square) new_rows = new_cols = std::max(new_rows, new_cols);
-
-  coo_matrix<V, S> work = clone_coo<S>(batch);
-  K::sort_batch(work);
-  // Rows past rows_ are zeroed in the table (an invariant validate() checks), so the kernels need
-  // no special case for new vertices once the table is large enough.
-  if (new_rows > row_cap_) grow_row_table(new_rows);
-  const std::size_t received = work.nnz;
-  if (collapses_duplicates()) K::drop_duplicates(view(), work);
-
-  place(work, new_rows, new_cols, received, slack(), cfg_.row_growth);
+  detail::insert_status st = attempt(batch, sorted, alpha, row_growth);
+  if (st.room == detail::insert_room::rows) {  // new vertices: a larger row table (capacity only)
+    grow_row_table(std::max(st.max_row, cfg_.square ? st.max_col : st.max_row) + 1);
+    st = attempt(batch, sorted, alpha, row_growth);
+  }
+  if (!st.written) {
+    // A row past k segments or a full buffer: compact (into a larger buffer when needed) and write the
+    // batch into the compacted store, which becomes this store only once that has succeeded, so an
+    // allocation that fails on the way leaves this store as it was. After a compaction every row is
+    // one packed segment: each receiving row needs b + slack, and none can pass k >= 2 segments.
+    const bool by_segments = st.room == detail::insert_room::segments;
+    const offset_t needed = nnz_ + st.kept + st.runs * alpha + offset_t(row_growth * double(nnz_ + st.kept)) + st.runs;
+    const bool grow = needed > capacity();
+    const offset_t cap = grow ? std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth))) : capacity();
+    dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
+    st = next.attempt(batch, sorted, alpha, row_growth);
+    FG_EXPECTS(st.written, "dcsr: a batch found no room in a compacted store (internal error)");
+    adopt(std::move(next));
+    ++(by_segments ? stats_.defrag_segment_limit : stats_.defrag_buffer_full);
+    if (grow) ++stats_.buffer_grows;
+  }
+  committed(st, batch.nnz);
 }
 
-#define FG_INSTANTIATE(V)                                                          \
-  template void dcsr_matrix<V, host_space>::insert_batch(const coo_matrix<V, host_space>&); \
-  template void dcsr_matrix<V, device_space>::insert_batch(const coo_matrix<V, device_space>&);
+// The host's half of a written batch: the counters the kernels reported.
+template <class V, class S>
+void dcsr_matrix<V, S>::committed(const detail::insert_status& st, std::size_t received) {
+  vertex_t new_rows = std::max(rows_, st.max_row + 1), new_cols = std::max(cols_, st.max_col + 1);
+  if (cfg_.square) new_rows = new_cols = std::max(new_rows, new_cols);
+  rows_ = new_rows;
+  cols_ = new_cols;
+  alloc_ptr_ += st.plan.total;
+  nnz_ += st.kept;
+  at_limit_ = at_limit_ || st.plan.at_limit;
+  max_nseg_ = std::max(max_nseg_, st.plan.max_nseg);
+  ++stats_.batches;
+  if (st.kept > 0) ++version_;
+  stats_.entries_inserted += st.kept;
+  stats_.segments_allocated += st.plan.segments;
+  stats_.duplicates_dropped += offset_t(received) - st.kept;
+}
+
+#define FG_INSTANTIATE_IN(V, S)                                                                 \
+  template void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>&);                       \
+  template void dcsr_matrix<V, S>::append_sorted(const coo_matrix<V, S>&, bool);
+#define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
 
 }  // namespace fg

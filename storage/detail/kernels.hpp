@@ -32,6 +32,34 @@ struct plan_totals {
   int max_nseg = 0;       ///< most segments any touched row has afterwards
 };
 
+/// What the caller of kernels<S>::insert knows about the store and asks of the batch.
+struct insert_request {
+  offset_t alloc_ptr = 0;   ///< the bump allocator's position
+  offset_t capacity = 0;    ///< entries of the column buffer
+  vertex_t row_cap = 0;     ///< rows of the row table (rows past it need a larger table)
+  offset_t alpha = 0;       ///< slack of a new segment (segment_slack)
+  double row_growth = 0;
+  bool collapse = true;     ///< drop repeats and entries already stored
+  bool sorted = false;      ///< the batch is sorted by (row, col) with no repeats (append_sorted)
+  bool square = true;       ///< columns need rows too (the store keeps rows == cols)
+};
+
+/// Why an insert wrote nothing although the batch is valid: the store must first grow or compact.
+enum class insert_room : int { fits = 0, rows = 1, segments = 2, buffer = 3 };
+
+/// Outcome of one kernels<S>::insert: either written, or nothing of the store was touched.
+struct insert_status {
+  offset_t first_bad = -1;    ///< first bad edge (batch order), -1 if none
+  int reason = 0;             ///< batch_reason code of first_bad
+  bool unsorted = false;      ///< request.sorted, but the batch is not strictly sorted
+  vertex_t max_row = -1, max_col = -1;
+  insert_room room = insert_room::fits;
+  offset_t kept = 0;          ///< entries left after the duplicate drop (valid from the plan on)
+  offset_t runs = 0;          ///< rows that receive entries (valid from the plan on)
+  plan_totals plan;           ///< the segment plan (valid from the plan on)
+  bool written = false;
+};
+
 /// Slack a new segment gets beyond what the batch needs: the larger of the constant alpha (the
 /// paper's mu) and a fraction of the row's new size. Proportional slack makes a growing row's
 /// capacity geometric, so a hub row needs O(log) segments instead of one per batch.
@@ -116,6 +144,13 @@ struct kernels;
   template <class V>                                                                               \
   static void write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,     \
                     std::size_t m, const offset_t* addr, offset_t base, const coo_matrix<V, S>& b); \
+  /* one whole batch insertion (Algorithms 1-2): check -> stable sort by (row, col) (unless       \
+     rq.sorted) -> drop repeats and stored entries (rq.collapse) -> runs -> plan -> write. Writes   \
+     nothing unless it returns written; b is not modified; scratch comes from ws. The CUDA twin     \
+     reads nothing back before the returned status. */                                             \
+  template <class V>                                                                               \
+  static insert_status insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b,                    \
+                              const insert_request& rq, batch_workspace<S>& ws);                   \
   /* deletion: vol[i] = size of run i's row (0 for rows >= A.rows), nseg[i] its segment count;     \
      vol[m] = 0 */                                                                                 \
   template <class V>                                                                               \

@@ -26,9 +26,14 @@ struct temp_allocator {
   void deallocate(char* p, std::size_t) noexcept { memory::deallocate(p); }
 };
 
+/// CUDA: par_nosync. Thrust's `par` waits for the device after every algorithm (a round trip of
+/// 5-10 us each, which was most of a small batch's cost); everything fluxgraph launches is ordered
+/// on the legacy default stream, every host read of device memory is a cudaMemcpy ordered after it,
+/// and timings use events or an explicit memory::synchronize(), so nothing needs those waits.
+/// Algorithms that return a value (reduce, count, unique) still wait for it.
 inline auto policy() {
 #if defined(FG_WITH_CUDA)
-  return thrust::cuda::par(temp_allocator{});
+  return thrust::cuda::par_nosync(temp_allocator{});
 #else
   return thrust::omp::par(temp_allocator{});
 #endif

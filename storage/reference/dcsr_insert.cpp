@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "storage/detail/kernels.hpp"
+#include "storage/detail/stepwise_insert.hpp"
 
 namespace fg::detail {
 using K = kernels<host_space>;
@@ -124,7 +125,15 @@ void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* ru
   }
 }
 
+template <class V>
+insert_status K::insert(const dcsr_view<V>& A, const coo_matrix<V, host_space>& b, const insert_request& rq,
+                        batch_workspace<host_space>&) {
+  return stepwise_insert<host_space>(A, b, rq);
+}
+
 #define FG_INSTANTIATE(V)                                                                        \
+  template insert_status K::insert<V>(const dcsr_view<V>&, const coo_matrix<V, host_space>&,     \
+                                      const insert_request&, batch_workspace<host_space>&);      \
   template batch_summary K::summarize<V>(const coo_matrix<V, host_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, host_space>&);                                    \
   template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&);          \

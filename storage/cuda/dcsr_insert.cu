@@ -1,0 +1,574 @@
+// kernels<device_space>::insert on the GPU with no read-back before the end: every step is a kernel
+// or a CUB call of a shape the host knows from the batch size alone (n edges -> n + 1 runs at most),
+// counts that only the device knows (runs, the touched rows' volume, the kept entries) stay in
+// device memory and bound grid-stride loops, and the write kernels run only when the device-side
+// checks passed. The host reads one status record per batch. Same layout as the reference twin
+// (addresses from a scan, not an atomicAdd), so the two stay bit-identical. Replaces
+// storage/device/dcsr_insert_portable.cpp in the CUDA build.
+#include <cub/block/block_merge_sort.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/functional>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/cuda_check.hpp"
+#include "core/memory.hpp"
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/search.hpp"
+
+namespace fg::detail {
+namespace {
+using u64 = unsigned long long;
+constexpr int threads = 256;
+
+/// What the device learns about a batch; zeroed before it, read by the host after it.
+struct device_status {
+  u64 bad;            ///< max of ~(edge << 2 | reason): the first bad edge; 0 when none
+  unsigned max_row1;  ///< largest row id + 1 (0: none)
+  unsigned max_col1;
+  int unsorted, overflow, at_limit, max_nseg, room, written;
+  u64 segments;       ///< new segments
+  u64 runs;           ///< rows that receive at least one entry
+  offset_t kept, total;
+  offset_t m;         ///< small path: runs of the sorted batch (what the probe loops over)
+};
+
+unsigned blocks_for(std::int64_t n) { return unsigned((n + threads - 1) / threads); }
+
+int grid_stride_blocks() {  // enough resident blocks to fill the GPU, for loops over device counts
+  static const int b = [] {
+    int dev = 0, sms = 0;
+    FG_CUDA_TRY(cudaGetDevice(&dev));
+    FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    return sms * 4;
+  }();
+  return b;
+}
+
+__device__ inline vertex_t key_row(u64 k) { return vertex_t(std::uint32_t(k >> 32)); }
+__device__ inline vertex_t key_col(u64 k) { return vertex_t(std::uint32_t(k)); }
+
+// Check every edge, make its (row, col) key, and reduce the summary: one atomic per block.
+template <class V>
+__global__ void __launch_bounds__(threads)
+check_kernel(const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n, bool sorted, u64* key,
+             std::uint32_t* perm, device_status* st) {
+  using reduce = cub::BlockReduce<u64, threads>;
+  __shared__ typename reduce::TempStorage tmp;
+  const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  u64 bad = 0, mr = 0, mc = 0, uns = 0;
+  if (e < n) {
+    const vertex_t r = row[e], c = col[e];
+    int reason = r < 0 ? 1 : c < 0 ? 2 : 0;
+    if (reason == 0 && !value_is_finite<V>(val, e)) reason = 3;
+    if (reason != 0) bad = ~((u64(e) << 2) | u64(reason));
+    mr = r >= 0 ? u64(r) + 1 : 0;
+    mc = c >= 0 ? u64(c) + 1 : 0;
+    const u64 k = (u64(std::uint32_t(r)) << 32) | std::uint32_t(c);
+    key[e] = k;
+    if (perm != nullptr) perm[e] = std::uint32_t(e);
+    if (sorted && e > 0 && row[e - 1] >= 0 && col[e - 1] >= 0)
+      uns = ((u64(std::uint32_t(row[e - 1])) << 32) | std::uint32_t(col[e - 1])) >= k ? 1 : 0;
+  }
+  const u64 b = reduce(tmp).Reduce(bad, cuda::maximum<>{});
+  __syncthreads();
+  const u64 r1 = reduce(tmp).Reduce(mr, cuda::maximum<>{});
+  __syncthreads();
+  const u64 c1 = reduce(tmp).Reduce(mc, cuda::maximum<>{});
+  __syncthreads();
+  const u64 u = reduce(tmp).Reduce(uns, cuda::maximum<>{});
+  if (threadIdx.x == 0) {
+    if (b != 0) atomicMax(&st->bad, b);
+    if (r1 != 0) atomicMax(&st->max_row1, unsigned(r1));
+    if (c1 != 0) atomicMax(&st->max_col1, unsigned(c1));
+    if (u != 0) st->unsorted = 1;
+  }
+}
+
+struct head_of {  // 1 where a new row starts in the sorted keys
+  const u64* k;
+  __host__ __device__ offset_t operator()(std::int64_t e) const { return e == 0 || (k[e] >> 32) != (k[e - 1] >> 32); }
+};
+struct kept_of {  // 1 for an entry that survives the duplicate drop (0 past the end)
+  const std::uint8_t* drop;
+  std::int64_t n;
+  __host__ __device__ offset_t operator()(std::int64_t e) const { return e < n && drop[e] == 0; }
+};
+
+// Runs of equal rows (run_of: inclusive count of heads), each touched row's stored size (what the
+// duplicate probe walks), and the repeats within the batch. Thread e in [0, n].
+template <class V>
+__global__ void runs_kernel(dcsr_view<V> A, vertex_t row_cap, const u64* k, std::int64_t n, bool collapse,
+                            const offset_t* run_of, vertex_t* run_row, offset_t* run_start, offset_t* vol,
+                            std::uint8_t* drop) {
+  const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  if (e > n) return;
+  const std::int64_t m = run_of[n - 1];
+  if (e < n) {
+    drop[e] = collapse && e > 0 && k[e] == k[e - 1];
+    if (e == 0 || (k[e] >> 32) != (k[e - 1] >> 32)) {
+      const std::int64_t i = run_of[e] - 1;
+      const vertex_t r = key_row(k[e]);
+      run_row[i] = r;
+      run_start[i] = e;
+      vol[i] = collapse && r >= 0 && r < row_cap ? A.sizes[r] : 0;
+    }
+  }
+  if (e >= m) vol[e] = 0;
+  if (e == m) run_start[m] = n;
+}
+
+// Drop batch entries already stored: one thread per stored entry of a touched row (a grid-stride
+// loop up to the volume the device summed) binary-searches the batch's run for that row.
+template <class V>
+__global__ void probe_kernel(dcsr_view<V> A, const u64* k, const offset_t* runs, const vertex_t* run_row,
+                             const offset_t* run_start, const offset_t* vol, std::uint8_t* drop) {
+  const std::int64_t m = *runs;
+  const offset_t total = vol[m];
+  for (offset_t t = offset_t(blockIdx.x) * threads + threadIdx.x; t < total; t += offset_t(gridDim.x) * threads) {
+    const std::int64_t i = last_not_greater(vol, m + 1, t);
+    const vertex_t c = A.col[A.locate(run_row[i], t - vol[i])];
+    offset_t lo = run_start[i], hi = run_start[i + 1];
+    while (lo < hi) {
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (key_col(k[mid]) < c) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < run_start[i + 1] && key_col(k[lo]) == c) drop[lo] = 1;  // racing writers all store 1
+  }
+}
+
+// Segment plan per run (thread i in [0, n]): the new segment a row needs when its free space is
+// short, and the totals the host needs (one atomic per block).
+template <class V>
+__global__ void __launch_bounds__(threads)
+plan_kernel(dcsr_view<V> A, vertex_t row_cap, std::int64_t n, offset_t alpha, double row_growth,
+            const offset_t* run_of, const vertex_t* run_row, const offset_t* run_start, const offset_t* pos,
+            offset_t* need, device_status* st) {
+  using reduce = cub::BlockReduce<int, threads>;
+  __shared__ typename reduce::TempStorage tmp;
+  const std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  const std::int64_t m = run_of[n - 1];
+  int over = 0, limit = 0, segs_max = 0, segs_new = 0, runs = 0;
+  if (i <= n) {
+    offset_t nd = 0;
+    if (i < m) {
+      const vertex_t r = run_row[i];
+      const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
+      if (b > 0 && r >= 0 && r < row_cap) {
+        const offset_t size = A.sizes[r], free_space = A.capacity(r) - size;
+        nd = b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, size + b);
+        const int segs = A.nseg[r] + (nd > 0 ? 1 : 0);
+        over = segs > A.k;
+        limit = segs == A.k;
+        segs_max = segs;
+        segs_new = nd > 0;
+        runs = 1;
+      }
+    }
+    need[i] = nd;
+  }
+  const int o = reduce(tmp).Reduce(over, cuda::maximum<>{});
+  __syncthreads();
+  const int l = reduce(tmp).Reduce(limit, cuda::maximum<>{});
+  __syncthreads();
+  const int s = reduce(tmp).Reduce(segs_max, cuda::maximum<>{});
+  __syncthreads();
+  const int g = reduce(tmp).Sum(segs_new);
+  __syncthreads();
+  const int u = reduce(tmp).Sum(runs);
+  if (threadIdx.x == 0) {
+    if (o != 0) st->overflow = 1;
+    if (l != 0) st->at_limit = 1;
+    if (s != 0) atomicMax(&st->max_nseg, s);
+    if (g != 0) atomicAdd(&st->segments, u64(g));
+    if (u != 0) atomicAdd(&st->runs, u64(u));
+  }
+}
+
+// Decide (every thread alike, from the status) and, when the batch fits, add the new segments and
+// the new row sizes; the old sizes are kept for the entries' places. Thread i in [0, n).
+template <class V>
+__global__ void commit_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n, const offset_t* run_of,
+                              const vertex_t* run_row, const offset_t* run_start, const offset_t* pos,
+                              const offset_t* addr, vertex_t* old_size, device_status* st) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
+  const offset_t total = addr[n];
+  int room = 0;
+  if (st->bad != 0 || st->unsorted != 0) room = -1;
+  else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
+  else if (st->overflow != 0) room = int(insert_room::segments);
+  else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);
+  if (i == 0) {
+    st->room = room;
+    st->written = room == 0;
+    st->kept = pos[n];
+    st->total = total;
+  }
+  const std::int64_t m = run_of[n - 1];
+  if (room != 0 || i >= m) return;
+  const vertex_t r = run_row[i];
+  const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
+  if (b == 0) return;
+  old_size[i] = A.sizes[r];
+  if (addr[i + 1] > addr[i]) {  // Algorithm 1: a new segment
+    const int s = A.nseg[r];
+    A.seg[s * A.pitch + 2 * offset_t(r)] = rq.alloc_ptr + addr[i];
+    A.seg[s * A.pitch + 2 * offset_t(r) + 1] = rq.alloc_ptr + addr[i + 1];
+    A.nseg[r] = std::uint8_t(s + 1);
+  }
+  A.sizes[r] += vertex_t(b);
+}
+
+// Algorithm 2: every kept entry to its place after its row's old entries.
+template <class V>
+__global__ void entries_kernel(dcsr_view<V> A, const stored_t<V>* val, const u64* k, const std::uint32_t* perm,
+                               std::int64_t n, const offset_t* run_of, const vertex_t* run_row,
+                               const offset_t* run_start, const offset_t* pos, const std::uint8_t* drop,
+                               const vertex_t* old_size, const device_status* st) {
+  const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  if (e >= n || st->written == 0 || drop[e] != 0) return;
+  const std::int64_t i = run_of[e] - 1;
+  const offset_t idx = A.locate(run_row[i], old_size[i] + pos[e] - pos[run_start[i]]);
+  A.col[idx] = key_col(k[e]);
+  copy_value<V>(A.val, idx, val, perm != nullptr ? offset_t(perm[e]) : e);
+}
+
+// --- batches of at most small_batch edges: one block does everything but the probe -------------
+// A launch costs ~2-3 us whatever its size, and the general path above makes about 15 of them. A
+// small batch fits one block's shared memory: check, sort (block radix sort), runs, volumes (S1),
+// the probe over the touched rows' volume (a grid, as above: a hub row can hold millions), then plan,
+// decide and write (S3). Three launches and the status copy.
+constexpr int small_threads = 512, small_items = 4, small_batch = small_threads * small_items;
+
+template <class V>
+__global__ void __launch_bounds__(small_threads)
+small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n,
+              insert_request rq, u64* key_out, std::uint32_t* perm_out, offset_t* run_of,
+              vertex_t* run_row, offset_t* run_start, offset_t* vol, std::uint8_t* drop, device_status* st) {
+  using sort = cub::BlockMergeSort<u64, small_threads, small_items, std::uint32_t>;
+  using reduce = cub::BlockReduce<u64, small_threads>;
+  using scan = cub::BlockScan<offset_t, small_threads>;
+  __shared__ union {
+    typename sort::TempStorage sort;
+    typename reduce::TempStorage reduce;
+    typename scan::TempStorage scan;
+  } tmp;
+  __shared__ u64 ks[small_batch];
+  u64 k[small_items];
+  std::uint32_t pm[small_items];
+  u64 bad = 0, mr = 0, mc = 0, uns = 0;
+  const u64 pad = ~u64(0);  // after every valid key (ids < 2^31)
+  for (int j = 0; j < small_items; ++j) {
+    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
+    k[j] = pad;
+    pm[j] = std::uint32_t(e);
+    if (e >= n) continue;
+    const vertex_t r = row[e], c = col[e];
+    int reason = r < 0 ? 1 : c < 0 ? 2 : 0;
+    if (reason == 0 && !value_is_finite<V>(val, e)) reason = 3;
+    if (reason != 0) bad = max(bad, ~((u64(e) << 2) | u64(reason)));
+    mr = max(mr, r >= 0 ? u64(r) + 1 : 0);
+    mc = max(mc, c >= 0 ? u64(c) + 1 : 0);
+    k[j] = (u64(std::uint32_t(r)) << 32) | std::uint32_t(c);
+    if (rq.sorted && e > 0 && row[e - 1] >= 0 && col[e - 1] >= 0)
+      uns |= ((u64(std::uint32_t(row[e - 1])) << 32) | std::uint32_t(col[e - 1])) >= k[j] ? 1 : 0;
+  }
+  const u64 b = reduce(tmp.reduce).Reduce(bad, cuda::maximum<>{});
+  __syncthreads();
+  const u64 r1 = reduce(tmp.reduce).Reduce(mr, cuda::maximum<>{});
+  __syncthreads();
+  const u64 c1 = reduce(tmp.reduce).Reduce(mc, cuda::maximum<>{});
+  __syncthreads();
+  const u64 u = reduce(tmp.reduce).Reduce(uns, cuda::maximum<>{});
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    *st = device_status{};
+    st->bad = b;
+    st->max_row1 = unsigned(r1);
+    st->max_col1 = unsigned(c1);
+    st->unsorted = int(u);
+  }
+  if (!rq.sorted) {
+    // A merge sort: 9 merge rounds of 2048 keys, where a radix sort of 2048 keys takes a pass per 4
+    // bits of (row, col), 10-13 of them.
+    sort(tmp.sort).StableSort(k, pm, [](u64 a, u64 b) { return a < b; });  // equal keys keep batch order
+    __syncthreads();
+  }
+  for (int j = 0; j < small_items; ++j) ks[threadIdx.x * small_items + j] = k[j];
+  __syncthreads();
+  const bool collapse = rq.collapse && !rq.sorted;
+  offset_t head[small_items], v[small_items];
+  for (int j = 0; j < small_items; ++j) {
+    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
+    const bool in = e < n;
+    head[j] = in && (e == 0 || (k[j] >> 32) != (ks[e - 1] >> 32));
+    const vertex_t r = key_row(k[j]);
+    v[j] = head[j] && collapse && r >= 0 && r < rq.row_cap ? A.sizes[r] : 0;
+    if (in) {
+      key_out[e] = k[j];
+      if (perm_out != nullptr) perm_out[e] = pm[j];
+      drop[e] = collapse && e > 0 && k[j] == ks[e - 1];
+    }
+  }
+  offset_t idx[small_items], off[small_items], m = 0, total = 0;
+  scan(tmp.scan).ExclusiveSum(head, idx, m);
+  __syncthreads();
+  scan(tmp.scan).ExclusiveSum(v, off, total);
+  for (int j = 0; j < small_items; ++j) {
+    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
+    if (e >= n) continue;
+    run_of[e] = idx[j] + head[j];  // inclusive, as the general path's scan
+    if (head[j]) {
+      run_row[idx[j]] = key_row(k[j]);
+      run_start[idx[j]] = e;
+      vol[idx[j]] = off[j];
+    }
+  }
+  if (threadIdx.x == 0) {
+    run_start[m] = n;
+    vol[m] = total;
+    st->m = m;
+  }
+}
+
+// S3: kept entries (block scan), the plan per run (block scan of the needs), the decision, then
+// segments and sizes, and the entries after a barrier.
+template <class V>
+__global__ void __launch_bounds__(small_threads)
+small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_request rq, const u64* k,
+             const std::uint32_t* perm, const offset_t* run_of, const vertex_t* run_row, const offset_t* run_start,
+             const std::uint8_t* drop, const offset_t* runs, device_status* st) {
+  using scan = cub::BlockScan<offset_t, small_threads>;
+  using reduce = cub::BlockReduce<int, small_threads>;
+  __shared__ union {
+    typename scan::TempStorage scan;
+    typename reduce::TempStorage reduce;
+  } tmp;
+  __shared__ offset_t pos[small_batch + 1];
+  __shared__ vertex_t old[small_batch];
+  __shared__ int room_s;
+  const std::int64_t m = *runs;
+  offset_t keep[small_items], at[small_items], kept = 0;
+  for (int j = 0; j < small_items; ++j) {
+    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
+    keep[j] = e < n && drop[e] == 0;
+  }
+  scan(tmp.scan).ExclusiveSum(keep, at, kept);
+  for (int j = 0; j < small_items; ++j) pos[threadIdx.x * small_items + j] = at[j];
+  if (threadIdx.x == 0) pos[n] = kept;  // n <= small_batch: overwrites a slot past the batch
+  __syncthreads();
+  offset_t need[small_items], addr[small_items], total = 0;
+  int over = 0, limit = 0, segs_max = 0, segs_new = 0, used = 0;
+  for (int j = 0; j < small_items; ++j) {
+    const std::int64_t i = std::int64_t(threadIdx.x) * small_items + j;
+    need[j] = 0;
+    if (i >= m) continue;
+    const vertex_t r = run_row[i];
+    const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
+    if (b == 0 || r < 0 || r >= rq.row_cap) continue;
+    const offset_t size = A.sizes[r], free_space = A.capacity(r) - size;
+    need[j] = b <= free_space ? 0 : b - free_space + segment_slack(rq.alpha, rq.row_growth, size + b);
+    const int segs = A.nseg[r] + (need[j] > 0 ? 1 : 0);
+    over |= segs > A.k;
+    limit |= segs == A.k;
+    segs_max = max(segs_max, segs);
+    segs_new += need[j] > 0;
+    ++used;
+  }
+  scan(tmp.scan).ExclusiveSum(need, addr, total);
+  __syncthreads();
+  const int o = reduce(tmp.reduce).Reduce(over, cuda::maximum<>{});
+  __syncthreads();
+  const int l = reduce(tmp.reduce).Reduce(limit, cuda::maximum<>{});
+  __syncthreads();
+  const int sm = reduce(tmp.reduce).Reduce(segs_max, cuda::maximum<>{});
+  __syncthreads();
+  const int g = reduce(tmp.reduce).Sum(segs_new);
+  __syncthreads();
+  const int u = reduce(tmp.reduce).Sum(used);
+  if (threadIdx.x == 0) {
+    const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
+    int room = 0;
+    if (st->bad != 0 || st->unsorted != 0) room = -1;
+    else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
+    else if (o != 0) room = int(insert_room::segments);
+    else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);
+    st->overflow = o;
+    st->at_limit = l;
+    st->max_nseg = sm;
+    st->segments = u64(g);
+    st->runs = u64(u);
+    st->room = room;
+    st->written = room == 0;
+    st->kept = kept;
+    st->total = total;
+    room_s = room;
+  }
+  __syncthreads();
+  if (room_s != 0) return;  // the same for the whole block
+  for (int j = 0; j < small_items; ++j) {  // Algorithm 1: new segments, then the sizes
+    const std::int64_t i = std::int64_t(threadIdx.x) * small_items + j;
+    if (i >= m) continue;
+    const vertex_t r = run_row[i];
+    const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
+    if (b == 0) continue;
+    old[i] = A.sizes[r];
+    if (need[j] > 0) {
+      const int s = A.nseg[r];
+      A.seg[s * A.pitch + 2 * offset_t(r)] = rq.alloc_ptr + addr[j];
+      A.seg[s * A.pitch + 2 * offset_t(r) + 1] = rq.alloc_ptr + addr[j] + need[j];
+      A.nseg[r] = std::uint8_t(s + 1);
+    }
+    A.sizes[r] += vertex_t(b);
+  }
+  __syncthreads();
+  for (std::int64_t e = threadIdx.x; e < n; e += small_threads) {  // Algorithm 2: the entries
+    if (drop[e] != 0) continue;
+    const std::int64_t i = run_of[e] - 1;
+    const offset_t idx = A.locate(run_row[i], old[i] + pos[e] - pos[run_start[i]]);
+    A.col[idx] = key_col(k[e]);
+    copy_value<V>(A.val, idx, val, perm != nullptr ? offset_t(perm[e]) : e);
+  }
+}
+
+int bit_width(std::uint64_t v) {
+  int b = 0;
+  for (; v != 0; v >>= 1) ++b;
+  return b;
+}
+// The batch's one read-back: the device status as the host's insert_status.
+insert_status read_status(const device_status* st) {
+  // Into page-locked memory (one block per host thread, kept for the process): a staged copy to
+  // pageable memory costs a second hop.
+  thread_local device_status* pinned = static_cast<device_status*>(memory::allocate_pinned(sizeof(device_status)));
+  FG_CUDA_TRY(cudaMemcpyAsync(pinned, st, sizeof(device_status), cudaMemcpyDeviceToHost, cudaStream_t(0)));
+  FG_CUDA_TRY(cudaStreamSynchronize(cudaStream_t(0)));
+  const device_status h = *pinned;
+  insert_status out;
+  if (h.bad != 0) {
+    const u64 code = ~h.bad;
+    out.first_bad = offset_t(code >> 2);
+    out.reason = int(code & 3);
+  }
+  out.unsorted = h.unsorted != 0;
+  out.max_row = vertex_t(std::int64_t(h.max_row1) - 1);
+  out.max_col = vertex_t(std::int64_t(h.max_col1) - 1);
+  out.room = h.room > 0 ? insert_room(h.room) : insert_room::fits;
+  out.kept = h.kept;
+  out.runs = offset_t(h.runs);
+  out.plan.total = h.total;
+  out.plan.overflow = h.overflow != 0;
+  out.plan.at_limit = h.at_limit != 0;
+  out.plan.segments = offset_t(h.segments);
+  out.plan.max_nseg = h.max_nseg;
+  out.written = h.written != 0;
+  return out;
+}
+}  // namespace
+
+template <class V>
+insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_matrix<V, device_space>& b,
+                                            const insert_request& rq, batch_workspace<device_space>& ws) {
+  const std::int64_t n = std::int64_t(b.nnz);
+  FG_EXPECTS(n < (std::int64_t(1) << 32), "batch too large for one insert");
+  const std::size_t n1 = std::size_t(n) + 1;
+  constexpr bool valued = !is_pattern_v<V>;
+  // Scratch first (the only step that can fail), then the kernels.
+  auto* st = ws.get<device_status>(0, 1);
+  auto* key = ws.get<u64>(1, n1);
+  auto* key_sorted = ws.get<u64>(2, n1);
+  auto* perm = valued ? ws.get<std::uint32_t>(3, n1) : nullptr;
+  auto* perm_sorted = valued ? ws.get<std::uint32_t>(4, n1) : nullptr;
+  auto* run_of = ws.get<offset_t>(5, n1);
+  auto* run_row = ws.get<vertex_t>(6, n1);
+  auto* run_start = ws.get<offset_t>(7, n1);
+  auto* vol = ws.get<offset_t>(8, n1);
+  auto* vol_off = ws.get<offset_t>(9, n1);
+  auto* drop = ws.get<std::uint8_t>(10, n1);
+  auto* pos = ws.get<offset_t>(11, n1);
+  auto* need = ws.get<offset_t>(12, n1);
+  auto* addr = ws.get<offset_t>(13, n1);
+  auto* old_size = ws.get<vertex_t>(14, n1);
+  // Rows past the table never get written (the batch is refused first), so the sort needs only the
+  // bits of row_cap - 1 above the 32 column bits: one pass fewer per byte of rows it can skip.
+  const int end_bit = 32 + std::max(1, bit_width(std::uint64_t(std::max<vertex_t>(rq.row_cap, 1) - 1)));
+  const std::uint32_t* p = valued ? (rq.sorted ? perm : perm_sorted) : nullptr;
+  const bool collapse = rq.collapse && !rq.sorted;
+  if (n <= small_batch) {
+    const offset_t* runs = &st->m;
+    small_prepare<V><<<1, small_threads>>>(A, b.row.data(), b.col.data(), b.val.data(), n, rq, key_sorted,
+                                           perm_sorted, run_of, run_row, run_start, vol_off, drop, st);
+    FG_CUDA_CHECK_LAUNCH();
+    if (collapse) {
+      probe_kernel<V><<<grid_stride_blocks(), threads>>>(A, key_sorted, runs, run_row, run_start, vol_off, drop);
+      FG_CUDA_CHECK_LAUNCH();
+    }
+    small_commit<V><<<1, small_threads>>>(A, b.val.data(), n, rq, key_sorted, valued ? perm_sorted : nullptr, run_of,
+                                          run_row, run_start, drop, runs, st);
+    FG_CUDA_CHECK_LAUNCH();
+    return read_status(st);
+  }
+  const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_of{key_sorted});
+  const auto kept = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), kept_of{drop, n});
+  std::size_t sort_bytes = 0, scan_bytes = 0, s = 0;
+  if (!rq.sorted) {
+    if (valued) cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, key, key_sorted, perm, perm_sorted, n, 0, end_bit);
+    else cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, key, key_sorted, n, 0, end_bit);
+  }
+  cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, heads, run_of, n);
+  cub::DeviceScan::ExclusiveSum(nullptr, s, vol, vol_off, n1);
+  scan_bytes = std::max(scan_bytes, s);
+  cub::DeviceScan::ExclusiveSum(nullptr, s, kept, pos, n1);
+  scan_bytes = std::max(scan_bytes, s);
+  std::size_t temp_bytes = std::max(sort_bytes, scan_bytes);
+  void* temp = ws.get<std::uint8_t>(15, temp_bytes);
+
+  FG_CUDA_TRY(cudaMemsetAsync(st, 0, sizeof(device_status)));
+  check_kernel<V><<<blocks_for(n), threads>>>(b.row.data(), b.col.data(), b.val.data(), n, rq.sorted,
+                                              rq.sorted ? key_sorted : key, perm, st);
+  FG_CUDA_CHECK_LAUNCH();
+  if (!rq.sorted) {
+    if (valued) FG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key_sorted, perm, perm_sorted, n, 0, end_bit));
+    else FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, key, key_sorted, n, 0, end_bit));
+  }
+  temp_bytes = scan_bytes;
+  FG_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp, temp_bytes, heads, run_of, n));
+  runs_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq.row_cap, key_sorted, n, collapse, run_of, run_row, run_start,
+                                                 vol, drop);
+  FG_CUDA_CHECK_LAUNCH();
+  if (collapse) {
+    FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, vol, vol_off, n1));
+    probe_kernel<V><<<grid_stride_blocks(), threads>>>(A, key_sorted, run_of + n - 1, run_row, run_start, vol_off,
+                                                        drop);
+    FG_CUDA_CHECK_LAUNCH();
+  }
+  FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, kept, pos, n1));
+  plan_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq.row_cap, n, rq.alpha, rq.row_growth, run_of, run_row,
+                                                 run_start, pos, need, st);
+  FG_CUDA_CHECK_LAUNCH();
+  FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, need, addr, n1));
+  commit_kernel<V><<<blocks_for(n), threads>>>(A, rq, n, run_of, run_row, run_start, pos, addr, old_size, st);
+  FG_CUDA_CHECK_LAUNCH();
+  entries_kernel<V><<<blocks_for(n), threads>>>(A, b.val.data(), key_sorted, p, n, run_of, run_row, run_start, pos,
+                                                drop, old_size, st);
+  FG_CUDA_CHECK_LAUNCH();
+
+  return read_status(st);
+}
+
+#define FG_INSTANTIATE(V)                                                                          \
+  template insert_status kernels<device_space>::insert<V>(const dcsr_view<V>&,                      \
+                                                          const coo_matrix<V, device_space>&,       \
+                                                          const insert_request&, batch_workspace<device_space>&);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail
