@@ -42,7 +42,8 @@ exec backend_of(const options& o, std::string& description);
 
 int run_info(const options& o);
 int run_pagerank(const options& o);
-int run_stream(const options& o);  ///< tools/stream.cpp
+int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
+int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);
 int run_reach(const options& o);
 int run_pointsto(const options& o);

@@ -1,5 +1,5 @@
 // `fluxgraph stream FILE`: the file's edges through an engine stream_session in batches, one table
-// row per batch, then the totals and the final PageRank.
+// row per batch, then the totals and the final PageRank. (`stream -` is tools/stream_live.cpp.)
 #include <fmt/core.h>
 
 #include <chrono>
@@ -153,6 +153,9 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
 
 int run_stream(const options& o) {
   if (!o.values.count("batch")) throw usage_error("stream needs --batch N");
+  if (o.file == "-") return run_stream_live(o);
+  for (const char* live : {"max-delay", "on-error", "format"})
+    if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
   std::string backend;
   const exec where = backend_of(o, backend);
   double t_load = 0;
