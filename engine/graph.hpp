@@ -56,7 +56,8 @@ class graph {
   /// @brief Run between batches: asks `policy` whether defragmenting pays off for the SpMVs the
   ///        caller expects before the next batch (`expected_reads`; 0 when nothing reads the store
   ///        in between) and defragments if so. The measured mode profiles the store (one pass over
-  ///        the rows). Content and version() are unchanged either way.
+  ///        the rows) unless no reads are expected (then it keeps the store: nothing to save).
+  ///        Content and version() are unchanged either way.
   /// @return the decision, with its reason
   defrag_decision maybe_defragment(double expected_reads, const defrag_policy& policy);
 

@@ -192,6 +192,15 @@ void live_reader::impl::read_loop() {
     cur.clear();
     return push(std::move(it));
   };
+  // Full: cut (the push waits for room). Due by delay: cut unless a batch is still queued; then the
+  // applier is busy for a batch at least, and this one keeps growing toward full instead of queueing
+  // behind it (under load the input reaches the store no later, in fewer and larger batches).
+  auto cut_now = [&] {
+    if (opt.cut.full(cur.size())) return true;
+    if (!opt.cut.due(cur.size(), at(first), at(clock::now()))) return false;
+    std::lock_guard<std::mutex> lk(m);
+    return q.empty();
+  };
   constexpr std::size_t slice = std::size_t(1) << 16;  // edges parsed between two looks at the clock
   for (bool eof = false;;) {
     for (parse_stop s = parse_stop::batch_full; s != parse_stop::need_input;) {
@@ -199,12 +208,15 @@ void live_reader::impl::read_loop() {
       s = parser->parse(cur, std::min(opt.cut.max_edges, cur.size() + slice));
       if (was_empty && cur.size() > 0) first = chunk_time;
       if (s == parse_stop::bad_input && !bad_input(*parser, cur)) return;
-      if (opt.cut.due(cur.size(), at(first), at(clock::now())) && !cut()) return;
+      if (cut_now() && !cut()) return;
     }
     if (eof || stop) break;
-    const ready r = wait_for_input(opt.cut.wait(cur.size(), at(first), at(clock::now())));
+    // A batch due by delay but held back is looked at again every millisecond.
+    double wait = opt.cut.wait(cur.size(), at(first), at(clock::now()));
+    if (wait == 0) wait = 1e-3;
+    const ready r = wait_for_input(wait);
     if (r == ready::stop) return;
-    if (r == ready::timeout && !cut()) return;
+    if (r == ready::timeout && cut_now() && !cut()) return;
     if (r != ready::input) continue;
     const ssize_t n = read(fd, buf.data(), buf.size());
     chunk_time = clock::now();

@@ -18,7 +18,9 @@ namespace fg {
 
 /// @brief When a batch is cut: at `max_edges` edges (inserts + deletes), or `max_delay` seconds
 ///        after its first edge arrived (a slow stream still reaches the store), or at the end of the
-///        input. Times are seconds on any one clock (tests use a fake one).
+///        input. Times are seconds on any one clock (tests use a fake one). (live_reader holds a
+///        batch due by delay back while an earlier one still waits to be applied: under load it
+///        grows toward max_edges instead of queueing behind that one.)
 struct batch_cutter {
   std::size_t max_edges = 1;
   double max_delay = 0.01;
