@@ -111,7 +111,10 @@ struct live_reader::impl {
     thread = std::thread([this] { run(); });
   }
   ~impl() {
-    stop = true;
+    {
+      std::lock_guard<std::mutex> lk(m);  // under the lock: push() cannot miss it between test and wait
+      stop = true;
+    }
     [[maybe_unused]] const ssize_t w = write(wake[1], "x", 1);
     not_full.notify_all();
     thread.join();
