@@ -7,18 +7,14 @@
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
-#include <cmath>
 #include <cstring>
-#include <limits>
 #include <numeric>
 #include <utility>
 
 #include "algorithms/closure.hpp"
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
-#include "core/memory.hpp"
 #include "engine/cost_model.hpp"
-#include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
 #include "engine/profile.hpp"
 #include "loaders/graph_file.hpp"

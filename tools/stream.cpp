@@ -2,7 +2,6 @@
 // row per batch, then the totals and the final PageRank. (`stream -` is tools/stream_live.cpp.)
 #include <fmt/core.h>
 
-#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <string>
