@@ -37,11 +37,27 @@ class graph {
   /// @throws as insert and remove; the store is then unchanged.
   void apply(const edge_file& file, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
              const std::vector<vertex_t>& del_dst);
+  /// @brief Edges src[i] -> dst[i] (file direction) as a batch in this graph's orientation; weight
+  ///        is empty (every edge 1) or one per edge, and used only when V is double.
+  /// @throws fg::invalid_argument when the lengths differ.
+  coo_matrix<V, Space> batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                             const std::vector<double>& weight = {}) const;
+  /// @brief Delete a batch already in this graph's orientation (what batch() returns).
+  void remove(const coo_matrix<V, Space>& oriented_batch) { store_.delete_batch(oriented_batch); }
+  /// @brief One mixed batch of oriented batches: the deletes first, then the inserts (as above).
+  void apply(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes) {
+    store_.apply_batch(inserts, deletes);
+  }
+  /// @brief At least n vertices: ids that arrived before any edge of theirs was stored (a live
+  ///        stream names a vertex first, or its only edges were deleted) are vertices too, with no
+  ///        edges. Never shrinks; the content and version() are unchanged.
+  void grow(vertex_t n) { store_.resize(n, n); }
   void defragment() { store_.defragment(); }
   /// @brief Run between batches: asks `policy` whether defragmenting pays off for the SpMVs the
   ///        caller expects before the next batch (`expected_reads`; 0 when nothing reads the store
   ///        in between) and defragments if so. The measured mode profiles the store (one pass over
-  ///        the rows). Content and version() are unchanged either way.
+  ///        the rows) unless no reads are expected (then it keeps the store: nothing to save).
+  ///        Content and version() are unchanged either way.
   /// @return the decision, with its reason
   defrag_decision maybe_defragment(double expected_reads, const defrag_policy& policy);
 
@@ -52,7 +68,6 @@ class graph {
 
  private:
   coo_matrix<V, Space> oriented(const vertex_t* src, const vertex_t* dst, std::size_t n, const double* weight) const;
-  coo_matrix<V, Space> edge_batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst) const;
 
   orientation orient_;
   dcsr_matrix<V, Space> store_;

@@ -10,8 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "engine/defrag_policy.hpp"
+#include "engine/stream_session.hpp"
+#include "loaders/graph_file.hpp"
 
 namespace fg::cli {
 
@@ -38,12 +42,28 @@ exec backend_of(const options& o, std::string& description);
 
 int run_info(const options& o);
 int run_pagerank(const options& o);
-int run_stream(const options& o);
+int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
+int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);
 int run_reach(const options& o);
 int run_pointsto(const options& o);
 int run_cfl(const options& o);
 int run_cfa(const options& o);
+
+// Shared by the subcommands (tools/commands.cpp).
+/// The graph file, and the seconds it took to read.
+edge_file load(const std::string& path, double& seconds);
+/// PageRank's options from --damping, --tol, --max-iter, --weighted, --kernel (progress on a tty).
+pagerank_options pagerank_opts(const options& o);
+/// The defragmentation policy from --defrag and --layout; a bad name is a usage error.
+defrag_policy defrag_opts(const options& o);
+/// The stream session's options from --pagerank, --closure, --compare and the above (tools/stream.cpp).
+stream_options stream_opts(const options& o);
+/// The edges e (0-based ids, sorted) as Matrix Market with ids + 1, n x n, naming `source`.
+void write_edges(const std::string& path, const std::string& source, std::int64_t n,
+                 const std::vector<std::pair<vertex_t, vertex_t>>& e);
+/// Prints a PageRank result (kernel, iterations) and writes --out or prints the --top vertices.
+void report(const options& o, const edge_file& f, const pagerank_result& r, const pagerank_options& p);
 
 // Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
 // `write` prints through the FILE* and returns false when a write failed.

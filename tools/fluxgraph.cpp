@@ -22,6 +22,10 @@ const char* usage_text =
     "                             [--top K] [--out FILE] [--damping D] [--tol T] [--max-iter N]\n"
     "                             [--backend cpu|cuda] [--kernel auto|NAME] [--defrag none|limit|measured]\n"
     "                             [--layout auto|rows|size] [--pagerank] [--closure] [--compare]\n"
+    "       fluxgraph stream - --batch N [--max-delay MS] [--on-error skip|fail] [--format text|bin|bin64]\n"
+    "                          [--pagerank] [--closure] [--top K] [--out FILE] [--edges-out FILE]\n"
+    "                          [--damping D] [--tol T] [--max-iter N] [--backend cpu|cuda] [--kernel auto|NAME]\n"
+    "                          [--defrag none|limit|measured] [--layout auto|rows|size]\n"
     "       fluxgraph calibrate [--out FILE] [MATRIX...]   (measure this GPU for the kernel selector)\n"
     "       fluxgraph closure FILE [--count-only | --out FILE] [--backend cpu|cuda]\n"
     "       fluxgraph reach FILE --sources ID[,ID...] [--out FILE] [--backend cpu|cuda]\n"
@@ -42,6 +46,14 @@ const char* usage_text =
     "time per batch; --out gets the last scores); --compare also runs each from scratch.\n"
     "stream --closure: the transitive closure's pairs after every batch, extended from that batch\n"
     "alone (recomputed after deletions); --compare also computes it from scratch and checks equality.\n"
+    "stream -: edges from standard input as they arrive: 'u v' or '+ u v' inserts, '- u v' deletes, an\n"
+    "optional weight after u v (checked; each edge counts once), '#' comments. A batch is cut at N edges,\n"
+    "MS milliseconds (default 10) after its first edge arrived, or at the end of the input; the lines'\n"
+    "order holds within a batch. stdout: one JSON object a line per batch ('top' with --pagerank), then a\n"
+    "summary line (with the final PageRank's top K). --format bin|bin64: little-endian int32|int64\n"
+    "(u, v) pairs, inserts only. A bad line is named on stderr (<stdin>:LINE); --on-error skip goes on,\n"
+    "fail (the default) exits 1 once the batches before the bad line's are applied. --out: 'id score'\n"
+    "by input id. --delete-fraction, --seed and --compare go with stream FILE only.\n"
     "closure: the pairs (x, y) joined by a directed path of length >= 1, their number, the semi-naive\n"
     "iterations, the time and the peak memory; --out writes them as 'x y' lines (file ids);\n"
     "--count-only (the default without --out) keeps them on the device. reach: the same for the\n"
@@ -62,7 +74,7 @@ const std::map<std::string, std::set<std::string>> valued = {
     {"info", {"reads", "kernel"}},
     {"pagerank", {"damping", "tol", "max-iter", "top", "out", "backend", "kernel"}},
     {"stream", {"batch", "top", "out", "damping", "tol", "max-iter", "backend", "kernel", "delete-fraction", "seed",
-                "edges-out", "defrag", "layout"}},
+                "edges-out", "defrag", "layout", "max-delay", "on-error", "format"}},
     {"closure", {"out", "backend"}},
     {"reach", {"sources", "out", "backend"}},
     {"pointsto", {"out", "backend"}},

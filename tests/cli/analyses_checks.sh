@@ -105,6 +105,11 @@ elif ! printf '%s\n' "$OUT_TEXT" | grep -q ', 3 recomputed after deletions'; the
 else pass "stream --closure --pagerank --delete-fraction 1: recomputed after each of 3 batches, 0 pairs"
 fi
 usage_error "stream --compare alone" stream "$tiny" --batch 2 --compare
+# --closure without --pagerank: the final PageRank is still of the graph as given (it once read the
+# closure's out-edge store as in-edges: the reversed graph's scores).
+out="$TMP/stream-closure-pr.out"
+run stream "$DATA/pagerank/graphs/west0067.mtx" --batch 50 --closure --tol 1e-12 --out "$out"
+scores_check "stream west0067.mtx --batch 50 --closure" "$out" "$DATA/pagerank/expected/west0067.pr" networkx
 # ---- pointsto, cfl, cfa -------------------------------------------------------------------------
 out="$TMP/pointsto.out"
 run pointsto "$DATA/pointsto/load_store.txt" --out "$out" --check

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "engine/defrag_policy.hpp"
+#include "engine/graph.hpp"
 
 using namespace fg;
 
@@ -139,6 +140,22 @@ TEST_CASE("measured without usable points falls back to the segment limit") {
   CHECK(d.defragment);
   CHECK(d.reason.find("falling back to the segment limit") != std::string::npos);
   CHECK_FALSE(decide_defragment(p, store(3, 0.3), false, 1e6).defragment);
+}
+
+TEST_CASE("graph::maybe_defragment: no reads expected keeps even a store at the segment limit") {
+  dcsr_config cfg;
+  cfg.max_segments = 2;
+  graph<pattern, host_space> g(orientation::out, 4, cfg);
+  for (vertex_t b = 0; b < 6; ++b) g.insert(g.batch({0, 1}, {b % 4, (b + 1) % 4}));
+  REQUIRE(g.store().needs_defragment());
+  defrag_policy measured = make_defrag_policy(defrag_mode::measured);
+  defrag_decision d = g.maybe_defragment(0, measured);
+  CHECK_FALSE(d.defragment);
+  CHECK(d.reason == "keep: no reads expected before the next batch, so nothing to save");
+  CHECK(g.store().needs_defragment());
+  d = g.maybe_defragment(0, make_defrag_policy(defrag_mode::segment_limit));  // the flag alone decides
+  CHECK(d.defragment);
+  CHECK_FALSE(g.store().needs_defragment());
 }
 
 TEST_CASE("bad arguments") {

@@ -1,0 +1,304 @@
+// The streaming session: store update, defragmentation policy, per-batch analyses, timings.
+#include "engine/stream_session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+#include <utility>
+
+#include "algorithms/closure.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "loaders/graph_file.hpp"
+
+namespace fg {
+
+namespace {
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+// The pairs of two stores as sets: a DCSR row keeps its entries in arrival order, so rows are
+// sorted before they are compared.
+template <class S>
+bool same_pairs(const dcsr_matrix<pattern, S>& a, const dcsr_matrix<pattern, S>& b) {
+  if (a.nnz() != b.nnz() || a.rows() != b.rows()) return false;
+  const auto sorted = [](const dcsr_matrix<pattern, S>& m) {
+    const csr_matrix<pattern, S> c = m.to_csr();
+    const std::vector<offset_t> rp = to_vector(c.row_ptr);
+    std::vector<vertex_t> col = to_vector(c.col);
+    for (std::size_t i = 0; i + 1 < rp.size(); ++i) std::sort(col.begin() + rp[i], col.begin() + rp[i + 1]);
+    return std::make_pair(rp, col);
+  };
+  return sorted(a) == sorted(b);
+}
+
+// PageRank pulls along in-edges with no atomics, so any PageRank means an in-edge store; a closure
+// alone keeps out-edges. (The closure of the in-edge store is the reversed closure: as many pairs.)
+orientation orientation_for(const stream_options& o) {
+  return o.pagerank_per_batch || o.pagerank_at_end ? orientation::in : orientation::out;
+}
+}  // namespace
+
+template <class S>
+struct stream_session<S>::state {
+  stream_options opt;
+  pagerank_options quiet;  // the per-batch runs: no progress line
+  fg::graph<pattern, S> g;
+  incremental_pagerank inc;
+  dcsr_matrix<pattern, S> plus;  // R⁺ of the store (closure)
+  pagerank_result last;          // finish()'s cold run
+  const pagerank_result* scores = nullptr;
+  stream_totals totals;
+  double reads = -1;  // SpMVs expected before the next batch; < 0: not known yet
+
+  state(const stream_options& o, vertex_t n)
+      : opt(o), quiet(silenced(o.pagerank)), g(orientation_for(o), n), inc(quiet) {
+    FG_EXPECTS(n >= 0, "stream_session: negative vertex count");
+    FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure,
+               "stream_session: compare goes with per-batch PageRank or the closure");
+    FG_EXPECTS(o.expected_reads >= 0, "stream_session: expected reads must be >= 0");
+    if (o.closure) plus = transitive_closure(g.store());
+  }
+  static pagerank_options silenced(pagerank_options p) {
+    p.progress = nullptr;
+    return p;
+  }
+
+  // The reads before the next batch: the per-batch PageRank's last count (a cold run's a priori
+  // count before the first, for the vertices there are now), else the caller's figure.
+  double expected_reads() const {
+    if (!opt.pagerank_per_batch) return opt.expected_reads;
+    return reads >= 0 ? reads : pagerank_expected_reads(opt.pagerank, g.num_vertices());
+  }
+
+  void update_store(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r,
+                    coo_matrix<pattern, S>& added);
+  void analyse(const coo_matrix<pattern, S>& added, batch_report& r);
+  void close(const coo_matrix<pattern, S>& added, batch_report& r);
+  void add_up(const batch_report& r);
+};
+
+// The store update of one batch, timed; the closure keeps the oriented insert batch (its Δ₀).
+template <class S>
+void stream_session<S>::state::update_store(const edge_list& ins, const edge_list& del, batch_order order,
+                                            batch_report& r, coo_matrix<pattern, S>& added) {
+  added = g.batch(ins.src, ins.dst, ins.weight);
+  const bool both = ins.size() > 0 && del.size() > 0;
+  auto t = clock_type::now();
+  if (order == batch_order::deletes_first && both) {
+    g.apply(added, g.batch(del.src, del.dst));
+    memory::synchronize();
+    r.store_seconds = since(t);
+    return;
+  }
+  if (order == batch_order::deletes_first && del.size() > 0) {
+    g.remove(g.batch(del.src, del.dst));
+    memory::synchronize();
+    r.store_seconds = r.delete_seconds = since(t);
+    return;
+  }
+  g.insert(added);  // an empty insert batch is a no-op the store still counts: as `stream FILE` did
+  memory::synchronize();
+  r.insert_seconds = since(t);
+  if (order == batch_order::inserts_then_deletes && del.size() > 0) {
+    t = clock_type::now();
+    g.remove(g.batch(del.src, del.dst));
+    memory::synchronize();
+    r.delete_seconds = since(t);
+  }
+  r.store_seconds = r.insert_seconds + r.delete_seconds;
+}
+
+// After the store update: the defragmentation policy, then PageRank and the closure.
+template <class S>
+void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batch_report& r) {
+  auto t = clock_type::now();
+  r.defrag = g.maybe_defragment(expected_reads(), opt.defrag);
+  memory::synchronize();
+  if (r.defrag.defragment) r.defrag_seconds = since(t);
+  if (opt.pagerank_per_batch) {
+    const pagerank_result& pr = inc.update(g.store());
+    r.pr_iterations = pr.iterations;
+    r.pr_seconds = pr.seconds + pr.view_seconds;
+    reads = std::max(1, pr.iterations);
+    scores = &inc.last();
+    if (opt.compare) {
+      const pagerank_result c = pagerank(g.store(), quiet);
+      r.cold_iterations = c.iterations;
+      r.cold_seconds = c.seconds + c.view_seconds;
+    }
+  }
+  if (opt.closure) close(added, r);
+}
+
+// R⁺ extended from the batch alone (extend_closure); after deletions it is recomputed, since a
+// closure cannot shrink semi-naively. compare: also from scratch, and any difference is an error.
+template <class S>
+void stream_session<S>::state::close(const coo_matrix<pattern, S>& added, batch_report& r) {
+  closure_stats st;
+  if (r.deletes > 0) {
+    plus = transitive_closure(g.store(), {}, &st);
+    r.closure_recomputed = true;
+  } else {
+    extend_closure(plus, g.store(), added, {}, &st);
+    r.closure_rounds = st.iterations;
+  }
+  r.closure_pairs = st.pairs;
+  r.closure_seconds = st.seconds;
+  if (!opt.compare) return;
+  closure_stats cold;
+  const dcsr_matrix<pattern, S> fresh = transitive_closure(g.store(), {}, &cold);
+  r.closure_scratch_seconds = cold.seconds;
+  if (!same_pairs(plus, fresh))
+    throw error("stream --closure --compare: after batch " + std::to_string(r.batch) + " the incremental closure (" +
+                std::to_string(plus.nnz()) + " pairs) differs from the one computed from scratch (" +
+                std::to_string(fresh.nnz()) + " pairs)");
+}
+
+template <class S>
+void stream_session<S>::state::add_up(const batch_report& r) {
+  stream_totals& t = totals;
+  t.batches = r.batch;
+  t.inserts += std::int64_t(r.inserts);
+  t.deletes += std::int64_t(r.deletes);
+  t.insert_seconds += r.insert_seconds;
+  t.delete_seconds += r.delete_seconds;
+  t.store_seconds += r.store_seconds;
+  t.defragmentations += r.defrag.defragment ? 1 : 0;
+  t.defrag_seconds += r.defrag_seconds;
+  t.last_defrag = r.defrag;
+  t.pr_iterations += r.pr_iterations;
+  t.cold_iterations += r.cold_iterations;
+  t.pr_seconds += r.pr_seconds;
+  t.cold_seconds += r.cold_seconds;
+  if (opt.closure) (r.closure_recomputed ? t.closure_recomputed : t.closure_extended) += 1;
+  t.closure_rounds += r.closure_rounds;
+  t.closure_seconds += r.closure_seconds;
+  t.closure_scratch_seconds += r.closure_scratch_seconds;
+}
+
+template <class S>
+stream_session<S>::stream_session(const stream_options& opt, vertex_t vertices)
+    : s_(std::make_unique<state>(opt, vertices)) {}
+template <class S>
+stream_session<S>::~stream_session() = default;
+template <class S>
+stream_session<S>::stream_session(stream_session&&) noexcept = default;
+template <class S>
+stream_session<S>& stream_session<S>::operator=(stream_session&&) noexcept = default;
+
+template <class S>
+batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del, vertex_t vertices,
+                                      batch_order order) {
+  FG_EXPECTS(vertices >= 0, "stream_session: negative vertex count");
+  state& st = *s_;
+  batch_report r;
+  r.batch = st.totals.batches + 1;
+  r.inserts = ins.size();
+  r.deletes = del.size();
+  const dcsr_stats before = st.g.store().stats();
+  coo_matrix<pattern, S> added;
+  st.update_store(ins, del, order, r, added);
+  if (vertices > st.g.num_vertices()) st.g.grow(vertices);
+  const dcsr_stats& after = st.g.store().stats();
+  r.stored = after.entries_inserted - before.entries_inserted;
+  r.removed = after.entries_deleted - before.entries_deleted;
+  st.analyse(added, r);
+  r.edges = st.g.num_edges();
+  r.vertices = st.g.num_vertices();
+  st.add_up(r);
+  return r;
+}
+
+template <class S>
+final_report stream_session<S>::finish() {
+  state& st = *s_;
+  final_report f;
+  if (st.opt.pagerank_per_batch) {
+    f.pagerank = st.scores;
+    return f;
+  }
+  if (!st.opt.pagerank_at_end) return f;
+  // One read-heavy phase left: PageRank from scratch, asked of the policy like any batch boundary.
+  const auto t = clock_type::now();
+  f.defrag_asked = true;
+  f.defrag = st.g.maybe_defragment(pagerank_expected_reads(st.opt.pagerank, st.g.num_vertices()), st.opt.defrag);
+  memory::synchronize();
+  if (f.defrag.defragment) f.defrag_seconds = since(t);
+  st.last = pagerank(st.g.store(), st.opt.pagerank);
+  st.scores = &st.last;
+  f.pagerank = st.scores;
+  return f;
+}
+
+template <class S>
+const fg::graph<pattern, S>& stream_session<S>::current_graph() const noexcept { return s_->g; }
+template <class S>
+const stream_totals& stream_session<S>::totals() const noexcept { return s_->totals; }
+template <class S>
+const pagerank_result& stream_session<S>::scores() const noexcept {
+  static const pagerank_result none;
+  return s_->scores ? *s_->scores : none;
+}
+template <class S>
+const dcsr_matrix<pattern, S>& stream_session<S>::closure() const {
+  FG_EXPECTS(s_->opt.closure, "stream_session: the closure was not asked for");
+  return s_->plus;
+}
+
+template <class S>
+std::vector<std::pair<vertex_t, vertex_t>> stream_session<S>::edges() const {
+  const auto coo = s_->g.store().to_coo();
+  const auto row = to_vector(coo.row), col = to_vector(coo.col);
+  const bool in = s_->g.oriented() == orientation::in;  // row = target
+  std::vector<std::pair<vertex_t, vertex_t>> e(coo.nnz);
+  for (std::size_t i = 0; i < e.size(); ++i) e[i] = in ? std::make_pair(col[i], row[i]) : std::make_pair(row[i], col[i]);
+  std::sort(e.begin(), e.end());
+  return e;
+}
+
+namespace {
+// A random `fraction` of edges [first, last) of the file (rounded to the nearest count, distinct
+// positions by a partial Fisher-Yates shuffle).
+void pick_deletions(const edge_file& f, std::size_t first, std::size_t last, double fraction, std::mt19937_64& rng,
+                    edge_list& out) {
+  std::vector<std::size_t> idx(last - first);
+  std::iota(idx.begin(), idx.end(), first);
+  const auto k = std::size_t(std::llround(fraction * double(idx.size())));
+  out.clear();
+  for (std::size_t i = 0; i < k; ++i) {
+    std::swap(idx[i], idx[i + std::size_t(rng() % (idx.size() - i))]);
+    out.src.push_back(f.src[idx[i]]);
+    out.dst.push_back(f.dst[idx[i]]);
+  }
+}
+}  // namespace
+
+template <class S>
+void stream_file(stream_session<S>& session, const edge_file& f, std::size_t batch, double fraction,
+                 std::uint64_t seed, const std::function<void(const batch_report&)>& on_batch) {
+  FG_EXPECTS(batch >= 1, "stream_file: the batch size must be >= 1");
+  FG_EXPECTS(fraction >= 0 && fraction <= 1, "stream_file: the delete fraction must be in [0, 1]");
+  FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
+  std::mt19937_64 rng(seed);
+  edge_list ins, del;
+  for (std::size_t first = 0; first < f.src.size(); first += batch) {
+    const std::size_t last = std::min(f.src.size(), first + batch);
+    ins.src.assign(f.src.begin() + std::ptrdiff_t(first), f.src.begin() + std::ptrdiff_t(last));
+    ins.dst.assign(f.dst.begin() + std::ptrdiff_t(first), f.dst.begin() + std::ptrdiff_t(last));
+    if (fraction > 0) pick_deletions(f, first, last, fraction, rng, del);
+    on_batch(session.apply(ins, del, vertex_t(f.num_vertices), batch_order::inserts_then_deletes));
+  }
+}
+
+template class stream_session<host_space>;
+template class stream_session<device_space>;
+template void stream_file(stream_session<host_space>&, const edge_file&, std::size_t, double, std::uint64_t,
+                          const std::function<void(const batch_report&)>&);
+template void stream_file(stream_session<device_space>&, const edge_file&, std::size_t, double, std::uint64_t,
+                          const std::function<void(const batch_report&)>&);
+
+}  // namespace fg

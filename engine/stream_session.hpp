@@ -1,0 +1,159 @@
+// A streaming session: one graph fed batch by batch, with the analyses that follow each batch
+// (warm-started PageRank, the incrementally extended transitive closure), the defragmentation
+// policy between batches and the timings. `fluxgraph stream FILE`, `fluxgraph stream -` (live
+// input) and library callers all drive this one object; they only differ in where the batches
+// come from and how the reports are printed.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "algorithms/pagerank.hpp"
+#include "core/types.hpp"
+#include "engine/defrag_policy.hpp"
+#include "engine/graph.hpp"
+
+namespace fg {
+
+struct edge_file;
+
+struct stream_options {
+  bool pagerank_per_batch = false;  ///< warm-started PageRank after every batch
+  bool pagerank_at_end = true;      ///< finish() runs PageRank from scratch when not per batch
+  /// Both PageRanks' options. The per-batch runs drop `progress` (a batch reports instead).
+  pagerank_options pagerank;
+  bool closure = false;             ///< keep the transitive closure up to date after every batch
+  /// Per batch, also PageRank from scratch (iterations saved by the warm start) and, with the
+  /// closure, a closure from scratch that must equal the extended one (fg::error otherwise).
+  bool compare = false;
+  defrag_policy defrag;             ///< asked after every batch and in finish()
+  /// SpMVs the caller expects between batches when PageRank is not per batch (0: nothing reads).
+  /// With per-batch PageRank the session uses its last iteration count (a priori at first).
+  double expected_reads = 0;
+};
+
+/// The edges of one batch in the file's direction (src -> dst), dense ids >= 0.
+struct edge_list {
+  std::vector<vertex_t> src, dst;
+  std::vector<double> weight;  ///< empty or one per edge; the session's store is a pattern store
+                               ///< (each edge counts once, as in `stream FILE`), so it ignores them
+  std::size_t size() const noexcept { return src.size(); }
+  void clear() noexcept { src.clear(), dst.clear(), weight.clear(); }
+};
+
+/// How a batch of inserts and deletes reaches the store.
+enum class batch_order {
+  /// One mixed store batch (dcsr_matrix::apply_batch): every delete, then every insert, atomic.
+  /// An edge both deleted and inserted is present after.
+  deletes_first,
+  /// An insert batch, then a delete batch (`stream FILE --delete-fraction`: the deletes are picked
+  /// among the edges the batch just inserted). Two store batches, timed apart.
+  inserts_then_deletes,
+};
+
+/// What one batch did and cost. Times in seconds.
+struct batch_report {
+  std::int64_t batch = 0;          ///< 1-based
+  std::size_t inserts = 0;         ///< edges given to insert
+  std::size_t deletes = 0;         ///< edges given to delete
+  std::int64_t stored = 0;         ///< entries the store wrote (inserts less duplicates)
+  std::int64_t removed = 0;        ///< entries the store removed (deletes less absent edges)
+  offset_t edges = 0;              ///< distinct edges in the store after the batch
+  vertex_t vertices = 0;           ///< vertices after the batch
+  double store_seconds = 0;        ///< every store update of the batch
+  double insert_seconds = 0;       ///< of which the insert batch, when it ran on its own
+  double delete_seconds = 0;       ///< of which the delete batch, when it ran on its own
+  defrag_decision defrag;          ///< the policy's decision after the batch
+  double defrag_seconds = 0;       ///< the defragmentation, when the decision was to defragment
+  // Per-batch PageRank (stream_options::pagerank_per_batch); `cold_*` with compare.
+  int pr_iterations = 0;
+  double pr_seconds = 0;           ///< iterations + the kernel's view
+  int cold_iterations = 0;
+  double cold_seconds = 0;
+  // The closure (stream_options::closure): extended from the batch, or recomputed after deletes.
+  offset_t closure_pairs = 0;
+  int closure_rounds = 0;          ///< rounds of the extension (0 when recomputed)
+  bool closure_recomputed = false;
+  double closure_seconds = 0;
+  double closure_scratch_seconds = 0;  ///< with compare: the from-scratch closure it was checked against
+  /// Everything the batch cost: store, defragmentation and analyses.
+  double seconds() const noexcept {
+    return store_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds + closure_scratch_seconds;
+  }
+};
+
+/// Sums over the batches so far.
+struct stream_totals {
+  std::int64_t batches = 0;
+  std::int64_t inserts = 0, deletes = 0;  ///< edges given
+  double insert_seconds = 0, delete_seconds = 0, store_seconds = 0;
+  std::int64_t defragmentations = 0;
+  double defrag_seconds = 0;
+  defrag_decision last_defrag;
+  std::int64_t pr_iterations = 0, cold_iterations = 0;
+  double pr_seconds = 0, cold_seconds = 0;
+  std::int64_t closure_extended = 0, closure_recomputed = 0, closure_rounds = 0;
+  double closure_seconds = 0, closure_scratch_seconds = 0;
+};
+
+/// finish(): the read phase after the last batch.
+struct final_report {
+  bool defrag_asked = false;   ///< the policy was asked (PageRank from scratch ran)
+  defrag_decision defrag;
+  double defrag_seconds = 0;   ///< the defragmentation, when the decision was to defragment
+  const pagerank_result* pagerank = nullptr;  ///< the last scores (null: no PageRank ran)
+};
+
+/// @brief A graph streamed in batches on twin Space (host_space: the sequential reference).
+template <class Space>
+class stream_session {
+ public:
+  /// @param vertices  the graph's vertices from the start (a file's); more arrive with the batches
+  /// @throws fg::invalid_argument for bad PageRank options or compare without an analysis
+  explicit stream_session(const stream_options& opt, vertex_t vertices = 0);
+  ~stream_session();
+  stream_session(stream_session&&) noexcept;
+  stream_session& operator=(stream_session&&) noexcept;
+
+  /// @brief One batch: the store update in `order`, then the defragmentation policy, then the
+  ///        per-batch analyses. `vertices`: the graph has at least this many vertices afterwards
+  ///        (ids that arrived in the batch with no stored edge, e.g. inserted and deleted again);
+  ///        larger ids among the inserts grow it too.
+  /// @throws fg::batch_error for a negative id / fg::out_of_memory (the store is then unchanged:
+  ///         a failed inserts_then_deletes delete leaves its insert batch applied), fg::error when
+  ///         compare finds the closures differ.
+  batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_t vertices = 0,
+                     batch_order order = batch_order::deletes_first);
+  /// @brief The read phase after the last batch: with per-batch PageRank its last scores; else
+  ///        (pagerank_at_end) the policy asked for a cold PageRank's reads, then PageRank from
+  ///        scratch. Call once; batches may still follow (finish() again reruns the phase).
+  final_report finish();
+
+  const fg::graph<pattern, Space>& current_graph() const noexcept;
+  vertex_t num_vertices() const noexcept { return current_graph().num_vertices(); }
+  offset_t num_edges() const noexcept { return current_graph().num_edges(); }
+  const stream_totals& totals() const noexcept;
+  /// The latest PageRank (per batch or finish()); empty scores before the first.
+  const pagerank_result& scores() const noexcept;
+  /// The closure's pairs (stream_options::closure; in the store's orientation: with PageRank the
+  /// store holds in-edges, so these are the reversed pairs — the same number).
+  const dcsr_matrix<pattern, Space>& closure() const;
+  /// The edges in the store, in the file's direction, sorted by (src, dst).
+  std::vector<std::pair<vertex_t, vertex_t>> edges() const;
+
+ private:
+  struct state;
+  std::unique_ptr<state> s_;
+};
+
+/// @brief `fluxgraph stream FILE`: the file's edges in batches of `batch`, in file order. With
+///        delete_fraction F > 0 each insert batch is followed by the deletion of a random F
+///        (rounded) of the edges it inserted (positions in the file, seeded by `seed`), as
+///        batch_order::inserts_then_deletes. `on_batch` gets every report.
+template <class Space>
+void stream_file(stream_session<Space>& session, const edge_file& f, std::size_t batch, double delete_fraction,
+                 std::uint64_t seed, const std::function<void(const batch_report&)>& on_batch);
+
+}  // namespace fg

@@ -1,0 +1,166 @@
+// `fluxgraph stream FILE`: the file's edges through an engine stream_session in batches, one table
+// row per batch, then the totals and the final PageRank. (`stream -` is tools/stream_live.cpp.)
+#include <fmt/core.h>
+
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "engine/stream_session.hpp"
+#include "tools/cli.hpp"
+
+namespace fg::cli {
+
+defrag_policy defrag_opts(const options& o) {
+  defrag_policy p;
+  try {
+    p = make_defrag_policy(parse_defrag_mode(o.get("defrag", "measured")));
+  } catch (const invalid_argument& e) {
+    throw usage_error(std::string("--defrag: ") + e.what());
+  }
+  try {
+    p.layout = parse_layout(o.get("layout", "auto"));
+  } catch (const invalid_argument& e) {
+    throw usage_error(std::string("--layout: ") + e.what());
+  }
+  return p;
+}
+
+stream_options stream_opts(const options& o) {
+  stream_options s;
+  s.pagerank = pagerank_opts(o);
+  s.defrag = defrag_opts(o);
+  s.pagerank_per_batch = o.has("pagerank");
+  s.closure = o.has("closure");
+  s.compare = o.has("compare");
+  if (s.compare && !s.pagerank_per_batch && !s.closure) throw usage_error("--compare goes with --pagerank or --closure");
+  return s;
+}
+
+void write_edges(const std::string& path, const std::string& source, std::int64_t n,
+                 const std::vector<std::pair<vertex_t, vertex_t>>& e) {
+  write_atomically(path, [&](std::FILE* out) {
+    bool ok = std::fprintf(out, "%%%%MatrixMarket matrix coordinate pattern general\n%% edges left by fluxgraph stream in %s\n"
+                           "%lld %lld %zu\n", source.c_str(), static_cast<long long>(n), static_cast<long long>(n),
+                           e.size()) > 0;
+    for (std::size_t i = 0; i < e.size() && ok; ++i) ok = std::fprintf(out, "%d %d\n", e[i].first + 1, e[i].second + 1) > 0;
+    return ok;
+  });
+}
+
+namespace {
+// edges per second of a timed part; 0 when nothing was timed (an empty part)
+double rate(std::size_t n, double seconds) { return seconds > 0 ? double(n) / seconds : 0.0; }
+
+// The table: one header line, then print_row per batch.
+struct table {
+  bool deleting, per_batch, compare, closing;
+
+  void print_header() const {
+    fmt::print("{:>6}  {:>10}  {:>10}  {:>14}", "batch", "edges", "ms", "edges/s");
+    if (deleting) fmt::print("  {:>10}  {:>10}  {:>14}", "deletes", "ms", "deletes/s");
+    fmt::print("  {:>10}", "defrag ms");
+    if (per_batch) fmt::print("  {:>8}  {:>10}", "pr iter", "pr ms");
+    if (compare && per_batch) fmt::print("  {:>8}  {:>10}", "cold iter", "cold ms");
+    if (closing) fmt::print("  {:>12}  {:>6}  {:>10}", "tc pairs", "rounds", "tc ms");
+    if (closing && compare) fmt::print("  {:>10}", "scratch ms");
+    fmt::print("\n");
+  }
+  void print_row(const batch_report& r) const {
+    fmt::print("{:>6}  {:>10}  {:>10.3f}  {:>14.0f}", r.batch, r.inserts, r.insert_seconds * 1e3,
+               rate(r.inserts, r.insert_seconds));
+    if (deleting)
+      fmt::print("  {:>10}  {:>10.3f}  {:>14.0f}", r.deletes, r.delete_seconds * 1e3, rate(r.deletes, r.delete_seconds));
+    if (r.defrag.defragment) fmt::print("  {:>10.3f}", r.defrag_seconds * 1e3);
+    else fmt::print("  {:>10}", "-");
+    if (per_batch) fmt::print("  {:>8}  {:>10.3f}", r.pr_iterations, r.pr_seconds * 1e3);
+    if (compare && per_batch) fmt::print("  {:>8}  {:>10.3f}", r.cold_iterations, r.cold_seconds * 1e3);
+    if (closing)
+      fmt::print("  {:>12}  {:>6}  {:>10.3f}", r.closure_pairs,
+                 r.closure_recomputed ? std::string("redo") : std::to_string(r.closure_rounds), r.closure_seconds * 1e3);
+    if (closing && compare) fmt::print("  {:>10.3f}", r.closure_scratch_seconds * 1e3);
+    fmt::print("\n");
+  }
+};
+
+template <class S>
+void print_totals(const options& o, const edge_file& f, const stream_session<S>& s, const table& t) {
+  const stream_totals& tot = s.totals();
+  const dcsr_matrix<pattern, S>& store = s.current_graph().store();
+  const dcsr_stats& st = store.stats();
+  fmt::print("inserted {} edges in {} batches: {:.3f} s, {:.0f} edges/s; {} duplicates dropped\n", f.num_edges(),
+             tot.batches, tot.insert_seconds, double(f.num_edges()) / tot.insert_seconds, st.duplicates_dropped);
+  if (t.deleting)
+    fmt::print("deleted {} of {} picked edges: {:.3f} s, {:.0f} picked/s; {} already gone (picked twice)\n",
+               st.entries_deleted, tot.deletes, tot.delete_seconds, rate(std::size_t(tot.deletes), tot.delete_seconds),
+               st.deletes_absent);
+  fmt::print("{} distinct edges remain\n", s.num_edges());
+  fmt::print("store: capacity {}, {} segments allocated, automatic compactions {} (segment limit) + {} (buffer full, {} grew)\n",
+             store.capacity(), st.segments_allocated, st.defrag_segment_limit, st.defrag_buffer_full, st.buffer_grows);
+  fmt::print("defragmentation policy {}: {} of {} batches defragmented, {:.3f} ms; last decision: {}\n",
+             to_string(defrag_opts(o).mode), tot.defragmentations, tot.batches, tot.defrag_seconds * 1e3,
+             tot.last_defrag.reason);
+  if (o.values.count("edges-out")) {
+    write_edges(o.get("edges-out", ""), f.path, f.num_vertices, s.edges());
+    fmt::print("remaining edges written to {}\n", o.get("edges-out", ""));
+  }
+  if (t.closing) {
+    fmt::print("closure: {} pairs; extended after {} batches in {} rounds, {} recomputed after deletions: {:.3f} s\n",
+               s.closure().nnz(), tot.closure_extended, tot.closure_rounds, tot.closure_recomputed, tot.closure_seconds);
+    if (t.compare)
+      fmt::print("from scratch after every batch: {:.3f} s; equal after every batch\n", tot.closure_scratch_seconds);
+  }
+}
+
+template <class S>
+int stream_on(const options& o, const edge_file& f, const std::string& backend) {
+  const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
+  const double fraction = o.number("delete-fraction", 0, 0, 1);
+  const auto seed = std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
+  const stream_options so = stream_opts(o);
+  FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
+  fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, to_string(so.defrag.mode));
+  stream_session<S> session(so, vertex_t(f.num_vertices));
+  const table t{fraction > 0, so.pagerank_per_batch, so.compare, so.closure};
+  t.print_header();
+  stream_file(session, f, batch, fraction, seed, [&](const batch_report& r) { t.print_row(r); });
+  print_totals(o, f, session, t);
+  const stream_totals& tot = session.totals();
+  const final_report end = session.finish();
+  if (so.pagerank_per_batch) {
+    fmt::print("incremental pagerank: {} iterations over {} batches, {:.3f} s (each warm-started from the last)\n",
+               tot.pr_iterations, tot.batches, tot.pr_seconds);
+    if (so.compare)
+      fmt::print("cold starts: {} iterations, {:.3f} s; warm starts saved {} iterations ({:.1f}%)\n", tot.cold_iterations,
+                 tot.cold_seconds, tot.cold_iterations - tot.pr_iterations,
+                 tot.cold_iterations > 0 ? 100.0 * double(tot.cold_iterations - tot.pr_iterations) / double(tot.cold_iterations)
+                                         : 0.0);
+    pagerank_options quiet = so.pagerank;
+    quiet.progress = nullptr;
+    report(o, f, *end.pagerank, quiet);  // the last batch's scores: the graph as it is now
+    return 0;
+  }
+  if (end.defrag.defragment) fmt::print("defragment: {:.3f} ms ({})\n", end.defrag_seconds * 1e3, end.defrag.reason);
+  else fmt::print("defragment: skipped ({})\n", end.defrag.reason);
+  report(o, f, *end.pagerank, so.pagerank);
+  return 0;
+}
+}  // namespace
+
+int run_stream(const options& o) {
+  if (!o.values.count("batch")) throw usage_error("stream needs --batch N");
+  if (o.file == "-") return run_stream_live(o);
+  for (const char* live : {"max-delay", "on-error", "format"})
+    if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  double t_load = 0;
+  const edge_file f = load(o.file, t_load);
+  fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\n", f.path, f.num_vertices, f.num_edges(), t_load);
+  return where == exec::reference ? stream_on<host_space>(o, f, backend) : stream_on<device_space>(o, f, backend);
+}
+
+}  // namespace fg::cli

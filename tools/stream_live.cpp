@@ -1,0 +1,173 @@
+// `fluxgraph stream -`: edges from standard input as they arrive (engine/live_reader), applied by
+// an engine stream_session. Standard output carries only JSON, one object a line and flushed after
+// each: a line per batch, then a summary line. Messages go to standard error.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "engine/live_reader.hpp"
+#include "engine/stream_session.hpp"
+#include "tools/cli.hpp"
+
+namespace fg::cli {
+
+namespace {
+using clock_type = std::chrono::steady_clock;
+double micros(clock_type::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+
+// Options that make no sense for standard input: a usage error.
+void refuse_file_options(const options& o) {
+  for (const char* name : {"delete-fraction", "seed"})
+    if (o.values.count(name))
+      throw usage_error(std::string("--") + name + " goes with stream FILE (standard input deletes with '- u v' lines)");
+  if (o.has("compare")) throw usage_error("--compare goes with stream FILE, not stream -");
+}
+
+live_options live_opts(const options& o) {
+  live_options l;
+  try {
+    l.format = parse_input_format(o.get("format", "text"));
+  } catch (const invalid_argument& e) {
+    throw usage_error(std::string("--format: ") + e.what());
+  }
+  l.cut.max_edges = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
+  l.cut.max_delay = o.number("max-delay", 10, 0, 1e9) / 1e3;
+  const std::string on_error = o.get("on-error", "fail");
+  if (on_error != "skip" && on_error != "fail") throw usage_error("--on-error must be skip or fail, got '" + on_error + "'");
+  l.skip_bad = on_error == "skip";
+  l.on_skip = [](const std::string& msg) { std::fprintf(stderr, "fluxgraph: %s (line skipped)\n", msg.c_str()); };
+  return l;
+}
+
+// The JSON line writer: every line is one object, flushed at once (a reader may be waiting on it).
+struct json_line {
+  fmt::memory_buffer b;
+  bool first = true;
+  template <class T>
+  json_line& field(const char* name, const T& value) {
+    fmt::format_to(std::back_inserter(b), "{}\"{}\":{}", first ? "{" : ",", name, value);
+    first = false;
+    return *this;
+  }
+  json_line& flag(const char* name, bool value) { return field(name, value ? "true" : "false"); }
+  // [[id,score],...]: the k best scores, ties to the smaller input id.
+  json_line& top(const std::vector<double>& score, const std::vector<std::int64_t>& id, std::int64_t k) {
+    std::vector<std::size_t> idx(score.size());
+    std::iota(idx.begin(), idx.end(), std::size_t(0));
+    const auto kk = std::ptrdiff_t(std::min<std::int64_t>(k, std::int64_t(idx.size())));
+    std::partial_sort(idx.begin(), idx.begin() + kk, idx.end(), [&](std::size_t a, std::size_t b) {
+      return score[a] != score[b] ? score[a] > score[b] : id[a] < id[b];
+    });
+    fmt::format_to(std::back_inserter(b), ",\"top\":[");
+    for (std::ptrdiff_t i = 0; i < kk; ++i)
+      fmt::format_to(std::back_inserter(b), "{}[{},{}]", i ? "," : "", id[idx[std::size_t(i)]], score[idx[std::size_t(i)]]);
+    fmt::format_to(std::back_inserter(b), "]");
+    return *this;
+  }
+  void print() {
+    b.push_back('}');
+    b.push_back('\n');
+    if (std::fwrite(b.data(), 1, b.size(), stdout) != b.size() || std::fflush(stdout) != 0)
+      throw error("cannot write to standard output");
+  }
+};
+
+// The dense ids in the order of their input ids: --out's line order; rank + 1 is --edges-out's id.
+std::vector<vertex_t> by_input_id(const std::vector<std::int64_t>& id) {
+  std::vector<vertex_t> order(id.size());
+  std::iota(order.begin(), order.end(), vertex_t(0));
+  std::sort(order.begin(), order.end(), [&](vertex_t a, vertex_t b) { return id[std::size_t(a)] < id[std::size_t(b)]; });
+  return order;
+}
+
+template <class S>
+void write_outputs(const options& o, const stream_session<S>& s, const std::vector<std::int64_t>& id) {
+  const std::vector<vertex_t> order = by_input_id(id);
+  if (o.values.count("out")) {
+    const std::vector<double>& score = s.scores().score;
+    write_atomically(o.get("out", ""), [&](std::FILE* out) {
+      bool ok = true;
+      for (std::size_t i = 0; i < score.size() && ok; ++i)
+        ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(id[std::size_t(order[i])]), score[std::size_t(order[i])]) > 0;
+      return ok;
+    });
+  }
+  if (o.values.count("edges-out")) {  // ids = rank among the input ids + 1: what stream FILE writes
+    std::vector<vertex_t> rank(order.size());
+    for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = vertex_t(r);
+    auto e = s.edges();
+    for (auto& [u, v] : e) u = rank[std::size_t(u)], v = rank[std::size_t(v)];
+    std::sort(e.begin(), e.end());
+    write_edges(o.get("edges-out", ""), "<stdin>", std::int64_t(id.size()), e);
+  }
+}
+
+double percentile(std::vector<double> v, double p) {  // nearest rank
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto k = std::size_t(std::max(1.0, std::ceil(p * double(v.size()))));
+  return v[std::min(k, v.size()) - 1];
+}
+
+template <class S>
+int live_on(const options& o) {
+  refuse_file_options(o);
+  stream_options so = stream_opts(o);
+  so.pagerank.progress = nullptr;  // standard error stays for messages
+  const live_options lo = live_opts(o);
+  const std::int64_t k = o.integer("top", 10, 0, 1000000000);
+  const bool closing = so.closure, per_batch = so.pagerank_per_batch;
+  stream_session<S> session(so, 0);
+  live_reader reader(STDIN_FILENO, lo);
+  std::vector<std::int64_t> id;  // dense -> input id, as the batches tell
+  std::vector<double> latency;   // wait + apply per batch, microseconds
+  std::int64_t lines = 0;
+  clock_type::time_point begin{}, end{};
+  for (live_batch b; reader.next(b);) {
+    const auto start = clock_type::now();
+    if (b.number == 1) begin = b.arrived;
+    id.insert(id.end(), b.new_ids.begin(), b.new_ids.end());
+    const batch_report r = session.apply(b.inserts, b.deletes, b.vertices);
+    end = clock_type::now();
+    const double wait = micros(start - b.arrived), apply = micros(end - start);
+    latency.push_back(wait + apply);
+    lines += std::int64_t(b.insert_lines + b.delete_lines);
+    json_line j;
+    j.field("batch", b.number).field("inserted", b.insert_lines).field("deleted", b.delete_lines);
+    j.field("edges", r.edges).field("vertices", r.vertices).field("lines", fmt::format("[{},{}]", b.first_line, b.last_line));
+    j.field("wait_us", std::llround(wait)).field("apply_us", std::llround(apply));
+    j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragment);
+    if (per_batch) j.field("pr_iterations", r.pr_iterations).top(session.scores().score, id, k);
+    if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
+    j.print();
+  }
+  const final_report f = session.finish();
+  write_outputs(o, session, id);
+  const double seconds = latency.empty() ? 0.0 : std::chrono::duration<double>(end - begin).count();
+  json_line j;
+  j.flag("summary", true).field("batches", latency.size()).field("edges_in", lines).field("lines_skipped", reader.skipped());
+  j.field("edges", session.num_edges()).field("vertices", session.num_vertices()).field("seconds", seconds);
+  j.field("edges_per_s", seconds > 0 ? std::llround(double(lines) / seconds) : 0);
+  j.field("latency_us_p50", std::llround(percentile(latency, 0.5))).field("latency_us_p99", std::llround(percentile(latency, 0.99)));
+  if (f.pagerank) j.field("pr_iterations", f.pagerank->iterations).flag("pr_converged", f.pagerank->converged).top(f.pagerank->score, id, k);
+  if (closing) j.field("closure_pairs", session.closure().nnz());
+  j.print();
+  return 0;
+}
+}  // namespace
+
+int run_stream_live(const options& o) {
+  std::string backend;
+  const exec where = backend_of(o, backend);
+  return where == exec::reference ? live_on<host_space>(o) : live_on<device_space>(o);
+}
+
+}  // namespace fg::cli
