@@ -32,7 +32,7 @@ step demo 120 build/cuda/fluxgraph stream data/wiki-Vote.txt.gz --batch 10000 --
 # scripts/prepare-bench-data.sh) plus generated ones spanning mu from 2 to 100+ (override: FG_SPMV_SET).
 ins=(rmat:20 rmat:22)
 for f in .data/cnr-2000.mtx.gz .data/soc-Slashdot0902.txt.gz; do [ -e "$f" ] && ins=("$f" "${ins[@]}"); done
-step bench 120 build/cuda/fluxgraph bench insert --json "$out/insert.json" "${ins[@]}"
+step bench 240 build/cuda/fluxgraph bench insert --batches 1e3,1e4,1e5,1e6,1e7 --json "$out/insert.json" "${ins[@]}"
 spmv_set=${FG_SPMV_SET:-"$(ls .data/* 2>/dev/null | tr '\n' ' ') rmat:20 rmat:22 rmat:24 uniform:22:2 uniform:22:8 uniform:20:32 uniform:18:128 poisson2d:2048 poisson3d:160"}
 # shellcheck disable=SC2086
 step spmv 330 build/cuda/fluxgraph bench spmv --json "$out/spmv.json" --points "$out/bench.points" $spmv_set

@@ -7,6 +7,7 @@ have_header() { [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ]; }
 command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v g++ >/dev/null || missing+=(g++)
+command -v python3 >/dev/null || missing+=(python3)  # the live-input CLI checks (tests/cli/stream_live_checks.py)
 have_header boost/graph/adjacency_list.hpp || missing+=(libboost-graph-dev)
 have_header fmt/core.h || missing+=(libfmt-dev)
 have_header doctest/doctest.h || missing+=(doctest-dev)

@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <tuple>
 
 #include "core/cuda_check.hpp"
 #include "core/memory.hpp"
@@ -41,12 +43,15 @@ struct device_status {
 
 unsigned blocks_for(std::int64_t n) { return unsigned((n + threads - 1) / threads); }
 
-int grid_stride_blocks() {  // enough resident blocks to fill the GPU, for loops over device counts
+// Enough resident blocks to fill the GPU (2048 threads per SM), for loops over device counts: the
+// probe's steps are chains of dependent loads (a binary search over the runs, the segment walk, a
+// binary search in the batch), so it needs every warp the SMs can hold to hide their latency.
+int grid_stride_blocks() {
   static const int b = [] {
     int dev = 0, sms = 0;
     FG_CUDA_TRY(cudaGetDevice(&dev));
     FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    return sms * 4;
+    return sms * (2048 / threads);
   }();
   return b;
 }
@@ -246,7 +251,7 @@ __global__ void entries_kernel(dcsr_view<V> A, const stored_t<V>* val, const u64
 // small batch fits one block's shared memory: check, sort (block radix sort), runs, volumes (S1),
 // the probe over the touched rows' volume (a grid, as above: a hub row can hold millions), then plan,
 // decide and write (S3). Three launches and the status copy.
-constexpr int small_threads = 512, small_items = 4, small_batch = small_threads * small_items;
+constexpr int small_threads = 1024, small_items = 2, small_batch = small_threads * small_items;
 
 template <class V>
 __global__ void __launch_bounds__(small_threads)
@@ -365,18 +370,44 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
   for (int j = 0; j < small_items; ++j) pos[threadIdx.x * small_items + j] = at[j];
   if (threadIdx.x == 0) pos[n] = kept;  // n <= small_batch: overwrites a slot past the batch
   __syncthreads();
-  offset_t need[small_items], addr[small_items], total = 0;
+  // Every step loads for all of a thread's runs before it uses them (each run's chain is a row id,
+  // then its size, segment count and segments: a single block waits on every load it issues).
+  offset_t need[small_items], addr[small_items], size[small_items], cap[small_items], total = 0;
+  vertex_t r[small_items];
+  offset_t b[small_items];
+  int ns[small_items];
   int over = 0, limit = 0, segs_max = 0, segs_new = 0, used = 0;
+#pragma unroll
   for (int j = 0; j < small_items; ++j) {
     const std::int64_t i = std::int64_t(threadIdx.x) * small_items + j;
+    r[j] = i < m ? run_row[i] : -1;
+    b[j] = i < m ? pos[run_start[i + 1]] - pos[run_start[i]] : 0;
+    if (b[j] == 0 || r[j] < 0 || r[j] >= rq.row_cap) r[j] = -1;
+  }
+#pragma unroll
+  for (int j = 0; j < small_items; ++j) {
+    size[j] = r[j] >= 0 ? A.sizes[r[j]] : 0;
+    ns[j] = r[j] >= 0 ? A.nseg[r[j]] : 0;
+    cap[j] = 0;
+  }
+  for (int sg = 0; sg < A.k; ++sg) {
+    bool any = false;
+#pragma unroll
+    for (int j = 0; j < small_items; ++j)
+      if (sg < ns[j]) {
+        any = true;
+        const offset_t at = sg * A.pitch + 2 * offset_t(r[j]);
+        cap[j] += A.seg[at + 1] - A.seg[at];
+      }
+    if (!any) break;
+  }
+#pragma unroll
+  for (int j = 0; j < small_items; ++j) {
     need[j] = 0;
-    if (i >= m) continue;
-    const vertex_t r = run_row[i];
-    const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
-    if (b == 0 || r < 0 || r >= rq.row_cap) continue;
-    const offset_t size = A.sizes[r], free_space = A.capacity(r) - size;
-    need[j] = b <= free_space ? 0 : b - free_space + segment_slack(rq.alpha, rq.row_growth, size + b);
-    const int segs = A.nseg[r] + (need[j] > 0 ? 1 : 0);
+    if (r[j] < 0) continue;
+    const offset_t free_space = cap[j] - size[j];
+    need[j] = b[j] <= free_space ? 0 : b[j] - free_space + segment_slack(rq.alpha, rq.row_growth, size[j] + b[j]);
+    const int segs = ns[j] + (need[j] > 0 ? 1 : 0);
     over |= segs > A.k;
     limit |= segs == A.k;
     segs_max = max(segs_max, segs);
@@ -415,19 +446,15 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
   __syncthreads();
   if (room_s != 0) return;  // the same for the whole block
   for (int j = 0; j < small_items; ++j) {  // Algorithm 1: new segments, then the sizes
-    const std::int64_t i = std::int64_t(threadIdx.x) * small_items + j;
-    if (i >= m) continue;
-    const vertex_t r = run_row[i];
-    const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
-    if (b == 0) continue;
-    old[i] = A.sizes[r];
+    if (r[j] < 0) continue;
+    old[threadIdx.x * small_items + j] = vertex_t(size[j]);
     if (need[j] > 0) {
-      const int s = A.nseg[r];
-      A.seg[s * A.pitch + 2 * offset_t(r)] = rq.alloc_ptr + addr[j];
-      A.seg[s * A.pitch + 2 * offset_t(r) + 1] = rq.alloc_ptr + addr[j] + need[j];
-      A.nseg[r] = std::uint8_t(s + 1);
+      const offset_t at = ns[j] * A.pitch + 2 * offset_t(r[j]);
+      A.seg[at] = rq.alloc_ptr + addr[j];
+      A.seg[at + 1] = rq.alloc_ptr + addr[j] + need[j];
+      A.nseg[r[j]] = std::uint8_t(ns[j] + 1);
     }
-    A.sizes[r] += vertex_t(b);
+    A.sizes[r[j]] = vertex_t(size[j] + b[j]);
   }
   __syncthreads();
   for (std::int64_t e = threadIdx.x; e < n; e += small_threads) {  // Algorithm 2: the entries
@@ -444,6 +471,34 @@ int bit_width(std::uint64_t v) {
   for (; v != 0; v >>= 1) ++b;
   return b;
 }
+// CUB's temporary storage for the general path, asked once per power of two of the batch size (the
+// query runs CUB's dispatch on the host, several microseconds a call; the bytes grow with the items,
+// so a larger count's answer serves every smaller batch).
+struct temp_sizes {
+  std::size_t sort = 0, scan = 0;
+};
+temp_sizes temp_bytes_for(std::int64_t n, bool valued, bool sorted, int end_bit) {
+  std::int64_t cap = 1;
+  while (cap < n + 1) cap <<= 1;
+  thread_local std::map<std::tuple<std::int64_t, bool, bool, int>, temp_sizes> known;
+  const auto key = std::make_tuple(cap, valued, sorted, end_bit);
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  temp_sizes t;
+  u64* k = nullptr;
+  std::uint32_t* v = nullptr;
+  offset_t* o = nullptr;
+  if (!sorted) {
+    if (valued) FG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, t.sort, k, k, v, v, cap, 0, end_bit));
+    else FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, t.sort, k, k, cap, 0, end_bit));
+  }
+  const auto counting = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_of{k});
+  std::size_t a = 0, b = 0;
+  FG_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, a, counting, o, cap));
+  FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, b, o, o, cap));
+  t.scan = std::max(a, b);
+  return known[key] = t;
+}
+
 // The batch's one read-back: the device status as the host's insert_status.
 insert_status read_status(const device_status* st) {
   // Into page-locked memory (one block per host thread, kept for the process): a staged copy to
@@ -518,17 +573,8 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   }
   const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_of{key_sorted});
   const auto kept = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), kept_of{drop, n});
-  std::size_t sort_bytes = 0, scan_bytes = 0, s = 0;
-  if (!rq.sorted) {
-    if (valued) cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, key, key_sorted, perm, perm_sorted, n, 0, end_bit);
-    else cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, key, key_sorted, n, 0, end_bit);
-  }
-  cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, heads, run_of, n);
-  cub::DeviceScan::ExclusiveSum(nullptr, s, vol, vol_off, n1);
-  scan_bytes = std::max(scan_bytes, s);
-  cub::DeviceScan::ExclusiveSum(nullptr, s, kept, pos, n1);
-  scan_bytes = std::max(scan_bytes, s);
-  std::size_t temp_bytes = std::max(sort_bytes, scan_bytes);
+  const temp_sizes tb = temp_bytes_for(n, valued, rq.sorted, end_bit);
+  std::size_t temp_bytes = std::max(tb.sort, tb.scan);
   void* temp = ws.get<std::uint8_t>(15, temp_bytes);
 
   FG_CUDA_TRY(cudaMemsetAsync(st, 0, sizeof(device_status)));
@@ -539,7 +585,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
     if (valued) FG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key_sorted, perm, perm_sorted, n, 0, end_bit));
     else FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, key, key_sorted, n, 0, end_bit));
   }
-  temp_bytes = scan_bytes;
+  temp_bytes = tb.scan;
   FG_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp, temp_bytes, heads, run_of, n));
   runs_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq.row_cap, key_sorted, n, collapse, run_of, run_row, run_start,
                                                  vol, drop);

@@ -1,0 +1,168 @@
+// The batch pipeline under a long random stream: batch sizes from 1 to 1e5 (mostly small, as live
+// streams are), random interleavings of insert / delete / mixed batches and reads, against the host
+// edge-set model and the reference twin; and batches that run out of memory in the middle of the
+// stream (a tiny buffer forces compactions, an allocation limit makes some of them fail), after
+// which the store equals the model and the batch goes through once memory is back.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/memory.hpp"
+#include "core/semiring.hpp"
+#include "tests/support.hpp"
+
+using namespace fg;
+using test::edges;
+
+namespace {
+using H = host_space;
+using D = device_space;
+
+// Sizes: 1..64 most of the time, up to 2000 often, 1e4..1e5 rarely (each size class once at least).
+std::size_t batch_size(std::mt19937_64& g, std::size_t i) {
+  if (i == 7) return 100000;
+  if (i == 13) return 2048;
+  if (i == 14) return 2049;
+  const double u = std::uniform_real_distribution<double>(0, 1)(g);
+  if (u < 0.002) return 10000 + g() % 90001;
+  if (u < 0.05) return 65 + g() % 2000;
+  return 1 + g() % 64;
+}
+
+// Edges with power-law rows (a few hubs) over `n` vertices.
+edges random_edges(std::mt19937_64& g, std::size_t m, vertex_t n) {
+  edges e;
+  std::uniform_real_distribution<double> u(0, 1);
+  for (std::size_t i = 0; i < m; ++i) {
+    const auto r = vertex_t(double(n) * std::pow(u(g), 3.0));
+    e.add(std::min(r, n - 1), vertex_t(g() % std::uint64_t(n)), 1.0 + double(g() % 7));
+  }
+  return e;
+}
+
+// Edges inserted earlier (some since deleted: absent again) and edges never inserted.
+edges pick_deletions(std::mt19937_64& g, const std::vector<std::pair<vertex_t, vertex_t>>& keys, std::size_t m,
+                     vertex_t n) {
+  edges e;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!keys.empty() && g() % 4 != 0) {
+      const auto& k = keys[g() % keys.size()];
+      e.add(k.first, k.second, 0);
+    } else {
+      e.add(vertex_t(g() % std::uint64_t(n + 10)), vertex_t(g() % std::uint64_t(n)), 0);
+    }
+  }
+  return e;
+}
+
+template <class V>
+void run_stream(std::uint64_t seed, std::size_t batches, vertex_t n, const dcsr_config& cfg) {
+  std::mt19937_64 g(seed);
+  dcsr_matrix<V, D> dev(cfg);
+  dcsr_matrix<V, H> ref(cfg);
+  test::edge_model model;
+  model.collapse = dev.collapses_duplicates();
+  std::size_t inserted = 0, reads = 0;
+  std::vector<std::pair<vertex_t, vertex_t>> keys;  // every edge inserted so far
+  for (std::size_t i = 0; i < batches; ++i) {
+    CAPTURE(i);
+    const std::size_t m = batch_size(g, i);
+    const int kind = int(g() % 4);  // insert, delete, mixed, read
+    if (kind == 0 || (kind == 3 && i % 2 == 0)) {
+      const edges e = random_edges(g, m, n);
+      dev.insert_batch(test::to_batch<V, D>(e));
+      ref.insert_batch(test::to_batch<V, H>(e));
+      for (std::size_t k = 0; k < e.r.size(); ++k) model.add(e.r[k], e.c[k], e.v[k]), keys.emplace_back(e.r[k], e.c[k]);
+      inserted += m;
+    } else if (kind == 1) {
+      const edges e = pick_deletions(g, keys, std::min<std::size_t>(m, 3000), n);
+      dev.delete_batch(test::to_batch<V, D>(e));
+      ref.delete_batch(test::to_batch<V, H>(e));
+      for (std::size_t k = 0; k < e.r.size(); ++k) model.remove(e.r[k], e.c[k]);
+    } else if (kind == 2) {
+      const edges del = pick_deletions(g, keys, std::min<std::size_t>(m / 2 + 1, 3000), n);
+      const edges ins = random_edges(g, m, n);
+      dev.apply_batch(test::to_batch<V, D>(ins), test::to_batch<V, D>(del));
+      ref.apply_batch(test::to_batch<V, H>(ins), test::to_batch<V, H>(del));
+      for (std::size_t k = 0; k < del.r.size(); ++k) model.remove(del.r[k], del.c[k]);
+      for (std::size_t k = 0; k < ins.r.size(); ++k) model.add(ins.r[k], ins.c[k], ins.v[k]), keys.emplace_back(ins.r[k], ins.c[k]);
+    } else {  // a read of the live (fragmented) store: its row sums against the model's
+      const vertex_t rows = dev.rows();
+      array<double, D> x = to_space<D>(std::vector<double>(std::size_t(dev.cols()), 1.0));
+      array<double, D> y{std::size_t(rows)};
+      spmv<plus_times<double>>(dev, x, y);
+      if (++reads % 16 != 1) continue;  // every read runs; one in 16 is checked (the model's pass costs)
+      REQUIRE(dev.nnz() == model.nnz());
+      std::vector<double> want(std::size_t(rows), 0.0);
+      for (const auto& [key, cell] : model.cells) want[std::size_t(key.first)] += is_pattern_v<V> ? 1.0 : cell.second;
+      const auto got = to_vector(y);
+      for (vertex_t r = 0; r < rows; ++r) REQUIRE(std::fabs(got[std::size_t(r)] - want[std::size_t(r)]) <= 1e-6 * (1 + want[std::size_t(r)]));
+    }
+    if (i % 1000 == 999 || i + 1 == batches) {
+      dev.validate();
+      test::require_matches(dev, model);
+      test::require_identical(dev, ref);
+    }
+  }
+  MESSAGE(batches << " batches, " << inserted << " edges inserted, " << dev.nnz() << " stored, "
+                  << dev.stats().defrag_segment_limit + dev.stats().defrag_buffer_full << " automatic compactions");
+}
+}  // namespace
+
+TEST_CASE("10^4 random batches (1 .. 1e5 edges; insert, delete, mixed, read) equal the model and the reference twin") {
+  dcsr_config cfg;
+  cfg.max_segments = 3;  // rows reach k often: the segment-limit compaction is exercised too
+  run_stream<pattern>(1, 10000, 20000, cfg);
+}
+
+TEST_CASE("random weighted batches (accumulating) equal the model and the reference twin") {
+  dcsr_config cfg;
+  cfg.reserve = 16;  // a tiny buffer: compactions into larger buffers all along the stream
+  run_stream<double>(2, 2000, 3000, cfg);
+}
+
+TEST_CASE("a batch that runs out of memory in the middle of a stream changes nothing, and goes in once memory is back") {
+  std::mt19937_64 g(3);
+  dcsr_config cfg;
+  cfg.reserve = 8;  // every few batches the buffer is full: the compaction allocates a new one
+  cfg.max_segments = 2;
+  dcsr_matrix<pattern, D> A(cfg);
+  test::edge_model model;
+  int failures = 0;
+  for (std::size_t i = 0; i < 400; ++i) {
+    CAPTURE(i);
+    const edges e = random_edges(g, batch_size(g, i + 20) % 3000 + 1, 4000);
+    const auto batch = test::to_batch<pattern, D>(e);
+    const auto before = test::cells_of(A);
+    const offset_t cap = A.capacity(), ptr = A.allocation_pointer();
+    const auto version = A.version();
+    const auto full = A.stats().defrag_buffer_full + A.stats().defrag_segment_limit;
+    // A limit just above what is in use: the batch's scratch or its compaction fails part way.
+    memory::set_limit_for_testing(memory::bytes_in_use() + (g() % 3 == 0 ? 1024 : std::size_t(64) << 10));
+    bool ok = true;
+    try {
+      A.insert_batch(batch);
+    } catch (const out_of_memory&) {
+      ok = false;
+    }
+    memory::set_limit_for_testing(0);
+    if (!ok) {
+      ++failures;
+      REQUIRE(test::cells_of(A) == before);
+      REQUIRE(A.capacity() == cap);
+      REQUIRE(A.allocation_pointer() == ptr);
+      REQUIRE(A.version() == version);
+      REQUIRE(A.stats().defrag_buffer_full + A.stats().defrag_segment_limit == full);
+      A.validate();
+      A.insert_batch(batch);  // memory is back: the same batch goes in
+    }
+    for (std::size_t k = 0; k < e.r.size(); ++k) model.add(e.r[k], e.c[k], 1.0);
+    if (i % 50 == 49) test::require_matches(A, model);
+  }
+  test::require_matches(A, model);
+  A.validate();
+  MESSAGE(failures << " batches failed for memory and went in on the second try");
+  CHECK(failures > 10);
+  CHECK(A.stats().defrag_buffer_full > 0);
+}
