@@ -22,6 +22,7 @@
 #include "core/array.hpp"
 #include "core/types.hpp"
 #include "storage/batch_workspace.hpp"
+#include "storage/edge_set.hpp"
 #include "storage/coo.hpp"
 #include "storage/csr.hpp"
 #include "storage/row_bins.hpp"
@@ -186,6 +187,8 @@ class dcsr_matrix {
   const dcsr_stats& stats() const noexcept { return stats_; }
   /// Bytes held by the store's arrays.
   std::size_t bytes() const noexcept;
+  /// Bytes of the duplicate-check index a device store keeps beside them (0 when it keeps none).
+  std::size_t index_bytes() const noexcept { return set_.slots.bytes(); }
   dcsr_view<V> view() const noexcept;
 
  private:
@@ -202,11 +205,17 @@ class dcsr_matrix {
   void insert_impl(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);
   detail::insert_status attempt(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);
   void committed(const detail::insert_status& st, std::size_t received);
-  /// Becomes `next` (a compaction of this store) and keeps this store's batch scratch.
+  /// Becomes `next` (a compaction of this store: the same pairs) and keeps this store's batch
+  /// scratch and, unless next already has it, its edge set.
   void adopt(dcsr_matrix&& next) {
     next.work_ = std::move(work_);
+    if (!next.set_.active()) next.set_ = std::move(set_);
     *this = std::move(next);
   }
+  /// Device stores that collapse duplicates: an edge set with room for `more` pairs, (re)built
+  /// when it is missing or would pass half full; none when it would take more than a quarter of
+  /// the free memory (the duplicate check then probes the rows).
+  void prepare_set(std::size_t more);
 
   dcsr_config cfg_;
   dcsr_stats stats_;
@@ -228,6 +237,7 @@ class dcsr_matrix {
   std::uint64_t ordered_version_ = 0;
   vertex_t ordered_rows_ = -1;
   batch_workspace<Space> work_;  ///< scratch every batch reuses (not part of the content)
+  edge_set<Space> set_;          ///< device stores: the pairs, for the duplicate check (not content)
 };
 
 /// @brief y = A (+).(x) x over semiring S, directly on the (possibly fragmented) store.

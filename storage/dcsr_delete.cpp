@@ -10,6 +10,7 @@
 // before it is read) and the undo log of a mixed batch whose insertion fails.
 #include "core/error.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/detail/edge_set_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 
 namespace fg {
@@ -49,7 +50,7 @@ detail::pending_delete<V, S> dcsr_matrix<V, S>::prepare_delete(const coo_matrix<
   if (sum.first_bad >= 0)
     throw batch_error(stats_.batches, sum.first_bad, std::string("deletion: ") + detail::batch_reason(sum.reason));
   K::sort_batch(d.keys);
-  K::drop_duplicates(dcsr_view<pattern>{}, d.keys);  // against a store with no rows: repeats only
+  K::drop_duplicates(dcsr_view<pattern>{}, d.keys, nullptr);  // against a store with no rows: repeats only
   d.m = K::row_runs(d.keys.row.data(), d.keys.nnz, d.run_row, d.run_start);
   d.vol = array<offset_t, S>(d.m + 1);
   d.nseg = array<std::uint8_t, S>(d.m);
@@ -70,6 +71,8 @@ void dcsr_matrix<V, S>::commit_delete(const detail::pending_delete<V, S>& d) {
   if (d.matched == 0) return;  // every row stays as it is, byte for byte
   detail::kernels<S>::place_rows(view(), d.run_row.data(), d.m, d.vol.data(), d.pos.data(), nullptr,
                                  d.saved_col.data(), d.saved_val.data());
+  if (set_.active())  // the keys are sorted and distinct; absent ones are no-ops (tombstones stay counted)
+    detail::edge_set_erase(set_.view(), d.keys.row.data(), d.keys.col.data(), d.keys.nnz);
   nnz_ -= d.volume - d.survivors;
   ++version_;
   // at_limit_ and max_nseg_ stay: they are upper bounds, and recomputing them would cost a pass
@@ -84,6 +87,7 @@ void dcsr_matrix<V, S>::undo_delete(const detail::pending_delete<V, S>& d) {
   if (d.matched == 0) return;
   detail::kernels<S>::place_rows(view(), d.run_row.data(), d.m, d.vol.data(), nullptr, d.nseg.data(),
                                  d.saved_col.data(), d.saved_val.data());
+  set_ = {};  // rare (a failed mixed batch): rebuilt by the next insertion rather than patched
   nnz_ += d.volume - d.survivors;
   --version_;
 }

@@ -8,9 +8,13 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <type_traits>
+
+#include "core/memory.hpp"
 
 #include "core/error.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/detail/edge_set_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 
 namespace fg {
@@ -37,7 +41,7 @@ detail::insert_status dcsr_matrix<V, S>::attempt(const coo_matrix<V, S>& batch, 
   rq.collapse = collapses_duplicates();
   rq.sorted = sorted;
   rq.square = cfg_.square;
-  const detail::insert_status st = detail::kernels<S>::insert(view(), batch, rq, work_);
+  const detail::insert_status st = detail::kernels<S>::insert(view(), batch, rq, work_, set_.view());
   if (st.first_bad >= 0)
     throw batch_error(stats_.batches, st.first_bad, sorted ? "invalid edge in a sorted batch" : detail::batch_reason(st.reason));
   FG_EXPECTS(!st.unsorted, "append_sorted: the batch is not sorted by (row, col) without repeats");
@@ -51,6 +55,7 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
     ++stats_.batches;
     return;
   }
+  if (!sorted) prepare_set(batch.nnz);
   detail::insert_status st = attempt(batch, sorted, alpha, row_growth);
   if (st.room == detail::insert_room::rows) {  // new vertices: a larger row table (capacity only)
     grow_row_table(std::max(st.max_row, cfg_.square ? st.max_col : st.max_row) + 1);
@@ -66,7 +71,13 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
     const bool grow = needed > capacity();
     const offset_t cap = grow ? std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth))) : capacity();
     dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
-    st = next.attempt(batch, sorted, alpha, row_growth);
+    next.set_ = std::move(set_);  // the same pairs; it gets the batch's only if the batch goes in
+    try {
+      st = next.attempt(batch, sorted, alpha, row_growth);
+    } catch (...) {
+      set_ = std::move(next.set_);
+      throw;
+    }
     FG_EXPECTS(st.written, "dcsr: a batch found no room in a compacted store (internal error)");
     adopt(std::move(next));
     ++(by_segments ? stats_.defrag_segment_limit : stats_.defrag_buffer_full);
@@ -91,6 +102,21 @@ void dcsr_matrix<V, S>::committed(const detail::insert_status& st, std::size_t r
   stats_.entries_inserted += st.kept;
   stats_.segments_allocated += st.plan.segments;
   stats_.duplicates_dropped += offset_t(received) - st.kept;
+  if (set_.active()) set_.used += st.kept;  // the kernels added the written pairs
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
+  if constexpr (std::is_same_v<S, device_space>) {
+    if (!collapses_duplicates() || (set_.active() && set_.fits(std::int64_t(more)))) return;
+    std::size_t slots = 1024;  // a quarter full after a (re)build: room for the stream to double
+    while (slots < 4 * (std::size_t(nnz_) + more)) slots *= 2;
+    set_ = {};
+    if (slots * sizeof(std::uint64_t) > memory::available_bytes() / 4) return;
+    set_.slots = array<std::uint64_t, S>(slots);
+    detail::edge_set_build(set_.view(), view());
+    set_.used = nnz_;
+  }
 }
 
 #define FG_INSTANTIATE_IN(V, S)                                                                 \

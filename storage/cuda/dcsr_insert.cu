@@ -110,19 +110,20 @@ struct kept_of {  // 1 for an entry that survives the duplicate drop (0 past the
 // duplicate probe walks), and the repeats within the batch. Thread e in [0, n].
 template <class V>
 __global__ void runs_kernel(dcsr_view<V> A, vertex_t row_cap, const u64* k, std::int64_t n, bool collapse,
-                            const offset_t* run_of, vertex_t* run_row, offset_t* run_start, offset_t* vol,
-                            std::uint8_t* drop) {
+                            edge_set_view set, const offset_t* run_of, vertex_t* run_row, offset_t* run_start,
+                            offset_t* vol, std::uint8_t* drop) {
   const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
   if (e > n) return;
   const std::int64_t m = run_of[n - 1];
   if (e < n) {
-    drop[e] = collapse && e > 0 && k[e] == k[e - 1];
+    const bool repeat = collapse && e > 0 && k[e] == k[e - 1];
+    drop[e] = repeat || (collapse && set.slot != nullptr && set.contains(k[e]));
     if (e == 0 || (k[e] >> 32) != (k[e - 1] >> 32)) {
       const std::int64_t i = run_of[e] - 1;
       const vertex_t r = key_row(k[e]);
       run_row[i] = r;
       run_start[i] = e;
-      vol[i] = collapse && r >= 0 && r < row_cap ? A.sizes[r] : 0;
+      vol[i] = collapse && set.slot == nullptr && r >= 0 && r < row_cap ? A.sizes[r] : 0;
     }
   }
   if (e >= m) vol[e] = 0;
@@ -237,13 +238,14 @@ template <class V>
 __global__ void entries_kernel(dcsr_view<V> A, const stored_t<V>* val, const u64* k, const std::uint32_t* perm,
                                std::int64_t n, const offset_t* run_of, const vertex_t* run_row,
                                const offset_t* run_start, const offset_t* pos, const std::uint8_t* drop,
-                               const vertex_t* old_size, const device_status* st) {
+                               const vertex_t* old_size, edge_set_view set, const device_status* st) {
   const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
   if (e >= n || st->written == 0 || drop[e] != 0) return;
   const std::int64_t i = run_of[e] - 1;
   const offset_t idx = A.locate(run_row[i], old_size[i] + pos[e] - pos[run_start[i]]);
   A.col[idx] = key_col(k[e]);
   copy_value<V>(A.val, idx, val, perm != nullptr ? offset_t(perm[e]) : e);
+  if (set.slot != nullptr) set.insert_new(k[e]);
 }
 
 // --- batches of at most small_batch edges: one block does everything but the probe -------------
@@ -256,7 +258,7 @@ constexpr int small_threads = 1024, small_items = 2, small_batch = small_threads
 template <class V>
 __global__ void __launch_bounds__(small_threads)
 small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n,
-              insert_request rq, u64* key_out, std::uint32_t* perm_out, offset_t* run_of,
+              insert_request rq, edge_set_view set, u64* key_out, std::uint32_t* perm_out, offset_t* run_of,
               vertex_t* run_row, offset_t* run_start, offset_t* vol, std::uint8_t* drop, device_status* st) {
   using sort = cub::BlockMergeSort<u64, small_threads, small_items, std::uint32_t>;
   using reduce = cub::BlockReduce<u64, small_threads>;
@@ -316,11 +318,13 @@ small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const st
     const bool in = e < n;
     head[j] = in && (e == 0 || (k[j] >> 32) != (ks[e - 1] >> 32));
     const vertex_t r = key_row(k[j]);
-    v[j] = head[j] && collapse && r >= 0 && r < rq.row_cap ? A.sizes[r] : 0;
+    // Stored pairs: looked up in the set when there is one, else probed by the rows' volume.
+    v[j] = head[j] && collapse && set.slot == nullptr && r >= 0 && r < rq.row_cap ? A.sizes[r] : 0;
     if (in) {
       key_out[e] = k[j];
       if (perm_out != nullptr) perm_out[e] = pm[j];
-      drop[e] = collapse && e > 0 && k[j] == ks[e - 1];
+      const bool repeat = collapse && e > 0 && k[j] == ks[e - 1];
+      drop[e] = repeat || (collapse && set.slot != nullptr && set.contains(k[j]));
     }
   }
   offset_t idx[small_items], off[small_items], m = 0, total = 0;
@@ -350,7 +354,7 @@ template <class V>
 __global__ void __launch_bounds__(small_threads)
 small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_request rq, const u64* k,
              const std::uint32_t* perm, const offset_t* run_of, const vertex_t* run_row, const offset_t* run_start,
-             const std::uint8_t* drop, const offset_t* runs, device_status* st) {
+             const std::uint8_t* drop, const offset_t* runs, edge_set_view set, device_status* st) {
   using scan = cub::BlockScan<offset_t, small_threads>;
   using reduce = cub::BlockReduce<int, small_threads>;
   __shared__ union {
@@ -463,6 +467,7 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
     const offset_t idx = A.locate(run_row[i], old[i] + pos[e] - pos[run_start[i]]);
     A.col[idx] = key_col(k[e]);
     copy_value<V>(A.val, idx, val, perm != nullptr ? offset_t(perm[e]) : e);
+    if (set.slot != nullptr) set.insert_new(k[e]);
   }
 }
 
@@ -531,7 +536,8 @@ insert_status read_status(const device_status* st) {
 
 template <class V>
 insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_matrix<V, device_space>& b,
-                                            const insert_request& rq, batch_workspace<device_space>& ws) {
+                                            const insert_request& rq, batch_workspace<device_space>& ws,
+                                            const edge_set_view& set) {
   const std::int64_t n = std::int64_t(b.nnz);
   FG_EXPECTS(n < (std::int64_t(1) << 32), "batch too large for one insert");
   const std::size_t n1 = std::size_t(n) + 1;
@@ -559,15 +565,15 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   const bool collapse = rq.collapse && !rq.sorted;
   if (n <= small_batch) {
     const offset_t* runs = &st->m;
-    small_prepare<V><<<1, small_threads>>>(A, b.row.data(), b.col.data(), b.val.data(), n, rq, key_sorted,
+    small_prepare<V><<<1, small_threads>>>(A, b.row.data(), b.col.data(), b.val.data(), n, rq, set, key_sorted,
                                            perm_sorted, run_of, run_row, run_start, vol_off, drop, st);
     FG_CUDA_CHECK_LAUNCH();
-    if (collapse) {
+    if (collapse && set.slot == nullptr) {
       probe_kernel<V><<<grid_stride_blocks(), threads>>>(A, key_sorted, runs, run_row, run_start, vol_off, drop);
       FG_CUDA_CHECK_LAUNCH();
     }
     small_commit<V><<<1, small_threads>>>(A, b.val.data(), n, rq, key_sorted, valued ? perm_sorted : nullptr, run_of,
-                                          run_row, run_start, drop, runs, st);
+                                          run_row, run_start, drop, runs, set, st);
     FG_CUDA_CHECK_LAUNCH();
     return read_status(st);
   }
@@ -587,10 +593,10 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   }
   temp_bytes = tb.scan;
   FG_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp, temp_bytes, heads, run_of, n));
-  runs_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq.row_cap, key_sorted, n, collapse, run_of, run_row, run_start,
-                                                 vol, drop);
+  runs_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq.row_cap, key_sorted, n, collapse, set, run_of, run_row,
+                                                 run_start, vol, drop);
   FG_CUDA_CHECK_LAUNCH();
-  if (collapse) {
+  if (collapse && set.slot == nullptr) {
     FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, vol, vol_off, n1));
     probe_kernel<V><<<grid_stride_blocks(), threads>>>(A, key_sorted, run_of + n - 1, run_row, run_start, vol_off,
                                                         drop);
@@ -604,7 +610,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   commit_kernel<V><<<blocks_for(n), threads>>>(A, rq, n, run_of, run_row, run_start, pos, addr, old_size, st);
   FG_CUDA_CHECK_LAUNCH();
   entries_kernel<V><<<blocks_for(n), threads>>>(A, b.val.data(), key_sorted, p, n, run_of, run_row, run_start, pos,
-                                                drop, old_size, st);
+                                                drop, old_size, set, st);
   FG_CUDA_CHECK_LAUNCH();
 
   return read_status(st);
@@ -613,7 +619,8 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
 #define FG_INSTANTIATE(V)                                                                          \
   template insert_status kernels<device_space>::insert<V>(const dcsr_view<V>&,                      \
                                                           const coo_matrix<V, device_space>&,       \
-                                                          const insert_request&, batch_workspace<device_space>&);
+                                                          const insert_request&, batch_workspace<device_space>&, \
+                                                          const edge_set_view&);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

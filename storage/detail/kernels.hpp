@@ -13,6 +13,7 @@
 #include "storage/coo.hpp"
 #include "storage/csr.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/edge_set.hpp"
 
 namespace fg::detail {
 
@@ -125,9 +126,10 @@ struct kernels;
   /* stable sort by (row, col): equal keys keep batch order, so layouts are deterministic */       \
   template <class V>                                                                               \
   static void sort_batch(coo_matrix<V, S>& b);                                                     \
-  /* b sorted; drops entries equal to their predecessor or already stored in A; shrinks b.nnz */   \
+  /* b sorted; drops entries equal to their predecessor, already stored in A, or flagged in       \
+     also (when not null); shrinks b.nnz */                                                         \
   template <class V>                                                                               \
-  static void drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, S>& b);                         \
+  static void drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, S>& b, const std::uint8_t* also); \
   /* runs of equal rows of a sorted batch: run_row[m], run_start[m + 1]; returns m */              \
   static std::size_t row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, S>& run_row,    \
                               array<offset_t, S>& run_start);                                      \
@@ -147,10 +149,13 @@ struct kernels;
   /* one whole batch insertion (Algorithms 1-2): check -> stable sort by (row, col) (unless       \
      rq.sorted) -> drop repeats and stored entries (rq.collapse) -> runs -> plan -> write. Writes   \
      nothing unless it returns written; b is not modified; scratch comes from ws. The CUDA twin     \
-     reads nothing back before the returned status. */                                             \
+     reads nothing back before the returned status. With an active set (device stores only) the    \
+     duplicate check looks pairs up in it instead of probing the rows, and a written batch's pairs \
+     are added to it. */                                                                           \
   template <class V>                                                                               \
   static insert_status insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b,                    \
-                              const insert_request& rq, batch_workspace<S>& ws);                   \
+                              const insert_request& rq, batch_workspace<S>& ws,                    \
+                              const edge_set_view& set);                                           \
   /* deletion: vol[i] = size of run i's row (0 for rows >= A.rows), nseg[i] its segment count;     \
      vol[m] = 0 */                                                                                 \
   template <class V>                                                                               \

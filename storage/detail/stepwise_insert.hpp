@@ -3,13 +3,17 @@
 // read-back between steps costs nothing. The CUDA twin (storage/cuda/dcsr_insert.cu) fuses the
 // same steps into kernels that read nothing back before the final status.
 #pragma once
+#include <type_traits>
+
+#include "storage/detail/edge_set_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/spmm_kernels.hpp"
 
 namespace fg::detail {
 
 template <class S, class V>
-insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, const insert_request& rq) {
+insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, const insert_request& rq,
+                              const edge_set_view& set) {
   using K = kernels<S>;
   insert_status st;
   const batch_summary sum = K::summarize(b);
@@ -28,7 +32,20 @@ insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, 
   }
   coo_matrix<V, S> work = clone_coo<S>(b);
   if (!rq.sorted) K::sort_batch(work);
-  if (rq.collapse && !rq.sorted) K::drop_duplicates(A, work);
+  if (rq.collapse && !rq.sorted) {
+    if constexpr (std::is_same_v<S, device_space>) {
+      if (set.slot != nullptr) {  // repeats by the sort, stored pairs by the set
+        array<std::uint8_t, S> stored(work.nnz);
+        fill_zero(stored);
+        edge_set_mark(set, work.row.data(), work.col.data(), work.nnz, stored.data());
+        K::drop_duplicates(dcsr_view<V>{}, work, stored.data());
+      } else {
+        K::drop_duplicates(A, work, nullptr);
+      }
+    } else {
+      K::drop_duplicates(A, work, nullptr);
+    }
+  }
   array<vertex_t, S> run_row;
   array<offset_t, S> run_start;
   const std::size_t m = K::row_runs(work.row.data(), work.nnz, run_row, run_start);
@@ -46,6 +63,8 @@ insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, 
     return st;
   }
   K::write(A, run_row.data(), run_start.data(), m, need.data(), rq.alloc_ptr, work);
+  if constexpr (std::is_same_v<S, device_space>)
+    if (set.slot != nullptr) edge_set_add(set, work.row.data(), work.col.data(), work.nnz);
   st.written = true;
   return st;
 }

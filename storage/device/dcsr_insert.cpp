@@ -107,14 +107,14 @@ void K::sort_batch(coo_matrix<V, device_space>& b) {
 }
 
 template <class V>
-void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b) {
+void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b, const std::uint8_t* also) {
   const std::int64_t n = std::int64_t(b.nnz);
   array<std::uint8_t, device_space> drop(static_cast<std::size_t>(n));
   std::uint8_t* d = drop.data();
   const vertex_t* row = b.row.data();
   const vertex_t* col = b.col.data();
   parallel_for(n, FG_LAMBDA(std::int64_t e) {  // repeats within the (sorted) batch
-    d[e] = e > 0 && row[e - 1] == row[e] && col[e - 1] == col[e] ? 1 : 0;
+    d[e] = (e > 0 && row[e - 1] == row[e] && col[e - 1] == col[e]) || (also != nullptr && also[e] != 0) ? 1 : 0;
   });
   // Against the store: one thread per STORED entry of a touched row binary-searches the batch's
   // sorted run for that row. Work is the touched rows' volume, spread evenly; scanning the row once
@@ -225,7 +225,7 @@ void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* ru
 #define FG_INSTANTIATE(V)                                                                          \
   template batch_summary K::summarize<V>(const coo_matrix<V, device_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, device_space>&);                                    \
-  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&);          \
+  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&, const std::uint8_t*);          \
   template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,           \
                                   std::size_t, offset_t, double, offset_t*);                               \
   template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,    \

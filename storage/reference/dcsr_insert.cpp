@@ -45,11 +45,11 @@ void K::sort_batch(coo_matrix<V, host_space>& b) {
 }
 
 template <class V>
-void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, host_space>& b) {
+void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, host_space>& b, const std::uint8_t* also) {
   std::size_t out = 0;
   for (std::size_t e = 0; e < b.nnz; ++e) {
     const vertex_t r = b.row[e], c = b.col[e];
-    bool dup = e > 0 && b.row[e - 1] == r && b.col[e - 1] == c;
+    bool dup = (e > 0 && b.row[e - 1] == r && b.col[e - 1] == c) || (also != nullptr && also[e] != 0);
     if (!dup && r < A.rows)
       for (vertex_t p = 0; p < A.sizes[r] && !dup; ++p) dup = A.col[A.locate(r, p)] == c;
     if (dup) continue;
@@ -127,16 +127,17 @@ void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* ru
 
 template <class V>
 insert_status K::insert(const dcsr_view<V>& A, const coo_matrix<V, host_space>& b, const insert_request& rq,
-                        batch_workspace<host_space>&) {
-  return stepwise_insert<host_space>(A, b, rq);
+                        batch_workspace<host_space>&, const edge_set_view& set) {
+  return stepwise_insert<host_space>(A, b, rq, set);
 }
 
 #define FG_INSTANTIATE(V)                                                                        \
   template insert_status K::insert<V>(const dcsr_view<V>&, const coo_matrix<V, host_space>&,     \
-                                      const insert_request&, batch_workspace<host_space>&);      \
+                                      const insert_request&, batch_workspace<host_space>&,       \
+                                      const edge_set_view&);                                     \
   template batch_summary K::summarize<V>(const coo_matrix<V, host_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, host_space>&);                                    \
-  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&);          \
+  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&, const std::uint8_t*);          \
   template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,         \
                                   std::size_t, offset_t, double, offset_t*);                             \
   template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,  \

@@ -1,0 +1,24 @@
+// The bulk operations on an edge_set (storage/edge_set.hpp): storage/device/edge_set.cpp, Thrust
+// (OpenMP in the CPU build, the GPU in the CUDA build). Only device stores keep a set; the
+// reference twin always checks duplicates against the rows themselves.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "storage/dcsr.hpp"
+#include "storage/edge_set.hpp"
+
+namespace fg::detail {
+
+/// Every slot empty, then every pair A holds.
+template <class V>
+void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A);
+/// drop[e] = 1 where (rows[e], cols[e]) is in the set (others untouched).
+void edge_set_mark(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n,
+                   std::uint8_t* drop);
+/// Adds the pairs (all absent and distinct).
+void edge_set_add(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n);
+/// Erases the pairs (distinct; absent ones are no-ops).
+void edge_set_erase(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n);
+
+}  // namespace fg::detail

@@ -1,0 +1,45 @@
+// Bulk operations on the device store's edge set (storage/detail/edge_set_kernels.hpp).
+#include "storage/detail/edge_set_kernels.hpp"
+#include "storage/detail/kernels.hpp"
+#include "storage/detail/search.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+
+template <class V>
+void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A) {
+  std::uint64_t* slot = s.slot;
+  parallel_for(std::int64_t(s.mask) + 1, FG_LAMBDA(std::int64_t i) { slot[i] = edge_set_view::empty; });
+  if (A.rows == 0) return;
+  // One thread per stored pair, its row found by binary search over the scanned sizes (a hub row
+  // spreads over many threads, as in the defragmentation's gather).
+  array<offset_t, device_space> row_ptr(std::size_t(A.rows) + 1);
+  const offset_t nnz = kernels<device_space>::scan_sizes(A.sizes, A.rows, row_ptr.data(), nullptr);
+  const offset_t* ptr = row_ptr.data();
+  const std::int64_t rows1 = std::int64_t(A.rows) + 1;
+  parallel_for(nnz, FG_LAMBDA(std::int64_t i) {
+    const vertex_t r = vertex_t(last_not_greater(ptr, rows1, offset_t(i)));
+    s.insert_new(edge_set_view::key(r, A.col[A.locate(r, i - ptr[r])]));
+  });
+}
+
+void edge_set_mark(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n,
+                   std::uint8_t* drop) {
+  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t e) {
+    if (s.contains(edge_set_view::key(rows[e], cols[e]))) drop[e] = 1;
+  });
+}
+
+void edge_set_add(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n) {
+  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t e) { s.insert_new(edge_set_view::key(rows[e], cols[e])); });
+}
+
+void edge_set_erase(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n) {
+  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t e) { s.erase(edge_set_view::key(rows[e], cols[e])); });
+}
+
+#define FG_INSTANTIATE(V) template void edge_set_build<V>(const edge_set_view&, const dcsr_view<V>&);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail
