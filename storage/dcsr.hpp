@@ -48,6 +48,18 @@ enum class dcsr_layout {
                ///< read the store itself (spmv_binned), one contiguous region per bin
 };
 
+/// Whether a device store that collapses duplicates keeps an edge set (storage/edge_set.hpp) for the
+/// duplicate check. It pays where batches land in long rows (the check otherwise walks them) and
+/// costs where rows are short (a random probe per entry, 16-32 bytes per pair, a rebuild at each
+/// doubling): on the H100, R-MAT 22 inserted 1.7-2.8x faster with it at 1e4-1e6-edge batches and
+/// cnr-2000 (mean out-degree 10) 0.73-0.86x (bench/NOTES.md, run 43).
+enum class edge_index {
+  automatic,  ///< when the mean length of the row an entry lands in, sum(d^2) / nnz, is >= 32;
+              ///< decided again each time the store doubles
+  always,     ///< whenever it fits in a quarter of the free memory
+  never,
+};
+
 struct dcsr_config {
   int max_segments = 8;            ///< k: segment pairs per row (>= 2)
   vertex_t initial_segment = 0;    ///< mu: capacity every row of a blank store starts with
@@ -58,6 +70,7 @@ struct dcsr_config {
   double growth = 1.5;             ///< buffer / row-table growth factor when full (> 1)
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
   dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (bench/NOTES.md, "size order")
+  edge_index index = edge_index::automatic;     ///< device stores: the duplicate check's edge set
 };
 
 /// Counters of what the store did on its own; tests and benchmarks read them.
@@ -212,9 +225,9 @@ class dcsr_matrix {
     if (!next.set_.active()) next.set_ = std::move(set_);
     *this = std::move(next);
   }
-  /// Device stores that collapse duplicates: an edge set with room for `more` pairs, (re)built
-  /// when it is missing or would pass half full; none when it would take more than a quarter of
-  /// the free memory (the duplicate check then probes the rows).
+  /// Device stores that collapse duplicates, when config().index asks for one: an edge set with
+  /// room for `more` pairs, (re)built when it is missing or would pass half full; none when it
+  /// would take more than a quarter of the free memory (the duplicate check then probes the rows).
   void prepare_set(std::size_t more);
 
   dcsr_config cfg_;
@@ -238,6 +251,8 @@ class dcsr_matrix {
   vertex_t ordered_rows_ = -1;
   batch_workspace<Space> work_;  ///< scratch every batch reuses (not part of the content)
   edge_set<Space> set_;          ///< device stores: the pairs, for the duplicate check (not content)
+  bool set_wanted_ = false;      ///< edge_index::automatic decided for the set (kept when the set is dropped)
+  offset_t set_decided_at_ = 0;  ///< nnz at automatic's last decision
 };
 
 /// @brief y = A (+).(x) x over semiring S, directly on the (possibly fragmented) store.

@@ -108,7 +108,15 @@ void dcsr_matrix<V, S>::committed(const detail::insert_status& st, std::size_t r
 template <class V, class S>
 void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
   if constexpr (std::is_same_v<S, device_space>) {
-    if (!collapses_duplicates() || (set_.active() && set_.fits(std::int64_t(more)))) return;
+    if (!collapses_duplicates() || cfg_.index == edge_index::never) return;
+    if (set_.active() && set_.fits(std::int64_t(more))) return;
+    if (!set_.active() && cfg_.index == edge_index::automatic && !set_wanted_) {
+      if (nnz_ == 0 || nnz_ < 2 * set_decided_at_) return;  // decided for a store half this size
+      set_decided_at_ = nnz_;
+      const double walk = detail::row_square_sum(sizes_.data(), rows_) / double(nnz_);
+      if (walk < 32) return;
+      set_wanted_ = true;
+    }
     std::size_t slots = 1024;  // a quarter full after a (re)build: room for the stream to double
     while (slots < 4 * (std::size_t(nnz_) + more)) slots *= 2;
     set_ = {};

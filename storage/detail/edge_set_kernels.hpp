@@ -10,6 +10,8 @@
 
 namespace fg::detail {
 
+/// sum over rows of sizes[r]^2 (with the store's nnz: the mean length of the row a new entry lands in).
+double row_square_sum(const vertex_t* sizes, vertex_t rows);
 /// Every slot empty, then every pair A holds.
 template <class V>
 void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A);

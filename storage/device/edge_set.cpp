@@ -1,10 +1,19 @@
 // Bulk operations on the device store's edge set (storage/detail/edge_set_kernels.hpp).
+#include <thrust/functional.h>
+#include <thrust/transform_reduce.h>
+
 #include "storage/detail/edge_set_kernels.hpp"
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
 
 namespace fg::detail {
+
+double row_square_sum(const vertex_t* sizes, vertex_t rows) {
+  return thrust::transform_reduce(
+      policy(), sizes, sizes + rows, FG_LAMBDA(vertex_t d) { return double(d) * double(d); }, 0.0,
+      thrust::plus<double>());
+}
 
 template <class V>
 void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A) {

@@ -105,8 +105,8 @@ void run_stream(std::uint64_t seed, std::size_t batches, vertex_t n, const dcsr_
       test::require_identical(dev, ref);
     }
   }
-  // Collapsing device stores check duplicates through their edge set; accumulating ones keep none.
-  CHECK((dev.index_bytes() > 0) == dev.collapses_duplicates());
+  // Collapsing device stores asked for an edge set keep one; the others, and accumulating ones, none.
+  CHECK((dev.index_bytes() > 0) == (dev.collapses_duplicates() && cfg.index == edge_index::always));
   MESSAGE(batches << " batches, " << inserted << " edges inserted, " << dev.nnz() << " stored, "
                   << dev.stats().defrag_segment_limit + dev.stats().defrag_buffer_full << " automatic compactions");
 }
@@ -115,7 +115,15 @@ void run_stream(std::uint64_t seed, std::size_t batches, vertex_t n, const dcsr_
 TEST_CASE("10^4 random batches (1 .. 1e5 edges; insert, delete, mixed, read) equal the model and the reference twin") {
   dcsr_config cfg;
   cfg.max_segments = 3;  // rows reach k often: the segment-limit compaction is exercised too
+  cfg.index = edge_index::always;  // duplicates checked through the edge set
   run_stream<pattern>(1, 10000, 20000, cfg);
+}
+
+TEST_CASE("random batches without the edge set (the duplicate check probes the rows)") {
+  dcsr_config cfg;
+  cfg.max_segments = 3;
+  cfg.index = edge_index::never;
+  run_stream<pattern>(4, 2000, 5000, cfg);
 }
 
 TEST_CASE("random weighted batches (accumulating) equal the model and the reference twin") {
@@ -167,4 +175,24 @@ TEST_CASE("a batch that runs out of memory in the middle of a stream changes not
   MESSAGE(failures << " batches failed for memory and went in on the second try");
   CHECK(failures > 10);
   CHECK(A.stats().defrag_buffer_full > 0);
+}
+
+TEST_CASE("edge_index::automatic keeps an edge set where batches land in long rows, and only there") {
+  edges hub, flat, one;
+  for (vertex_t r = 0; r < 10; ++r)
+    for (vertex_t c = 0; c < 2000; ++c) hub.add(r, c, 1);  // a new entry lands in a row of 2000
+  for (vertex_t r = 0; r < 5000; ++r)
+    for (vertex_t c = 0; c < 4; ++c) flat.add(r, (r + 7 * c + 1) % 5000, 1);  // ... of 4
+  one.add(1, 4999, 1);
+  dcsr_matrix<pattern, D> a, b;
+  a.insert_batch(test::to_batch<pattern, D>(hub));
+  b.insert_batch(test::to_batch<pattern, D>(flat));
+  CHECK(a.index_bytes() == 0);  // decided at the next batch, on what the store holds
+  a.insert_batch(test::to_batch<pattern, D>(one));
+  b.insert_batch(test::to_batch<pattern, D>(one));
+  CHECK(a.index_bytes() > 0);
+  CHECK(b.index_bytes() == 0);
+  a.insert_batch(test::to_batch<pattern, D>(hub));  // all stored already: the set finds every one
+  CHECK(a.nnz() == 20001);
+  CHECK(a.stats().duplicates_dropped == 20000);
 }
