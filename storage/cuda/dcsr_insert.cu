@@ -23,76 +23,29 @@
 #include "core/memory.hpp"
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
+#include "storage/cuda/dcsr_insert_common.cuh"
+#include "storage/cuda/dcsr_insert_small.cuh"
 
 namespace fg::detail {
 namespace {
-using u64 = unsigned long long;
-constexpr int threads = 256;
-
-/// What the device learns about a batch; zeroed before it, read by the host after it.
-struct device_status {
-  u64 bad;            ///< max of ~(edge << 2 | reason): the first bad edge; 0 when none
-  unsigned max_row1;  ///< largest row id + 1 (0: none)
-  unsigned max_col1;
-  int unsorted, overflow, at_limit, max_nseg, room, written;
-  u64 segments;       ///< new segments
-  u64 runs;           ///< rows that receive at least one entry
-  offset_t kept, total;
-  offset_t m;         ///< small path: runs of the sorted batch (what the probe loops over)
-};
-
-unsigned blocks_for(std::int64_t n) { return unsigned((n + threads - 1) / threads); }
-
-// Enough resident blocks to fill the GPU (2048 threads per SM), for loops over device counts: the
-// probe's steps are chains of dependent loads (a binary search over the runs, the segment walk, a
-// binary search in the batch), so it needs every warp the SMs can hold to hide their latency.
-int grid_stride_blocks() {
-  static const int b = [] {
-    int dev = 0, sms = 0;
-    FG_CUDA_TRY(cudaGetDevice(&dev));
-    FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    return sms * (2048 / threads);
-  }();
-  return b;
-}
-
-__device__ inline vertex_t key_row(u64 k) { return vertex_t(std::uint32_t(k >> 32)); }
-__device__ inline vertex_t key_col(u64 k) { return vertex_t(std::uint32_t(k)); }
-
 // Check every edge, make its (row, col) key, and reduce the summary: one atomic per block.
 template <class V>
 __global__ void __launch_bounds__(threads)
 check_kernel(const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n, bool sorted, u64* key,
              std::uint32_t* perm, device_status* st) {
-  using reduce = cub::BlockReduce<u64, threads>;
-  __shared__ typename reduce::TempStorage tmp;
+  __shared__ typename cub::BlockReduce<u64, threads>::TempStorage tmp;
   const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
-  u64 bad = 0, mr = 0, mc = 0, uns = 0;
+  edge_summary mine;
   if (e < n) {
-    const vertex_t r = row[e], c = col[e];
-    int reason = r < 0 ? 1 : c < 0 ? 2 : 0;
-    if (reason == 0 && !value_is_finite<V>(val, e)) reason = 3;
-    if (reason != 0) bad = ~((u64(e) << 2) | u64(reason));
-    mr = r >= 0 ? u64(r) + 1 : 0;
-    mc = c >= 0 ? u64(c) + 1 : 0;
-    const u64 k = (u64(std::uint32_t(r)) << 32) | std::uint32_t(c);
-    key[e] = k;
+    key[e] = mine.add<V>(row, col, val, e, sorted);
     if (perm != nullptr) perm[e] = std::uint32_t(e);
-    if (sorted && e > 0 && row[e - 1] >= 0 && col[e - 1] >= 0)
-      uns = ((u64(std::uint32_t(row[e - 1])) << 32) | std::uint32_t(col[e - 1])) >= k ? 1 : 0;
   }
-  const u64 b = reduce(tmp).Reduce(bad, cuda::maximum<>{});
-  __syncthreads();
-  const u64 r1 = reduce(tmp).Reduce(mr, cuda::maximum<>{});
-  __syncthreads();
-  const u64 c1 = reduce(tmp).Reduce(mc, cuda::maximum<>{});
-  __syncthreads();
-  const u64 u = reduce(tmp).Reduce(uns, cuda::maximum<>{});
+  const edge_summary b = mine.reduce<threads>(tmp);
   if (threadIdx.x == 0) {
-    if (b != 0) atomicMax(&st->bad, b);
-    if (r1 != 0) atomicMax(&st->max_row1, unsigned(r1));
-    if (c1 != 0) atomicMax(&st->max_col1, unsigned(c1));
-    if (u != 0) st->unsorted = 1;
+    if (b.bad != 0) atomicMax(&st->bad, b.bad);
+    if (b.row1 != 0) atomicMax(&st->max_row1, unsigned(b.row1));
+    if (b.col1 != 0) atomicMax(&st->max_col1, unsigned(b.col1));
+    if (b.unsorted != 0) st->unsorted = 1;
   }
 }
 
@@ -128,26 +81,6 @@ __global__ void runs_kernel(dcsr_view<V> A, vertex_t row_cap, const u64* k, std:
   }
   if (e >= m) vol[e] = 0;
   if (e == m) run_start[m] = n;
-}
-
-// Drop batch entries already stored: one thread per stored entry of a touched row (a grid-stride
-// loop up to the volume the device summed) binary-searches the batch's run for that row.
-template <class V>
-__global__ void probe_kernel(dcsr_view<V> A, const u64* k, const offset_t* runs, const vertex_t* run_row,
-                             const offset_t* run_start, const offset_t* vol, std::uint8_t* drop) {
-  const std::int64_t m = *runs;
-  const offset_t total = vol[m];
-  for (offset_t t = offset_t(blockIdx.x) * threads + threadIdx.x; t < total; t += offset_t(gridDim.x) * threads) {
-    const std::int64_t i = last_not_greater(vol, m + 1, t);
-    const vertex_t c = A.col[A.locate(run_row[i], t - vol[i])];
-    offset_t lo = run_start[i], hi = run_start[i + 1];
-    while (lo < hi) {
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (key_col(k[mid]) < c) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < run_start[i + 1] && key_col(k[lo]) == c) drop[lo] = 1;  // racing writers all store 1
-  }
 }
 
 // Segment plan per run (thread i in [0, n]): the new segment a row needs when its free space is
@@ -246,229 +179,6 @@ __global__ void entries_kernel(dcsr_view<V> A, const stored_t<V>* val, const u64
   A.col[idx] = key_col(k[e]);
   copy_value<V>(A.val, idx, val, perm != nullptr ? offset_t(perm[e]) : e);
   if (set.slot != nullptr) set.insert_new(k[e]);
-}
-
-// --- batches of at most small_batch edges: one block does everything but the probe -------------
-// A launch costs ~2-3 us whatever its size, and the general path above makes about 15 of them. A
-// small batch fits one block's shared memory: check, sort (block radix sort), runs, volumes (S1),
-// the probe over the touched rows' volume (a grid, as above: a hub row can hold millions), then plan,
-// decide and write (S3). Three launches and the status copy.
-constexpr int small_threads = 1024, small_items = 2, small_batch = small_threads * small_items;
-
-template <class V>
-__global__ void __launch_bounds__(small_threads)
-small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n,
-              insert_request rq, edge_set_view set, u64* key_out, std::uint32_t* perm_out, offset_t* run_of,
-              vertex_t* run_row, offset_t* run_start, offset_t* vol, std::uint8_t* drop, device_status* st) {
-  using sort = cub::BlockMergeSort<u64, small_threads, small_items, std::uint32_t>;
-  using reduce = cub::BlockReduce<u64, small_threads>;
-  using scan = cub::BlockScan<offset_t, small_threads>;
-  __shared__ union {
-    typename sort::TempStorage sort;
-    typename reduce::TempStorage reduce;
-    typename scan::TempStorage scan;
-  } tmp;
-  __shared__ u64 ks[small_batch];
-  u64 k[small_items];
-  std::uint32_t pm[small_items];
-  u64 bad = 0, mr = 0, mc = 0, uns = 0;
-  const u64 pad = ~u64(0);  // after every valid key (ids < 2^31)
-  for (int j = 0; j < small_items; ++j) {
-    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
-    k[j] = pad;
-    pm[j] = std::uint32_t(e);
-    if (e >= n) continue;
-    const vertex_t r = row[e], c = col[e];
-    int reason = r < 0 ? 1 : c < 0 ? 2 : 0;
-    if (reason == 0 && !value_is_finite<V>(val, e)) reason = 3;
-    if (reason != 0) bad = max(bad, ~((u64(e) << 2) | u64(reason)));
-    mr = max(mr, r >= 0 ? u64(r) + 1 : 0);
-    mc = max(mc, c >= 0 ? u64(c) + 1 : 0);
-    k[j] = (u64(std::uint32_t(r)) << 32) | std::uint32_t(c);
-    if (rq.sorted && e > 0 && row[e - 1] >= 0 && col[e - 1] >= 0)
-      uns |= ((u64(std::uint32_t(row[e - 1])) << 32) | std::uint32_t(col[e - 1])) >= k[j] ? 1 : 0;
-  }
-  const u64 b = reduce(tmp.reduce).Reduce(bad, cuda::maximum<>{});
-  __syncthreads();
-  const u64 r1 = reduce(tmp.reduce).Reduce(mr, cuda::maximum<>{});
-  __syncthreads();
-  const u64 c1 = reduce(tmp.reduce).Reduce(mc, cuda::maximum<>{});
-  __syncthreads();
-  const u64 u = reduce(tmp.reduce).Reduce(uns, cuda::maximum<>{});
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    *st = device_status{};
-    st->bad = b;
-    st->max_row1 = unsigned(r1);
-    st->max_col1 = unsigned(c1);
-    st->unsorted = int(u);
-  }
-  if (!rq.sorted) {
-    // A merge sort: 9 merge rounds of 2048 keys, where a radix sort of 2048 keys takes a pass per 4
-    // bits of (row, col), 10-13 of them.
-    sort(tmp.sort).StableSort(k, pm, [](u64 a, u64 b) { return a < b; });  // equal keys keep batch order
-    __syncthreads();
-  }
-  for (int j = 0; j < small_items; ++j) ks[threadIdx.x * small_items + j] = k[j];
-  __syncthreads();
-  const bool collapse = rq.collapse && !rq.sorted;
-  offset_t head[small_items], v[small_items];
-  for (int j = 0; j < small_items; ++j) {
-    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
-    const bool in = e < n;
-    head[j] = in && (e == 0 || (k[j] >> 32) != (ks[e - 1] >> 32));
-    const vertex_t r = key_row(k[j]);
-    // Stored pairs: looked up in the set when there is one, else probed by the rows' volume.
-    v[j] = head[j] && collapse && set.slot == nullptr && r >= 0 && r < rq.row_cap ? A.sizes[r] : 0;
-    if (in) {
-      key_out[e] = k[j];
-      if (perm_out != nullptr) perm_out[e] = pm[j];
-      const bool repeat = collapse && e > 0 && k[j] == ks[e - 1];
-      drop[e] = repeat || (collapse && set.slot != nullptr && set.contains(k[j]));
-    }
-  }
-  offset_t idx[small_items], off[small_items], m = 0, total = 0;
-  scan(tmp.scan).ExclusiveSum(head, idx, m);
-  __syncthreads();
-  scan(tmp.scan).ExclusiveSum(v, off, total);
-  for (int j = 0; j < small_items; ++j) {
-    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
-    if (e >= n) continue;
-    run_of[e] = idx[j] + head[j];  // inclusive, as the general path's scan
-    if (head[j]) {
-      run_row[idx[j]] = key_row(k[j]);
-      run_start[idx[j]] = e;
-      vol[idx[j]] = off[j];
-    }
-  }
-  if (threadIdx.x == 0) {
-    run_start[m] = n;
-    vol[m] = total;
-    st->m = m;
-  }
-}
-
-// S3: kept entries (block scan), the plan per run (block scan of the needs), the decision, then
-// segments and sizes, and the entries after a barrier.
-template <class V>
-__global__ void __launch_bounds__(small_threads)
-small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_request rq, const u64* k,
-             const std::uint32_t* perm, const offset_t* run_of, const vertex_t* run_row, const offset_t* run_start,
-             const std::uint8_t* drop, const offset_t* runs, edge_set_view set, device_status* st) {
-  using scan = cub::BlockScan<offset_t, small_threads>;
-  using reduce = cub::BlockReduce<int, small_threads>;
-  __shared__ union {
-    typename scan::TempStorage scan;
-    typename reduce::TempStorage reduce;
-  } tmp;
-  __shared__ offset_t pos[small_batch + 1];
-  __shared__ vertex_t old[small_batch];
-  __shared__ int room_s;
-  const std::int64_t m = *runs;
-  offset_t keep[small_items], at[small_items], kept = 0;
-  for (int j = 0; j < small_items; ++j) {
-    const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
-    keep[j] = e < n && drop[e] == 0;
-  }
-  scan(tmp.scan).ExclusiveSum(keep, at, kept);
-  for (int j = 0; j < small_items; ++j) pos[threadIdx.x * small_items + j] = at[j];
-  if (threadIdx.x == 0) pos[n] = kept;  // n <= small_batch: overwrites a slot past the batch
-  __syncthreads();
-  // Every step loads for all of a thread's runs before it uses them (each run's chain is a row id,
-  // then its size, segment count and segments: a single block waits on every load it issues).
-  offset_t need[small_items], addr[small_items], size[small_items], cap[small_items], total = 0;
-  vertex_t r[small_items];
-  offset_t b[small_items];
-  int ns[small_items];
-  int over = 0, limit = 0, segs_max = 0, segs_new = 0, used = 0;
-#pragma unroll
-  for (int j = 0; j < small_items; ++j) {
-    const std::int64_t i = std::int64_t(threadIdx.x) * small_items + j;
-    r[j] = i < m ? run_row[i] : -1;
-    b[j] = i < m ? pos[run_start[i + 1]] - pos[run_start[i]] : 0;
-    if (b[j] == 0 || r[j] < 0 || r[j] >= rq.row_cap) r[j] = -1;
-  }
-#pragma unroll
-  for (int j = 0; j < small_items; ++j) {
-    size[j] = r[j] >= 0 ? A.sizes[r[j]] : 0;
-    ns[j] = r[j] >= 0 ? A.nseg[r[j]] : 0;
-    cap[j] = 0;
-  }
-  for (int sg = 0; sg < A.k; ++sg) {
-    bool any = false;
-#pragma unroll
-    for (int j = 0; j < small_items; ++j)
-      if (sg < ns[j]) {
-        any = true;
-        const offset_t at = sg * A.pitch + 2 * offset_t(r[j]);
-        cap[j] += A.seg[at + 1] - A.seg[at];
-      }
-    if (!any) break;
-  }
-#pragma unroll
-  for (int j = 0; j < small_items; ++j) {
-    need[j] = 0;
-    if (r[j] < 0) continue;
-    const offset_t free_space = cap[j] - size[j];
-    need[j] = b[j] <= free_space ? 0 : b[j] - free_space + segment_slack(rq.alpha, rq.row_growth, size[j] + b[j]);
-    const int segs = ns[j] + (need[j] > 0 ? 1 : 0);
-    over |= segs > A.k;
-    limit |= segs == A.k;
-    segs_max = max(segs_max, segs);
-    segs_new += need[j] > 0;
-    ++used;
-  }
-  scan(tmp.scan).ExclusiveSum(need, addr, total);
-  __syncthreads();
-  const int o = reduce(tmp.reduce).Reduce(over, cuda::maximum<>{});
-  __syncthreads();
-  const int l = reduce(tmp.reduce).Reduce(limit, cuda::maximum<>{});
-  __syncthreads();
-  const int sm = reduce(tmp.reduce).Reduce(segs_max, cuda::maximum<>{});
-  __syncthreads();
-  const int g = reduce(tmp.reduce).Sum(segs_new);
-  __syncthreads();
-  const int u = reduce(tmp.reduce).Sum(used);
-  if (threadIdx.x == 0) {
-    const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
-    int room = 0;
-    if (st->bad != 0 || st->unsorted != 0) room = -1;
-    else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
-    else if (o != 0) room = int(insert_room::segments);
-    else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);
-    st->overflow = o;
-    st->at_limit = l;
-    st->max_nseg = sm;
-    st->segments = u64(g);
-    st->runs = u64(u);
-    st->room = room;
-    st->written = room == 0;
-    st->kept = kept;
-    st->total = total;
-    room_s = room;
-  }
-  __syncthreads();
-  if (room_s != 0) return;  // the same for the whole block
-  for (int j = 0; j < small_items; ++j) {  // Algorithm 1: new segments, then the sizes
-    if (r[j] < 0) continue;
-    old[threadIdx.x * small_items + j] = vertex_t(size[j]);
-    if (need[j] > 0) {
-      const offset_t at = ns[j] * A.pitch + 2 * offset_t(r[j]);
-      A.seg[at] = rq.alloc_ptr + addr[j];
-      A.seg[at + 1] = rq.alloc_ptr + addr[j] + need[j];
-      A.nseg[r[j]] = std::uint8_t(ns[j] + 1);
-    }
-    A.sizes[r[j]] = vertex_t(size[j] + b[j]);
-  }
-  __syncthreads();
-  for (std::int64_t e = threadIdx.x; e < n; e += small_threads) {  // Algorithm 2: the entries
-    if (drop[e] != 0) continue;
-    const std::int64_t i = run_of[e] - 1;
-    const offset_t idx = A.locate(run_row[i], old[i] + pos[e] - pos[run_start[i]]);
-    A.col[idx] = key_col(k[e]);
-    copy_value<V>(A.val, idx, val, perm != nullptr ? offset_t(perm[e]) : e);
-    if (set.slot != nullptr) set.insert_new(k[e]);
-  }
 }
 
 int bit_width(std::uint64_t v) {
