@@ -26,6 +26,7 @@ namespace fg::bench {
 
 namespace {
 results table;
+dcsr_config store_config;  // --index: the stores' duplicate-check index (dcsr_config::index)
 void record(const std::string& g, const std::string& what, double v, const std::string& unit) {
   table.record(g, what, v, unit);
 }
@@ -35,7 +36,7 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
   const std::size_t m = g.src.size();
   const auto batches = split(g, batch);
   const std::size_t nb = batches.size();
-  dcsr_matrix<pattern, device_space> A;
+  dcsr_matrix<pattern, device_space> A(store_config);
   A.resize(g.n, g.n);
   double ms = 0;
   for (auto& b : batches) ms += t.time_ms([&] { A.insert_batch(b); });
@@ -60,7 +61,7 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
 // batch compacts the rows it touches, so its cost is the touched rows' volume, not just the batch.
 void delete_rate(const edge_list& g, std::size_t batch, device_timer& t) {
   const auto batches = split(g, batch);
-  dcsr_matrix<pattern, device_space> A;
+  dcsr_matrix<pattern, device_space> A(store_config);
   A.resize(g.n, g.n);
   for (const auto& b : batches) A.insert_batch(b);
   const offset_t distinct = A.nnz();
@@ -93,7 +94,7 @@ const char* bench_usage =
     "       fluxgraph bench select POINTS [--reads 10,100,1000] [--calibration FILE | --extra FILE] [--detail]\n"
     "                              [--spread X] [--budget X] [--contenders N] [--probes N] [--probe-share X]\n"
     "       fluxgraph bench pagerank [--runs N] GRAPH...\n"
-    "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] MATRIX...\n"
+    "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] [--index auto|always|never] MATRIX...\n"
     "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split]\n"
     "                               [--incremental SHARE[,SHARE...]] FILE...\n"
     "       fluxgraph bench stream [--json FILE] [--batches 1e4,1e5,1e6,1e7] [--rounds 50] [--spmvs 5]\n"
@@ -110,7 +111,11 @@ int run_insert(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--json" && i + 1 < args.size()) json = args[++i];
-    else if (a == "--batches" && i + 1 < args.size()) {
+    else if (a == "--index" && i + 1 < args.size()) {
+      const std::string m = args[++i];
+      FG_EXPECTS(m == "auto" || m == "always" || m == "never", "bench insert: --index must be auto, always or never");
+      store_config.index = m == "always" ? edge_index::always : m == "never" ? edge_index::never : edge_index::automatic;
+    } else if (a == "--batches" && i + 1 < args.size()) {
       batches = parse_sizes(args[++i]);
     } else graphs.push_back(a);
   }

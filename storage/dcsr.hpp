@@ -54,8 +54,9 @@ enum class dcsr_layout {
 /// doubling): on the H100, R-MAT 22 inserted 1.7-2.8x faster with it at 1e4-1e6-edge batches and
 /// cnr-2000 (mean out-degree 10) 0.73-0.86x (bench/NOTES.md, run 43).
 enum class edge_index {
-  automatic,  ///< when the mean length of the row an entry lands in, sum(d^2) / nnz, is >= 32;
-              ///< decided again each time the store doubles
+  automatic,  ///< CUDA build: when the mean length of the row an entry lands in, sum(d^2) / nnz,
+              ///< is >= 32, decided again each time the store doubles. CPU build: never (on 2
+              ///< cores the set made inserts 1.7-2.1x slower: bench/NOTES.md, session 9)
   always,     ///< whenever it fits in a quarter of the free memory
   never,
 };

@@ -111,6 +111,9 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
     if (!collapses_duplicates() || cfg_.index == edge_index::never) return;
     if (set_.active() && set_.fits(std::int64_t(more))) return;
     if (!set_.active() && cfg_.index == edge_index::automatic && !set_wanted_) {
+#if !defined(FG_WITH_CUDA)
+      return;  // OpenMP: the probe is cheaper than random probes into a table out of cache (NOTES)
+#endif
       if (nnz_ == 0 || nnz_ < 2 * set_decided_at_) return;  // decided for a store half this size
       set_decided_at_ = nnz_;
       const double walk = detail::row_square_sum(sizes_.data(), rows_) / double(nnz_);
