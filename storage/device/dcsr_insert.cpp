@@ -30,17 +30,6 @@ struct combine_summary {
     return s;
   }
 };
-struct combine_plan {
-  FG_HD plan_totals operator()(const plan_totals& a, const plan_totals& b) const {
-    plan_totals t;
-    t.total = a.total + b.total;
-    t.overflow = a.overflow || b.overflow;
-    t.at_limit = a.at_limit || b.at_limit;
-    t.segments = a.segments + b.segments;
-    t.max_nseg = a.max_nseg > b.max_nseg ? a.max_nseg : b.max_nseg;
-    return t;
-  }
-};
 
 template <class T>
 T read_back(const T* p) {
@@ -163,32 +152,6 @@ std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, dev
   return m;
 }
 
-template <class V>
-plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start,
-                    std::size_t m, offset_t alpha, double row_growth, offset_t* need) {
-  const offset_t zero = 0;
-  memory::copy_to_device(need + m, &zero, sizeof zero);
-  return thrust::transform_reduce(
-      policy(), thrust::counting_iterator<std::int64_t>(0),
-      thrust::counting_iterator<std::int64_t>(std::int64_t(m)),
-      FG_LAMBDA(std::int64_t i) {
-        const vertex_t r = run_row[i];
-        const offset_t b = run_start[i + 1] - run_start[i];
-        const offset_t free_space = A.capacity(r) - A.sizes[r];
-        const offset_t n = b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, A.sizes[r] + b);
-        need[i] = n;
-        const int segs = A.nseg[r] + (n > 0 ? 1 : 0);
-        plan_totals t;
-        t.total = n;
-        t.overflow = segs > A.k;
-        t.at_limit = segs == A.k;
-        t.segments = n > 0 ? 1 : 0;
-        t.max_nseg = segs;
-        return t;
-      },
-      plan_totals{}, combine_plan{});
-}
-
 offset_t K::exclusive_scan(offset_t* data, std::size_t n) {
   if (n == 0) return 0;
   const offset_t last = read_back(data + n - 1);
@@ -196,40 +159,11 @@ offset_t K::exclusive_scan(offset_t* data, std::size_t n) {
   return read_back(data + n - 1) + last;
 }
 
-template <class V>
-void K::write(const dcsr_view<V>& A, const vertex_t* run_row, const offset_t* run_start, std::size_t m,
-              const offset_t* addr, offset_t base, const coo_matrix<V, device_space>& b) {
-  parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) {  // Algorithm 1: new segments
-    if (addr[i + 1] > addr[i]) {
-      const vertex_t r = run_row[i];
-      const int s = A.nseg[r];
-      A.seg[s * A.pitch + 2 * offset_t(r)] = base + addr[i];
-      A.seg[s * A.pitch + 2 * offset_t(r) + 1] = base + addr[i + 1];
-      A.nseg[r] = std::uint8_t(s + 1);
-    }
-  });
-  const vertex_t* col = b.col.data();
-  const stored_t<V>* val = b.val.data();
-  parallel_for(std::int64_t(b.nnz), FG_LAMBDA(std::int64_t e) {  // Algorithm 2: the entries
-    const std::int64_t i = last_not_greater(run_start, std::int64_t(m) + 1, offset_t(e));
-    const vertex_t r = run_row[i];
-    const offset_t idx = A.locate(r, A.sizes[r] + (e - run_start[i]));
-    A.col[idx] = col[e];
-    copy_value<V>(A.val, idx, val, e);
-  });
-  parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) {
-    A.sizes[run_row[i]] += vertex_t(run_start[i + 1] - run_start[i]);
-  });
-}
-
 #define FG_INSTANTIATE(V)                                                                          \
   template batch_summary K::summarize<V>(const coo_matrix<V, device_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, device_space>&);                                    \
   template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&, const std::uint8_t*);          \
-  template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,           \
-                                  std::size_t, offset_t, double, offset_t*);                               \
-  template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,    \
-                            const offset_t*, offset_t, const coo_matrix<V, device_space>&);
+
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 
