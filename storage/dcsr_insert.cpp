@@ -55,7 +55,9 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
     ++stats_.batches;
     return;
   }
-  if (!sorted) prepare_set(batch.nnz);
+  // A sorted batch adds its pairs to an active set too (it creates none: append-only stores, the
+  // closure's R+, never need one), so the set must have room for them either way.
+  if (!sorted || set_.active()) prepare_set(batch.nnz);
   detail::insert_status st = attempt(batch, sorted, alpha, row_growth);
   if (st.room == detail::insert_room::rows) {  // new vertices: a larger row table (capacity only)
     grow_row_table(std::max(st.max_row, cfg_.square ? st.max_col : st.max_row) + 1);
@@ -122,11 +124,13 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
     }
     std::size_t slots = 1024;  // a quarter full after a (re)build: room for the stream to double
     while (slots < 4 * (std::size_t(nnz_) + more)) slots *= 2;
-    set_ = {};
+    set_ = {};  // the old table goes first: the peak is one table
     if (slots * sizeof(std::uint64_t) > memory::available_bytes() / 4) return;
-    set_.slots = array<std::uint64_t, S>(slots);
-    detail::edge_set_build(set_.view(), view());
-    set_.used = nnz_;
+    edge_set<S> fresh;  // becomes the set only complete: a build that runs out of memory leaves none
+    fresh.slots = array<std::uint64_t, S>(slots);
+    detail::edge_set_build(fresh.view(), view());
+    fresh.used = nnz_;
+    set_ = std::move(fresh);
   }
 }
 

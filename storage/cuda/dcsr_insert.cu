@@ -141,7 +141,8 @@ __global__ void commit_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n,
   const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
   const offset_t total = addr[n];
   int room = 0;
-  if (st->bad != 0 || st->unsorted != 0) room = -1;
+  // An id of 2^31 - 1 leaves no room for rows = id + 1: refused (the host names it) before a write.
+  if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
   else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
   else if (st->overflow != 0) room = int(insert_room::segments);
   else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);
@@ -215,10 +216,15 @@ temp_sizes temp_bytes_for(std::int64_t n, bool valued, bool sorted, int end_bit)
 }
 
 // The batch's one read-back: the device status as the host's insert_status.
-insert_status read_status(const device_status* st) {
-  // Into page-locked memory (one block per host thread, kept for the process): a staged copy to
-  // pageable memory costs a second hop.
+// Page-locked memory for the status (one block per host thread, kept for the process): a staged copy
+// to pageable memory costs a second hop. Asked for before a batch's first launch, since it can fail.
+device_status* pinned_status() {
   thread_local device_status* pinned = static_cast<device_status*>(memory::allocate_pinned(sizeof(device_status)));
+  return pinned;
+}
+
+insert_status read_status(const device_status* st) {
+  device_status* pinned = pinned_status();
   FG_CUDA_TRY(cudaMemcpyAsync(pinned, st, sizeof(device_status), cudaMemcpyDeviceToHost, cudaStream_t(0)));
   FG_CUDA_TRY(cudaStreamSynchronize(cudaStream_t(0)));
   const device_status h = *pinned;
@@ -254,6 +260,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   constexpr bool valued = !is_pattern_v<V>;
   // Scratch first (the only step that can fail), then the kernels.
   auto* st = ws.get<device_status>(0, 1);
+  pinned_status();
   auto* key = ws.get<u64>(1, n1);
   auto* key_sorted = ws.get<u64>(2, n1);
   auto* perm = valued ? ws.get<std::uint32_t>(3, n1) : nullptr;

@@ -4,6 +4,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cuda/functional>
 
+#include <climits>
 #include <cstdint>
 
 #include "core/cuda_check.hpp"

@@ -176,7 +176,7 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
   if (threadIdx.x == 0) {
     const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
     int room = 0;
-    if (st->bad != 0 || st->unsorted != 0) room = -1;
+    if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
     else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
     else if (o != 0) room = int(insert_room::segments);
     else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);

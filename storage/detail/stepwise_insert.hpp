@@ -3,6 +3,7 @@
 // read-back between steps costs nothing. The CUDA twin (storage/cuda/dcsr_insert.cu) fuses the
 // same steps into kernels that read nothing back before the final status.
 #pragma once
+#include <climits>
 #include <type_traits>
 
 #include "storage/detail/edge_set_kernels.hpp"
@@ -21,7 +22,7 @@ insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, 
   st.reason = sum.reason;
   st.max_row = sum.max_row;
   st.max_col = sum.max_col;
-  if (st.first_bad >= 0) return st;
+  if (st.first_bad >= 0 || st.max_row == INT_MAX || st.max_col == INT_MAX) return st;  // the host names it
   if (rq.sorted && !spmm_kernels<S>::strictly_sorted(b.row.data(), b.col.data(), b.nnz)) {
     st.unsorted = true;
     return st;

@@ -57,6 +57,12 @@ edges pick_deletions(std::mt19937_64& g, const std::vector<std::pair<vertex_t, v
   return e;
 }
 
+// A fixed small batch (rows 0..49).
+edges random_edges_fixed() {
+  std::mt19937_64 g(9);
+  return random_edges(g, 300, 50);
+}
+
 template <class V>
 void run_stream(std::uint64_t seed, std::size_t batches, vertex_t n, const dcsr_config& cfg) {
   std::mt19937_64 g(seed);
@@ -197,4 +203,40 @@ TEST_CASE("edge_index::automatic keeps an edge set where batches land in long ro
   a.insert_batch(test::to_batch<pattern, D>(hub));  // all stored already: the set finds every one
   CHECK(a.nnz() == 20001);
   CHECK(a.stats().duplicates_dropped == 20000);
+}
+
+TEST_CASE_TEMPLATE("an id of 2^31 - 1 is refused before anything is written, square or not", S, host_space, device_space) {
+  for (bool square : {true, false}) {
+    CAPTURE(square);
+    dcsr_config cfg;
+    cfg.square = square;
+    dcsr_matrix<pattern, S> A(cfg);
+    A.insert_batch(test::to_batch<pattern, S>(random_edges_fixed()));
+    const auto before = test::cells_of(A);
+    const offset_t ptr = A.allocation_pointer();
+    edges big;
+    big.add(0, 2147483647, 1);
+    CHECK_THROWS_AS(A.insert_batch(test::to_batch<pattern, S>(big)), error);
+    CHECK(test::cells_of(A) == before);
+    CHECK(A.allocation_pointer() == ptr);
+    A.validate();
+  }
+}
+
+TEST_CASE("append_sorted into a store with an edge set grows the set first (no full table)") {
+  dcsr_config cfg;
+  cfg.index = edge_index::always;
+  dcsr_matrix<pattern, D> A(cfg);
+  edges few, sorted;
+  for (vertex_t i = 0; i < 10; ++i) few.add(i, i, 1);
+  for (vertex_t r = 0; r < 100; ++r)
+    for (vertex_t c = 100; c < 111; ++c) sorted.add(r, c, 1);  // 1100 new pairs, sorted
+  A.insert_batch(test::to_batch<pattern, D>(few));
+  REQUIRE(A.index_bytes() > 0);
+  A.append_sorted(test::to_batch<pattern, D>(sorted));
+  CHECK(A.nnz() == 1110);
+  A.insert_batch(test::to_batch<pattern, D>(sorted));  // every pair is in the set: all dropped
+  A.insert_batch(test::to_batch<pattern, D>(few));
+  CHECK(A.nnz() == 1110);
+  A.validate();
 }
