@@ -102,7 +102,7 @@ plan_kernel(dcsr_view<V> A, vertex_t row_cap, std::int64_t n, offset_t alpha, do
       const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
       if (b > 0 && r >= 0 && r < row_cap) {
         const offset_t size = A.sizes[r], free_space = A.capacity(r) - size;
-        nd = b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, size + b);
+        nd = segment_need(b, free_space, size, alpha, row_growth);
         const int segs = A.nseg[r] + (nd > 0 ? 1 : 0);
         over = segs > A.k;
         limit = segs == A.k;

@@ -154,7 +154,7 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
     need[j] = 0;
     if (r[j] < 0) continue;
     const offset_t free_space = cap[j] - size[j];
-    need[j] = b[j] <= free_space ? 0 : b[j] - free_space + segment_slack(rq.alpha, rq.row_growth, size[j] + b[j]);
+    need[j] = segment_need(b[j], free_space, size[j], rq.alpha, rq.row_growth);
     const int segs = ns[j] + (need[j] > 0 ? 1 : 0);
     over |= segs > A.k;
     limit |= segs == A.k;

@@ -69,6 +69,12 @@ FG_HD inline offset_t segment_slack(offset_t alpha, double row_growth, offset_t 
   return prop > alpha ? prop : alpha;
 }
 
+/// The new segment a row of `size` entries with `free_space` left needs for `b` more: none when they
+/// fit, else the shortfall plus the slack (Algorithm 1's b - free + alpha).
+FG_HD inline offset_t segment_need(offset_t b, offset_t free_space, offset_t size, offset_t alpha, double row_growth) {
+  return b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, size + b);
+}
+
 /// Words for batch_summary::reason.
 inline const char* batch_reason(int reason) {
   switch (reason) {

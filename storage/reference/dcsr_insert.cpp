@@ -83,7 +83,7 @@ plan_totals K::plan(const dcsr_view<V>& A, const vertex_t* run_row, const offset
     const vertex_t r = run_row[i];
     const offset_t b = run_start[i + 1] - run_start[i];
     const offset_t free_space = A.capacity(r) - A.sizes[r];
-    need[i] = b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, A.sizes[r] + b);
+    need[i] = segment_need(b, free_space, A.sizes[r], alpha, row_growth);
     const int segs = A.nseg[r] + (need[i] > 0 ? 1 : 0);
     t.overflow = t.overflow || segs > A.k;
     t.at_limit = t.at_limit || segs == A.k;
