@@ -39,7 +39,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t r
     order = next.order_.data();
   }
   const offset_t* ptr = order ? next.order_ptr_.data() : row_ptr.data();
-  K::compact(view(), ptr, order, next.col_.data(), is_pattern_v<V> ? nullptr : next.val_.data());
+  K::compact(view(), ptr, order, nnz_, next.col_.data(), is_pattern_v<V> ? nullptr : next.val_.data());
   copy_prefix(next.sizes_, sizes_, std::size_t(rows_));
   K::single_segments(next.sizes_.data(), next.nseg_.data(), next.seg_.data(), rows_, ptr, order, false);
   return next;
@@ -66,7 +66,7 @@ csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const {
   c.col = array<vertex_t, S>(std::size_t(nnz_));
   c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz_));
   K::scan_sizes(sizes_.data(), rows_, c.row_ptr.data(), nullptr);
-  if (rows_ > 0) K::compact(view(), c.row_ptr.data(), nullptr, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
+  if (rows_ > 0) K::compact(view(), c.row_ptr.data(), nullptr, nnz_, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
   return c;
 }
 

@@ -128,7 +128,7 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
     if (slots * sizeof(std::uint64_t) > memory::available_bytes() / 4) return;
     edge_set<S> fresh;  // becomes the set only complete: a build that runs out of memory leaves none
     fresh.slots = array<std::uint64_t, S>(slots);
-    detail::edge_set_build(fresh.view(), view());
+    detail::edge_set_build(fresh.view(), view(), nnz_);
     fresh.used = nnz_;
     set_ = std::move(fresh);
   }

@@ -12,9 +12,9 @@ namespace fg::detail {
 
 /// sum over rows of sizes[r]^2 (with the store's nnz: the mean length of the row a new entry lands in).
 double row_square_sum(const vertex_t* sizes, vertex_t rows);
-/// Every slot empty, then every pair A holds.
+/// Every slot empty, then every pair A holds (nnz of them).
 template <class V>
-void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A);
+void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A, offset_t nnz);
 /// drop[e] = 1 where (rows[e], cols[e]) is in the set (others untouched).
 void edge_set_mark(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n,
                    std::uint8_t* drop);

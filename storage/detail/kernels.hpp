@@ -185,14 +185,14 @@ struct kernels;
                          const offset_t* vol, const offset_t* pos, const std::uint8_t* nseg,       \
                          const vertex_t* saved_col, const stored_t<V>* saved_val);                 \
   /* row_ptr[rows + 1] = exclusive scan of the sizes of rows order[0], order[1], ... (of rows      \
-     0, 1, ... when order is null); returns nnz */                                                  \
-  static offset_t scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr,              \
-                             const vertex_t* order);                                               \
+     0, 1, ... when order is null). Reads nothing back: the caller knows the total (its nnz). */   \
+  static void scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr,                  \
+                         const vertex_t* order);                                                   \
   /* gathers every row's entries, in order, to out: row order[k] (row k when order is null) to     \
-     [row_ptr[k], row_ptr[k+1]) (Algorithm 4's CompactIndices) */                                   \
+     [row_ptr[k], row_ptr[k+1]) (Algorithm 4's CompactIndices); nnz = row_ptr[rows] */              \
   template <class V>                                                                               \
   static void compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order,       \
-                      vertex_t* out_col, stored_t<V>* out_val);                                    \
+                      offset_t nnz, vertex_t* out_col, stored_t<V>* out_val);                      \
   /* one segment per row: row order[k] (k when null) at [row_ptr[k], row_ptr[k+1]); sizes too      \
      when set_sizes (CSR -> DCSR) */                                                                \
   static void single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,   \

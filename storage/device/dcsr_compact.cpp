@@ -1,6 +1,6 @@
-// Device twin of storage/reference/dcsr_compact.cpp (King et al. 2016, Algorithm 4): exclusive scan
-// of row sizes, then one thread per output entry finds its row by binary search over the new row
-// offsets and its source through the row's segments, so long rows cannot unbalance the gather.
+// Device twin of storage/reference/dcsr_compact.cpp (King et al. 2016, Algorithm 4): the exclusive
+// scan of row sizes and the segment-table set-ups. The gather itself is in dcsr_compact_portable.cpp
+// (storage/cuda/dcsr_compact.cu in the CUDA build).
 #include <thrust/scan.h>
 
 #include "storage/detail/kernels.hpp"
@@ -10,28 +10,11 @@
 namespace fg::detail {
 using K = kernels<device_space>;
 
-offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, const vertex_t* order) {
+void K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, const vertex_t* order) {
   parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t k) {
     row_ptr[k] = k < rows ? sizes[order ? order[k] : k] : 0;
   });
   thrust::exclusive_scan(policy(), row_ptr, row_ptr + rows + 1, row_ptr);
-  offset_t total = 0;
-  memory::copy_to_host(&total, row_ptr + rows, sizeof total);
-  return total;
-}
-
-template <class V>
-void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order, vertex_t* out_col,
-                stored_t<V>* out_val) {
-  offset_t nnz = 0;
-  memory::copy_to_host(&nnz, row_ptr + A.rows, sizeof nnz);
-  const std::int64_t n = std::int64_t(A.rows) + 1;
-  parallel_for(nnz, FG_LAMBDA(std::int64_t i) {
-    const vertex_t k = vertex_t(last_not_greater(row_ptr, n, offset_t(i)));
-    const offset_t src = A.locate(order ? order[k] : k, i - row_ptr[k]);
-    out_col[i] = A.col[src];
-    copy_value<V>(out_val, i, A.val, src);
-  });
 }
 
 void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
@@ -62,9 +45,5 @@ void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
   parallel_for(nnz, FG_LAMBDA(std::int64_t i) { out_row[i] = vertex_t(last_not_greater(row_ptr, n, offset_t(i))); });
 }
 
-#define FG_INSTANTIATE(V) \
-  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, vertex_t*, stored_t<V>*);
-FG_FOR_EACH_VALUE(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
 
 }  // namespace fg::detail

@@ -16,14 +16,14 @@ double row_square_sum(const vertex_t* sizes, vertex_t rows) {
 }
 
 template <class V>
-void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A) {
+void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A, offset_t nnz) {
   std::uint64_t* slot = s.slot;
   parallel_for(std::int64_t(s.mask) + 1, FG_LAMBDA(std::int64_t i) { slot[i] = edge_set_view::empty; });
   if (A.rows == 0) return;
   // One thread per stored pair, its row found by binary search over the scanned sizes (a hub row
   // spreads over many threads, as in the defragmentation's gather).
   array<offset_t, device_space> row_ptr(std::size_t(A.rows) + 1);
-  const offset_t nnz = kernels<device_space>::scan_sizes(A.sizes, A.rows, row_ptr.data(), nullptr);
+  kernels<device_space>::scan_sizes(A.sizes, A.rows, row_ptr.data(), nullptr);
   const offset_t* ptr = row_ptr.data();
   const std::int64_t rows1 = std::int64_t(A.rows) + 1;
   parallel_for(nnz, FG_LAMBDA(std::int64_t i) {
@@ -47,7 +47,7 @@ void edge_set_erase(const edge_set_view& s, const vertex_t* rows, const vertex_t
   parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t e) { s.erase(edge_set_view::key(rows[e], cols[e])); });
 }
 
-#define FG_INSTANTIATE(V) template void edge_set_build<V>(const edge_set_view&, const dcsr_view<V>&);
+#define FG_INSTANTIATE(V) template void edge_set_build<V>(const edge_set_view&, const dcsr_view<V>&, offset_t);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

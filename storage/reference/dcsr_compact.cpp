@@ -5,19 +5,18 @@
 namespace fg::detail {
 using K = kernels<host_space>;
 
-offset_t K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, const vertex_t* order) {
+void K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, const vertex_t* order) {
   offset_t sum = 0;
   for (vertex_t k = 0; k < rows; ++k) {
     row_ptr[k] = sum;
     sum += sizes[order ? order[k] : k];
   }
   row_ptr[rows] = sum;
-  return sum;
 }
 
 template <class V>
-void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order, vertex_t* out_col,
-                stored_t<V>* out_val) {
+void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order, offset_t /*nnz*/,
+                vertex_t* out_col, stored_t<V>* out_val) {
   for (vertex_t k = 0; k < A.rows; ++k) {
     const vertex_t r = order ? order[k] : k;
     offset_t out = row_ptr[k], left = A.sizes[r];
@@ -58,7 +57,7 @@ void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
 }
 
 #define FG_INSTANTIATE(V) \
-  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, vertex_t*, stored_t<V>*);
+  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, offset_t, vertex_t*, stored_t<V>*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 
