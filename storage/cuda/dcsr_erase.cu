@@ -110,7 +110,7 @@ __global__ void erase_fill_kernel(dcsr_view<V> A, const offset_t* runs, const ve
 
 // After every hole is filled: the matched keys leave the set and are counted (a thread per key), the
 // rows get their sizes and trimmed chains (a thread per run), and the status its last fields.
-template <class V, int Threads>
+template <class V>
 __device__ void erase_finish(const dcsr_view<V>& A, const erase_plan& p, const u64* k, std::int64_t n,
                              const std::uint8_t* drop, std::int64_t e, edge_set_view set, const erase_log<V>& log,
                              int& found) {
@@ -142,7 +142,7 @@ erase_rows_kernel(dcsr_view<V> A, const u64* k, std::int64_t n, const offset_t* 
   const bool ok = erase_ok(st, hole_cap);
   const erase_plan p{run_row, vol, *runs, hole, std::int64_t(st->holes)};
   int found = 0;
-  if (ok) erase_finish<V, threads>(A, p, k, n, drop, e, set, log, found);
+  if (ok) erase_finish<V>(A, p, k, n, drop, e, set, log, found);
   erase_report<threads>(found, ok, p.m, st);
 }
 
@@ -171,7 +171,7 @@ small_erase_commit(dcsr_view<V> A, const u64* k, std::int64_t n, const vertex_t*
   __syncthreads();  // every survivor in place before a chain is cut
   int found = 0;
   for (std::int64_t e = threadIdx.x; ok && (e < n || e < m); e += small_threads)
-    erase_finish<V, small_threads>(A, p, k, n, drop, e, set, log, found);
+    erase_finish<V>(A, p, k, n, drop, e, set, log, found);
   erase_report<small_threads>(found, ok, m, st);
 }
 
@@ -188,7 +188,7 @@ std::size_t erase_temp_bytes(std::int64_t n, std::int64_t holes, int key_bits, i
   offset_t* o = nullptr;
   std::size_t a = 0, b = 0, c = 0, d = 0;
   FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, a, k, k, cap, 0, key_bits));
-  FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, b, o, o, hcap, 0, hole_bits));
+  FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, b, k, k, hcap, 0, hole_bits));
   const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_of{k});
   FG_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, c, heads, o, cap));
   FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, d, o, o, cap));
@@ -279,7 +279,9 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
                                                            hole_cap, st);
   FG_CUDA_CHECK_LAUNCH();
   temp_bytes = temp_size;
-  FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, hole, hole_sorted, hole_cap, 0, hole_bits));
+  // As unsigned keys: the positions are >= 0, and CUB orders signed keys through their sign bit.
+  FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, reinterpret_cast<u64*>(hole),
+                                             reinterpret_cast<u64*>(hole_sorted), hole_cap, 0, hole_bits));
   erase_fill_kernel<V><<<blocks_for(hole_cap), threads>>>(A, runs, run_row, vol, hole_sorted, hole_cap, log, st);
   FG_CUDA_CHECK_LAUNCH();
   erase_rows_kernel<V><<<blocks_for(n), threads>>>(A, key_sorted, n, runs, run_row, vol, hole_sorted, hole_cap, drop,
