@@ -15,7 +15,9 @@ namespace fg {
 template <class Space>
 class batch_workspace {
  public:
-  static constexpr int slots = 16;
+  /// Slots [0, 16) are a batch's scratch; [16, 24) hold a deletion's undo log, which the insertion
+  /// of a mixed batch must leave intact (storage/detail/erase_steps.hpp).
+  static constexpr int slots = 24;
   /// @brief At least `count` elements of T in slot `k` (8-byte aligned; contents unspecified, and
   ///        kept while the slot does not grow). Growing allocates: call before the batch writes.
   /// @throws fg::out_of_memory

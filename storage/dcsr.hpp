@@ -11,9 +11,10 @@
 //    (into a larger buffer if needed) before the batch is written; the batch never fails for space.
 //  - Every allocation a batch needs happens before the first write, so a failed batch (bad edge,
 //    out of memory) leaves the store exactly as it was.
-//  - Deletion (not in the paper) compacts each touched row within its own segments: survivors move
-//    to the front of the row's chain in their stored order, and segments left holding no entry
-//    are released from the row (their space returns only with a compaction). No tombstones.
+//  - Deletion (not in the paper) shrinks each touched row within its own segments: the holes left in
+//    the row's surviving prefix take the survivors of its tail (so only O(removed) entries move; a
+//    row's order is not kept), and segments left holding no entry are released from the row (their
+//    space returns only with a compaction). No tombstones.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -29,9 +30,8 @@
 
 namespace fg {
 namespace detail {
-template <class V, class Space>
-struct pending_delete;
 struct insert_status;
+struct erase_status;
 }  // namespace detail
 
 /// How repeated (row, col) entries are treated.
@@ -145,8 +145,9 @@ class dcsr_matrix {
   /// @brief Delete a batch of (row, col) keys; values are ignored. Every stored copy of a listed
   ///        edge goes (all of them in an accumulating store); an absent edge, an id past the store
   ///        and a repeat within the batch are no-ops, counted in stats().deletes_absent. Each
-  ///        touched row is compacted within its own segments: survivors keep their order at the
-  ///        front of the row's chain, the row keeps only the segments they need (at least its
+  ///        touched row shrinks within its own segments: the entries from its new end on that
+  ///        survive fill the holes before it (in ascending order both: entries move, so a row's
+  ///        order is not kept), the row keeps only the segments it then needs (at least its
   ///        first, as room to grow again), and released space returns only with a compaction.
   /// @throws fg::batch_error for a negative id (naming the edge); fg::out_of_memory. On any
   ///         exception the store is unchanged.
@@ -210,10 +211,9 @@ class dcsr_matrix {
   void grow_row_table(vertex_t rows_needed);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
   offset_t slack() const noexcept;
-  // Deletion in two steps, so a mixed batch can undo it (storage/dcsr_delete.cpp).
-  detail::pending_delete<V, Space> prepare_delete(const coo_matrix<V, Space>& batch) const;
-  void commit_delete(const detail::pending_delete<V, Space>& d);
-  void undo_delete(const detail::pending_delete<V, Space>& d);
+  // Deletion (storage/dcsr_delete.cpp): one kernels<S>::erase; with `log`, what it overwrote stays in
+  // work_ so that a mixed batch can undo it.
+  detail::erase_status erase(const coo_matrix<V, Space>& batch, bool log);
   // Insertion (storage/dcsr_insert.cpp): one kernels<S>::insert per attempt; the host then counts
   // a written batch, or grows / compacts the store and tries again.
   void insert_impl(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);

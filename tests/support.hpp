@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg::test {
@@ -116,6 +117,46 @@ void require_identical(const dcsr_matrix<V, S1>& a, const dcsr_matrix<V, S2>& b)
   REQUIRE(sa.duplicates_dropped == sb.duplicates_dropped);
   REQUIRE(sa.entries_deleted == sb.entries_deleted);
   REQUIRE(sa.deletes_absent == sb.deletes_absent);
+}
+
+/// A store's raw layout, byte for byte where it is content: row sizes and segment counts, every
+/// segment slot of the row table (released ones too: an undo needs them), the column and value
+/// buffers up to the allocation pointer.
+struct raw_layout {
+  std::vector<vertex_t> sizes;
+  std::vector<std::uint8_t> nseg;
+  std::vector<offset_t> seg;  ///< row r's slot s at (r * k + s) * 2
+  std::vector<vertex_t> col;
+  std::vector<double> val;
+  bool operator==(const raw_layout& o) const {
+    return sizes == o.sizes && nseg == o.nseg && seg == o.seg && col == o.col && val == o.val;
+  }
+};
+template <class T>
+std::vector<T> read_back(const T* p, std::size_t n) {
+  std::vector<T> out(n);
+  if (n > 0) memory::copy_to_host(out.data(), p, n * sizeof(T));
+  return out;
+}
+template <class V, class S>
+raw_layout layout_of(const dcsr_matrix<V, S>& A) {
+  const dcsr_view<V> v = A.view();
+  const auto rows = std::size_t(A.rows()), k = std::size_t(v.k), used = std::size_t(A.allocation_pointer());
+  raw_layout l;
+  l.sizes = read_back(v.sizes, rows);
+  l.nseg = read_back(v.nseg, rows);
+  for (std::size_t s = 0; s < k; ++s) {  // slab s of the table holds every row's slot s
+    const auto slab = read_back(v.seg + offset_t(s) * v.pitch, 2 * rows);
+    l.seg.resize(2 * rows * k);
+    for (std::size_t r = 0; r < rows; ++r) {
+      l.seg[(r * k + s) * 2] = slab[2 * r];
+      l.seg[(r * k + s) * 2 + 1] = slab[2 * r + 1];
+    }
+  }
+  l.col = read_back(v.col, used);
+  if constexpr (!is_pattern_v<V>)
+    for (auto x : read_back(v.val, used)) l.val.push_back(double(x));
+  return l;
 }
 
 }  // namespace fg::test

@@ -23,42 +23,11 @@
 #include "core/memory.hpp"
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
-#include "storage/cuda/dcsr_insert_common.cuh"
+#include "storage/cuda/dcsr_batch_common.cuh"
 #include "storage/cuda/dcsr_insert_small.cuh"
 
 namespace fg::detail {
 namespace {
-// Check every edge, make its (row, col) key, and reduce the summary: one atomic per block.
-template <class V>
-__global__ void __launch_bounds__(threads)
-check_kernel(const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n, bool sorted, u64* key,
-             std::uint32_t* perm, device_status* st) {
-  __shared__ typename cub::BlockReduce<u64, threads>::TempStorage tmp;
-  const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
-  edge_summary mine;
-  if (e < n) {
-    key[e] = mine.add<V>(row, col, val, e, sorted);
-    if (perm != nullptr) perm[e] = std::uint32_t(e);
-  }
-  const edge_summary b = mine.reduce<threads>(tmp);
-  if (threadIdx.x == 0) {
-    if (b.bad != 0) atomicMax(&st->bad, b.bad);
-    if (b.row1 != 0) atomicMax(&st->max_row1, unsigned(b.row1));
-    if (b.col1 != 0) atomicMax(&st->max_col1, unsigned(b.col1));
-    if (b.unsorted != 0) st->unsorted = 1;
-  }
-}
-
-struct head_of {  // 1 where a new row starts in the sorted keys
-  const u64* k;
-  __host__ __device__ offset_t operator()(std::int64_t e) const { return e == 0 || (k[e] >> 32) != (k[e - 1] >> 32); }
-};
-struct kept_of {  // 1 for an entry that survives the duplicate drop (0 past the end)
-  const std::uint8_t* drop;
-  std::int64_t n;
-  __host__ __device__ offset_t operator()(std::int64_t e) const { return e < n && drop[e] == 0; }
-};
-
 // Runs of equal rows (run_of: inclusive count of heads), each touched row's stored size (what the
 // duplicate probe walks), and the repeats within the batch. Thread e in [0, n].
 template <class V>
@@ -182,11 +151,6 @@ __global__ void entries_kernel(dcsr_view<V> A, const stored_t<V>* val, const u64
   if (set.slot != nullptr) set.insert_new(k[e]);
 }
 
-int bit_width(std::uint64_t v) {
-  int b = 0;
-  for (; v != 0; v >>= 1) ++b;
-  return b;
-}
 // CUB's temporary storage for the general path, asked once per power of two of the batch size (the
 // query runs CUB's dispatch on the host, several microseconds a call; the bytes grow with the items,
 // so a larger count's answer serves every smaller batch).
@@ -216,18 +180,8 @@ temp_sizes temp_bytes_for(std::int64_t n, bool valued, bool sorted, int end_bit)
 }
 
 // The batch's one read-back: the device status as the host's insert_status.
-// Page-locked memory for the status (one block per host thread, kept for the process): a staged copy
-// to pageable memory costs a second hop. Asked for before a batch's first launch, since it can fail.
-device_status* pinned_status() {
-  thread_local device_status* pinned = static_cast<device_status*>(memory::allocate_pinned(sizeof(device_status)));
-  return pinned;
-}
-
 insert_status read_status(const device_status* st) {
-  device_status* pinned = pinned_status();
-  FG_CUDA_TRY(cudaMemcpyAsync(pinned, st, sizeof(device_status), cudaMemcpyDeviceToHost, cudaStream_t(0)));
-  FG_CUDA_TRY(cudaStreamSynchronize(cudaStream_t(0)));
-  const device_status h = *pinned;
+  const device_status h = fetch_status(st);
   insert_status out;
   if (h.bad != 0) {
     const u64 code = ~h.bad;
@@ -282,7 +236,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   const bool collapse = rq.collapse && !rq.sorted;
   if (n <= small_batch) {
     const offset_t* runs = &st->m;
-    small_prepare<V><<<1, small_threads>>>(A, b.row.data(), b.col.data(), b.val.data(), n, rq, set, key_sorted,
+    small_prepare<V><<<1, small_threads>>>(A, b.row.data(), b.col.data(), b.val.data(), n, rq, set, 0, key_sorted,
                                            perm_sorted, run_of, run_row, run_start, vol_off, drop, st);
     FG_CUDA_CHECK_LAUNCH();
     if (collapse && set.slot == nullptr) {
@@ -301,7 +255,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   void* temp = ws.get<std::uint8_t>(15, temp_bytes);
 
   FG_CUDA_TRY(cudaMemsetAsync(st, 0, sizeof(device_status)));
-  check_kernel<V><<<blocks_for(n), threads>>>(b.row.data(), b.col.data(), b.val.data(), n, rq.sorted,
+  check_kernel<V><<<blocks_for(n), threads>>>(b.row.data(), b.col.data(), b.val.data(), n, rq.sorted, 0, 0,
                                               rq.sorted ? key_sorted : key, perm, st);
   FG_CUDA_CHECK_LAUNCH();
   if (!rq.sorted) {

@@ -1,11 +1,11 @@
-// The single-block path of storage/cuda/dcsr_insert.cu (its only includer), for batches of at most
-// small_batch edges.
+// The single-block path of storage/cuda/dcsr_insert.cu, for batches of at most small_batch edges;
+// its first step (small_prepare) serves the deletions of storage/cuda/dcsr_erase.cu too.
 #pragma once
 #include <cub/block/block_merge_sort.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
-#include "storage/cuda/dcsr_insert_common.cuh"
+#include "storage/cuda/dcsr_batch_common.cuh"
 
 namespace fg::detail {
 namespace {
@@ -16,10 +16,15 @@ namespace {
 // decide and write (S3). Three launches and the status copy.
 constexpr int small_threads = 1024, small_items = 2, small_batch = small_threads * small_items;
 
-template <class V>
+// S1: check, sort, runs, the volume of the rows to read, drop flags (see above).
+// For a deletion (Erase; values ignored: W = pattern, no perm): keys that cannot be stored become
+// `past` (as check_kernel does), drop marks repeats, past keys and keys the set does not hold, and a
+// row is read (its volume counted) when at least one of its keys is kept. rq: row_cap = A.rows,
+// collapse (repeats), not sorted.
+template <class V, bool Erase = false, class W = V>
 __global__ void __launch_bounds__(small_threads)
-small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n,
-              insert_request rq, edge_set_view set, u64* key_out, std::uint32_t* perm_out, offset_t* run_of,
+small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const stored_t<W>* val, std::int64_t n,
+              insert_request rq, edge_set_view set, u64 past, u64* key_out, std::uint32_t* perm_out, offset_t* run_of,
               vertex_t* run_row, offset_t* run_start, offset_t* vol, std::uint8_t* drop, device_status* st) {
   using sort = cub::BlockMergeSort<u64, small_threads, small_items, std::uint32_t>;
   using reduce = cub::BlockReduce<u64, small_threads>;
@@ -30,6 +35,7 @@ small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const st
     typename scan::TempStorage scan;
   } tmp;
   __shared__ u64 ks[small_batch];
+  __shared__ std::uint8_t any_kept[Erase ? small_batch : 1];  // Erase: per run, whether a key is kept
   u64 k[small_items];
   std::uint32_t pm[small_items];
   edge_summary mine;
@@ -37,7 +43,9 @@ small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const st
   for (int j = 0; j < small_items; ++j) {
     const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
     pm[j] = std::uint32_t(e);
-    k[j] = e < n ? mine.add<V>(row, col, val, e, rq.sorted) : pad;
+    k[j] = e < n ? mine.add<W>(row, col, val, e, rq.sorted) : pad;
+    if (Erase && e < n && !(row[e] >= 0 && col[e] >= 0 && row[e] < rq.row_cap)) k[j] = past;
+    if (Erase) any_kept[threadIdx.x * small_items + j] = 0;
   }
   const edge_summary sum = mine.reduce<small_threads>(tmp.reduce);
   if (threadIdx.x == 0) {
@@ -57,23 +65,37 @@ small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const st
   __syncthreads();
   const bool collapse = rq.collapse && !rq.sorted;
   offset_t head[small_items], v[small_items];
+  bool kept[small_items];
   for (int j = 0; j < small_items; ++j) {
     const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;
     const bool in = e < n;
     head[j] = in && (e == 0 || (k[j] >> 32) != (ks[e - 1] >> 32));
-    const vertex_t r = key_row(k[j]);
-    // Stored pairs: looked up in the set when there is one, else probed by the rows' volume.
-    v[j] = head[j] && collapse && set.slot == nullptr && r >= 0 && r < rq.row_cap ? A.sizes[r] : 0;
+    kept[j] = false;
     if (in) {
       key_out[e] = k[j];
       if (perm_out != nullptr) perm_out[e] = pm[j];
       const bool repeat = collapse && e > 0 && k[j] == ks[e - 1];
-      drop[e] = repeat || (collapse && set.slot != nullptr && set.contains(k[j]));
+      // Insertion: stored pairs are looked up in the set when there is one (else probed by the
+      // rows' volume). Deletion: a key the set does not hold cannot match.
+      const bool d = Erase ? repeat || k[j] == past || (set.slot != nullptr && !set.contains(k[j]))
+                           : repeat || (collapse && set.slot != nullptr && set.contains(k[j]));
+      drop[e] = d;
+      kept[j] = !d;
     }
   }
   offset_t idx[small_items], off[small_items], m = 0, total = 0;
   scan(tmp.scan).ExclusiveSum(head, idx, m);
   __syncthreads();
+  if (Erase) {
+    for (int j = 0; j < small_items; ++j)
+      if (kept[j]) any_kept[idx[j] + head[j] - 1] = 1;  // racing writers all store 1
+    __syncthreads();
+  }
+  for (int j = 0; j < small_items; ++j) {
+    const vertex_t r = key_row(k[j]);
+    const bool read = Erase ? head[j] && any_kept[idx[j]] : head[j] && collapse && set.slot == nullptr;
+    v[j] = read && r >= 0 && r < rq.row_cap ? A.sizes[r] : 0;
+  }
   scan(tmp.scan).ExclusiveSum(v, off, total);
   for (int j = 0; j < small_items; ++j) {
     const std::int64_t e = std::int64_t(threadIdx.x) * small_items + j;

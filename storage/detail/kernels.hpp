@@ -61,6 +61,22 @@ struct insert_status {
   bool written = false;
 };
 
+/// What the caller of kernels<S>::erase knows about the store and asks of the deletion.
+struct erase_request {
+  offset_t capacity = 0;  ///< entries of the column buffer (bounds a flattened position)
+  bool log = false;       ///< keep an undo log in the workspace (a mixed batch): see undo_erase
+};
+
+/// Outcome of one kernels<S>::erase: either the keys are deleted, or (a bad key) nothing was touched.
+struct erase_status {
+  offset_t first_bad = -1;  ///< first bad key (batch order), -1 if none
+  int reason = 0;           ///< batch_reason code of first_bad
+  offset_t matched = 0;     ///< distinct keys found in the store
+  offset_t removed = 0;     ///< stored entries removed (every copy of a matched key)
+  offset_t runs = 0;        ///< touched rows the undo log covers
+  bool written = false;
+};
+
 /// Slack a new segment gets beyond what the batch needs: the larger of the constant alpha (the
 /// paper's mu) and a fraction of the row's new size. Proportional slack makes a growing row's
 /// capacity geometric, so a hub row needs O(log) segments instead of one per batch.
@@ -93,18 +109,6 @@ FG_HD inline int segments_holding(const dcsr_view<V>& A, vertex_t r, offset_t n)
   for (offset_t cap = 0; s < A.nseg[r] && cap < n; ++s)
     cap += A.seg[s * A.pitch + 2 * offset_t(r) + 1] - A.seg[s * A.pitch + 2 * offset_t(r)];
   return s == 0 && A.nseg[r] > 0 ? 1 : s;
-}
-
-/// place_rows' step for one touched row r (run i): its new size, the entries of its flattened range
-/// [vol[i], vol[i + 1]) that pos keeps (all of them when pos is null), and its chain: nseg[i] when
-/// given (an undo), else the segments those entries need. Set before the entries move: a trimmed
-/// chain still holds them, and a restored one is needed to put them back.
-template <class V>
-FG_HD inline void reshape_row(const dcsr_view<V>& A, vertex_t r, std::size_t i, const offset_t* vol,
-                              const offset_t* pos, const std::uint8_t* nseg) {
-  const offset_t n = pos != nullptr ? pos[vol[i + 1]] - pos[vol[i]] : vol[i + 1] - vol[i];
-  A.nseg[r] = nseg != nullptr ? nseg[i] : std::uint8_t(segments_holding(A, r, n));
-  A.sizes[r] = vertex_t(n);
 }
 
 /// Every SpMV entry point's argument check: x must cover the columns and y the rows.
@@ -162,28 +166,22 @@ struct kernels;
   static insert_status insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b,                    \
                               const insert_request& rq, batch_workspace<S>& ws,                    \
                               const edge_set_view& set);                                           \
-  /* deletion: vol[i] = size of run i's row (0 for rows >= A.rows), nseg[i] its segment count;     \
-     vol[m] = 0 */                                                                                 \
+  /* one whole deletion: check the keys (values ignored) -> sort -> drop repeats (and, with an    \
+     active set, keys it does not hold) -> locate every stored copy of each key in its row (the    \
+     holes) -> the holes in a row's surviving prefix [0, n - d) take the survivors of its tail     \
+     [n - d, n), both ascending -> sizes, and chains trimmed to segments_holding -> the matched    \
+     keys leave the set. Writes O(removed entries); reads the touched rows once. Writes nothing    \
+     when a key is bad. With rq.log, what it overwrote goes to the workspace's log slots. The      \
+     CUDA twin reads nothing back before the returned status. */                                   \
   template <class V>                                                                               \
-  static void touched_rows(const dcsr_view<V>& A, const vertex_t* run_row, std::size_t m,          \
-                           offset_t* vol, std::uint8_t* nseg);                                     \
-  /* vol = exclusive scan of the touched rows' sizes; b_col: the columns of a sorted batch with no  \
-     repeats, run i = b_col[run_start[i], run_start[i + 1]). For entry p of run i's row, at         \
-     t = vol[i] + p: saved_col/val[t] = the entry, keep[t] = 0 when run i lists its column, else 1; \
-     keep[vol[m]] = 0. Returns how many batch entries matched a stored entry. Writes nothing of A. */ \
+  static erase_status erase(const dcsr_view<V>& A, const coo_matrix<V, S>& b,                      \
+                            const erase_request& rq, batch_workspace<S>& ws,                       \
+                            const edge_set_view& set);                                             \
+  /* puts back what the logged erase that returned st changed (ws unchanged since, but for        \
+     slots below erase_log_slot); the store must not have been written in between. Allocates     \
+     nothing. */                                                                                   \
   template <class V>                                                                               \
-  static offset_t mark_deletes(const dcsr_view<V>& A, const vertex_t* run_row,                     \
-                               const offset_t* run_start, std::size_t m, const vertex_t* b_col,    \
-                               const offset_t* vol, offset_t* keep, vertex_t* saved_col,           \
-                               stored_t<V>* saved_val);                                            \
-  /* rewrites every touched row from saved: run i's row gets the saved entries t of                 \
-     [vol[i], vol[i + 1]) with pos[t + 1] > pos[t] (all of them when pos is null), in order, at the \
-     front of its segment chain; its size becomes their count and its nseg nseg[i] when nseg is     \
-     given, else segments_holding(size). Allocates nothing. */                                      \
-  template <class V>                                                                               \
-  static void place_rows(const dcsr_view<V>& A, const vertex_t* run_row, std::size_t m,            \
-                         const offset_t* vol, const offset_t* pos, const std::uint8_t* nseg,       \
-                         const vertex_t* saved_col, const stored_t<V>* saved_val);                 \
+  static void undo_erase(const dcsr_view<V>& A, batch_workspace<S>& ws, const erase_status& st);   \
   /* row_ptr[rows + 1] = exclusive scan of the sizes of rows order[0], order[1], ... (of rows      \
      0, 1, ... when order is null). Reads nothing back: the caller knows the total (its nnz). */   \
   static void scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr,                  \
@@ -224,15 +222,11 @@ struct kernels<device_space> {
 // Explicit-instantiation lists shared by every implementation file.
 #define FG_FOR_EACH_VALUE(M) M(float) M(double) M(::fg::pattern)
 // The deletion kernels of twin S for value type V (inside namespace fg::detail).
-#define FG_DELETE_KERNELS_OF(S, V)                                                                  \
-  template void kernels<S>::touched_rows<V>(const dcsr_view<V>&, const vertex_t*, std::size_t,      \
-                                            offset_t*, std::uint8_t*);                             \
-  template offset_t kernels<S>::mark_deletes<V>(const dcsr_view<V>&, const vertex_t*,               \
-                                                const offset_t*, std::size_t, const vertex_t*,      \
-                                                const offset_t*, offset_t*, vertex_t*, stored_t<V>*); \
-  template void kernels<S>::place_rows<V>(const dcsr_view<V>&, const vertex_t*, std::size_t,        \
-                                          const offset_t*, const offset_t*, const std::uint8_t*,    \
-                                          const vertex_t*, const stored_t<V>*);
+#define FG_ERASE_KERNELS_OF(S, V)                                                                   \
+  template erase_status kernels<S>::erase<V>(const dcsr_view<V>&, const coo_matrix<V, S>&,          \
+                                             const erase_request&, batch_workspace<S>&,             \
+                                             const edge_set_view&);                                 \
+  template void kernels<S>::undo_erase<V>(const dcsr_view<V>&, batch_workspace<S>&, const erase_status&);
 // (semiring, matrix value) pairs SpMV is built for.
 #define FG_FOR_EACH_SPMV(M)                                                                 \
   M(::fg::plus_times<float>, float) M(::fg::plus_times<double>, double)                     \

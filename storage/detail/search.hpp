@@ -19,4 +19,15 @@ FG_HD inline std::int64_t last_not_greater(const T* a, std::int64_t n, T v) {
   return lo;
 }
 
+/// Index of the first element of the sorted a[lo, hi) that is >= v (hi when none).
+template <class T>
+FG_HD inline std::int64_t first_not_less(const T* a, std::int64_t lo, std::int64_t hi, T v) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 }  // namespace fg::detail

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 #include <string>
 
 #include "core/memory.hpp"
@@ -124,6 +125,72 @@ TEST_CASE("10^4 random batches (1 .. 1e5 edges; insert, delete, mixed, read) equ
   cfg.max_segments = 3;  // rows reach k often: the segment-limit compaction is exercised too
   cfg.index = edge_index::always;  // duplicates checked through the edge set
   run_stream<pattern>(1, 10000, 20000, cfg);
+}
+
+namespace {
+// Insert, delete and mixed batches of random sizes (mostly small, now and then past the 2048 of the
+// small-batch path) on a graph small enough that rows fill, fragment and empty again, against a
+// std::set of pairs: every 200 batches the device store is checked against it and the reference twin
+// bit for bit.
+void run_set_model(std::uint64_t seed, int batches, const dcsr_config& cfg) {
+  std::mt19937_64 g(seed);
+  dcsr_matrix<pattern, D> dev(cfg);
+  dcsr_matrix<pattern, H> ref(cfg);
+  std::set<std::pair<vertex_t, vertex_t>> model;
+  std::vector<std::pair<vertex_t, vertex_t>> seen;  // every pair inserted (some deleted since)
+  const vertex_t n = 400;
+  auto size = [&] { return g() % 100 == 0 ? 1500 + g() % 2000 : 1 + g() % 40; };
+  auto some_edges = [&](std::size_t m, bool present) {
+    edges e;
+    for (std::size_t i = 0; i < m; ++i) {
+      if (present && !seen.empty() && g() % 4 != 0) {
+        const auto& k = seen[g() % seen.size()];
+        e.add(k.first, k.second, 0);
+      } else {
+        e.add(vertex_t(std::pow(double(g() % 1000) / 1000, 2) * (n + 5)), vertex_t(g() % n), 1);  // hubs, a few past n
+      }
+    }
+    return e;
+  };
+  for (int b = 0; b < batches; ++b) {
+    CAPTURE(b);
+    const int kind = int(g() % 3);
+    edges ins, del;
+    if (kind != 1) ins = some_edges(size(), false);
+    if (kind != 0) del = some_edges(size(), true);
+    if (kind == 0) {
+      dev.insert_batch(test::to_batch<pattern, D>(ins));
+      ref.insert_batch(test::to_batch<pattern, H>(ins));
+    } else if (kind == 1) {
+      dev.delete_batch(test::to_batch<pattern, D>(del));
+      ref.delete_batch(test::to_batch<pattern, H>(del));
+    } else {
+      dev.apply_batch(test::to_batch<pattern, D>(ins), test::to_batch<pattern, D>(del));
+      ref.apply_batch(test::to_batch<pattern, H>(ins), test::to_batch<pattern, H>(del));
+    }
+    for (std::size_t i = 0; i < del.r.size(); ++i) model.erase({del.r[i], del.c[i]});
+    for (std::size_t i = 0; i < ins.r.size(); ++i)
+      if (model.insert({ins.r[i], ins.c[i]}).second) seen.emplace_back(ins.r[i], ins.c[i]);
+    if (b % 200 != 199 && b + 1 != batches) continue;
+    const auto cells = test::cells_of(dev);
+    REQUIRE(cells.size() == model.size());
+    REQUIRE(dev.nnz() == offset_t(model.size()));
+    auto it = model.begin();
+    for (const auto& kv : cells) REQUIRE(kv.first == *it++);
+    dev.validate();
+    test::require_identical(dev, ref);
+  }
+}
+}  // namespace
+
+TEST_CASE("10^4 random insert / delete / mixed batches against a std::set model, with and without the edge set") {
+  dcsr_config cfg;
+  cfg.max_segments = 4;
+  cfg.index = edge_index::always;
+  run_set_model(11, 5000, cfg);
+  cfg.index = edge_index::never;
+  cfg.row_growth = 0;  // constant slack: more segments, more compactions
+  run_set_model(12, 5000, cfg);
 }
 
 TEST_CASE("random batches without the edge set (the duplicate check probes the rows)") {

@@ -239,7 +239,7 @@ TEST_CASE_TEMPLATE("deleting every edge leaves empty rows that SpMV reads as emp
   t.check();
 }
 
-TEST_CASE_TEMPLATE("deleting from rows of many segments keeps order and releases emptied segments", V, float,
+TEST_CASE_TEMPLATE("deleting from rows of many segments fills holes from the tail and releases emptied segments", V, float,
                    double, pattern) {
   dcsr_config cfg;
   cfg.max_segments = 16;
@@ -274,7 +274,8 @@ TEST_CASE_TEMPLATE("deleting from rows of many segments keeps order and releases
   const auto c = t.dev.to_csr();
   const auto col = to_vector(c.col);
   const auto ptr = to_vector(c.row_ptr);
-  CHECK(std::vector<vertex_t>(col.begin() + ptr[0], col.begin() + ptr[1]) == std::vector<vertex_t>{0, 2, 4, 6, 8, 10, 12, 14});
+  // Row 0 keeps 8: the prefix's holes 1 3 5 7 take the tail's survivors 8 10 12 14, in that order.
+  CHECK(std::vector<vertex_t>(col.begin() + ptr[0], col.begin() + ptr[1]) == std::vector<vertex_t>{0, 8, 2, 10, 4, 12, 6, 14});
   // Fill row 0 back up to 16 segments' worth: the released segments make room below k.
   for (vertex_t c2 = 15; c2 < 22; ++c2) {
     edges e;
@@ -397,4 +398,166 @@ TEST_CASE("graph::remove and graph::apply work in the graph's orientation") {
     CHECK(g.store().stats().deletes_absent == 1);
     g.store().validate();
   }
+}
+
+namespace {
+/// Row r's columns in stored order (read through to_csr).
+template <class V, class S>
+std::vector<vertex_t> row_of(const dcsr_matrix<V, S>& A, vertex_t r) {
+  const auto c = A.to_csr();
+  const auto col = to_vector(c.col);
+  const auto ptr = to_vector(c.row_ptr);
+  return {col.begin() + ptr[std::size_t(r)], col.begin() + ptr[std::size_t(r) + 1]};
+}
+/// The layout rule on a row's columns: the holes (positions, ascending) in the surviving prefix
+/// take the tail's survivors, both ascending.
+std::vector<vertex_t> after_rule(std::vector<vertex_t> row, const std::vector<std::size_t>& holes) {
+  const std::size_t keep = row.size() - holes.size();
+  std::vector<bool> is_hole(row.size(), false);
+  for (std::size_t h : holes) is_hole[h] = true;
+  std::vector<vertex_t> tail;
+  for (std::size_t p = keep; p < row.size(); ++p)
+    if (!is_hole[p]) tail.push_back(row[p]);
+  std::size_t next = 0;
+  for (std::size_t h : holes)
+    if (h < keep) row[h] = tail[next++];
+  row.resize(keep);
+  return row;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("deleting 1000 scattered entries of a hub row of 1e5 moves only the tail's survivors", V, float,
+                   double, pattern) {
+  dcsr_config cfg;
+  cfg.dups = duplicates::accumulate;  // the columns are distinct: spares the reference twin's row scans
+  twins<V> t(cfg);
+  edges hub;  // row 7: 1e5 distinct columns in a scrambled order (7919 is prime to 1e5), in 4 batches
+  for (vertex_t i = 0; i < 100000; ++i) hub.add(7, vertex_t((std::int64_t(i) * 7919) % 100000), 1.0 + i % 5);
+  for (std::size_t lo = 0; lo < hub.r.size(); lo += 25000) {
+    edges part;
+    for (std::size_t i = lo; i < lo + 25000; ++i) part.add(hub.r[i], hub.c[i], hub.v[i]);
+    for (vertex_t r = 0; r < 20; ++r)
+      if (r != 7) part.add(r, vertex_t(lo / 1000) + r, 2.0);  // other rows
+    t.insert(part);
+  }
+  t.check();
+  const std::vector<vertex_t> before = row_of(t.dev, 7);
+  REQUIRE(before.size() == 100000);
+  edges del;
+  std::vector<std::size_t> holes;
+  for (std::size_t p = 37; p < before.size(); p += 100) {  // scattered: every 100th position
+    holes.push_back(p);
+    del.add(7, before[p], 0);
+  }
+  REQUIRE(holes.size() == 1000);
+  t.remove(del);
+  t.check();  // twins bit-identical, the model, validate(): no empty segment kept
+  CHECK(row_of(t.dev, 7) == after_rule(before, holes));
+  CHECK(t.dev.stats().entries_deleted == 1000);
+}
+
+TEST_CASE("an edge stored more times than the batch has keys loses every copy (accumulating store)") {
+  dcsr_config cfg;
+  cfg.dups = duplicates::accumulate;
+  twins<double> t(cfg);
+  edges copies;  // (0, 1) 5000 times among other entries of row 0: more holes than the 2048 keys
+  for (int i = 0; i < 5000; ++i) copies.add(0, i % 3 == 0 ? 2 + i : 1, 1.0);
+  for (int i = 0; i < 5000; ++i) copies.add(0, 1, 0.5);
+  t.insert(copies);
+  const auto before = test::layout_of(t.dev);
+  edges del, bad;
+  del.add(0, 1, 0);
+  del.add(0, 5, 0);
+  bad.add(1, 1, std::nan(""));
+  CHECK_THROWS_AS(t.dev.apply_batch(test::to_batch<double, D>(bad), test::to_batch<double, D>(del)), batch_error);
+  CHECK(test::layout_of(t.dev) == before);  // 8334 holes put back
+  t.remove(del);
+  t.check();
+  CHECK(t.dev.nnz() == 1666);
+  CHECK(t.dev.stats().entries_deleted == 8334);
+}
+
+TEST_CASE_TEMPLATE("a deletion of absent edges only changes nothing but the counters", S, host_space, device_space) {
+  for (edge_index index : {edge_index::never, edge_index::always}) {
+    CAPTURE(int(index));
+    dcsr_config cfg;
+    cfg.index = index;
+    dcsr_matrix<pattern, S> A(cfg);
+    std::mt19937_64 g(5);
+    edges e, absent;
+    for (int i = 0; i < 5000; ++i) e.add(vertex_t(g() % 500), vertex_t(g() % 500), 1);
+    A.insert_batch(test::to_batch<pattern, S>(e));
+    A.insert_batch(test::to_batch<pattern, S>(e));  // duplicates only: an edge set (when asked for) exists now
+    const auto cells = test::cells_of(A);
+    for (int i = 0; i < 3000; ++i) {
+      const vertex_t r = vertex_t(g() % 520), c = vertex_t(g() % 600);  // some rows past the store
+      if (cells.count({r, c}) == 0) absent.add(r, c, 0);
+    }
+    absent.add(absent.r[0], absent.c[0], 0);  // a repeat
+    const auto before = test::layout_of(A);
+    const auto version = A.version();
+    A.delete_batch(test::to_batch<pattern, S>(absent));
+    CHECK(test::layout_of(A) == before);
+    CHECK(A.version() == version);
+    CHECK(A.stats().deletes_absent == std::int64_t(absent.r.size()));
+    CHECK(A.stats().entries_deleted == 0);
+    A.validate();
+  }
+}
+
+TEST_CASE_TEMPLATE("a mixed batch whose insertion fails leaves the layout byte for byte as it was", V, double, pattern) {
+  // A fragmented store with a hub row; the deletion half removes scattered entries of many rows
+  // (the hub's included), then the insertion half fails: a bad edge, or (device) out of memory on
+  // the way through new vertices, a compaction and a larger buffer.
+  std::mt19937_64 g(17);
+  dcsr_config cfg;
+  cfg.max_segments = 4;
+  twins<V> t(cfg);
+  for (int b = 0; b < 6; ++b) {
+    edges e;
+    for (int i = 0; i < 3000; ++i) e.add(i % 4 == 0 ? 3 : vertex_t(g() % 300), vertex_t(g() % 5000), 1.0 + i % 3);
+    t.insert(e);
+  }
+  t.check();
+  edges del, bad, big;
+  for (const auto& [key, cell] : t.model.cells)
+    if (g() % 5 == 0) del.add(key.first, key.second, 0);
+  for (int i = 0; i < 50; ++i) del.add(vertex_t(g() % 400), vertex_t(g() % 5000), 0);  // mostly absent
+  bad.add(1, 2, 1.0);
+  bad.add(-1, 2, 1.0);
+  for (int i = 0; i < 40000; ++i) big.add(vertex_t(g() % 2000), vertex_t(g() % 2000), 1.0);
+  auto require_unchanged = [&](const auto& A, const test::raw_layout& before, offset_t nnz, std::uint64_t version) {
+    REQUIRE(test::layout_of(A) == before);
+    REQUIRE(A.nnz() == nnz);
+    REQUIRE(A.version() == version);
+    A.validate();
+  };
+  const auto ref_before = test::layout_of(t.ref), dev_before = test::layout_of(t.dev);
+  const offset_t nnz = t.dev.nnz();
+  const auto version = t.dev.version();
+  CHECK_THROWS_AS(t.ref.apply_batch(test::to_batch<V, H>(bad), test::to_batch<V, H>(del)), batch_error);
+  CHECK_THROWS_AS(t.dev.apply_batch(test::to_batch<V, D>(bad), test::to_batch<V, D>(del)), batch_error);
+  require_unchanged(t.ref, ref_before, nnz, version);
+  require_unchanged(t.dev, dev_before, nnz, version);
+  int failed = 0;
+  for (std::size_t extra = 0; extra < (std::size_t(8) << 20); extra += std::size_t(256) << 10) {
+    const auto in = test::to_batch<V, D>(big), out = test::to_batch<V, D>(del);
+    memory::set_limit_for_testing(memory::bytes_in_use() + extra);
+    bool ok = true;
+    try {
+      t.dev.apply_batch(in, out);
+    } catch (const out_of_memory&) {
+      ok = false;
+    }
+    memory::set_limit_for_testing(0);
+    if (ok) break;
+    ++failed;
+    require_unchanged(t.dev, dev_before, nnz, version);
+  }
+  CHECK(failed > 3);
+  t.ref.apply_batch(test::to_batch<V, H>(big), test::to_batch<V, H>(del));
+  if (t.dev.version() == version) t.dev.apply_batch(test::to_batch<V, D>(big), test::to_batch<V, D>(del));
+  t.ref.validate();
+  t.dev.validate();
+  test::require_identical(t.ref, t.dev);
 }

@@ -1,4 +1,4 @@
-// Tiny deletion and mixed-batch cases checked by hand (reference twin only): in-row compaction,
+// Tiny deletion and mixed-batch cases checked by hand (reference twin only): holes filled from the tail,
 // released segments, counters, the stated order of a mixed batch, failure atomicity.
 #include <doctest/doctest.h>
 
@@ -33,7 +33,7 @@ dcsr_matrix<pattern, H> two_segment_row() {
 }
 }  // namespace
 
-TEST_CASE("deletion compacts a row within its own segments and releases the segment it empties") {
+TEST_CASE("deletion fills a row's holes from its tail and releases the segment it empties") {
   auto A = two_segment_row();
   const dcsr_view<pattern> v = A.view();
   REQUIRE(v.nseg[0] == 2);
@@ -41,14 +41,15 @@ TEST_CASE("deletion compacts a row within its own segments and releases the segm
   REQUIRE(A.allocation_pointer() == 21);
   A.delete_batch(batch<pattern>({0, 0}, {4, 2}));  // order within a batch does not matter
   A.validate();
-  // Survivors 1 3 5 keep their order at the front of the chain: 1 3 in segment 0, 5 at 16.
+  // 3 entries stay: the prefix [0, 3) has one hole (position 1, column 2), the tail [3, 5) one
+  // survivor (position 4, column 5), which moves into it; 3 stays where it was, at 16.
   CHECK(A.nnz() == 3);
   CHECK(v.sizes[0] == 3);
   CHECK(v.nseg[0] == 2);
   CHECK(v.col[0] == 1);
-  CHECK(v.col[1] == 3);
-  CHECK(v.col[16] == 5);
-  CHECK(row_cols(A, 0) == std::vector<vertex_t>{1, 3, 5});
+  CHECK(v.col[1] == 5);
+  CHECK(v.col[16] == 3);
+  CHECK(row_cols(A, 0) == std::vector<vertex_t>{1, 5, 3});
   A.delete_batch(batch<pattern>({0, 0}, {3, 5}));  // segment 1 empties: released from the row
   A.validate();
   CHECK(v.sizes[0] == 1);
