@@ -9,9 +9,11 @@
 #define FG_CUDA_TRY(call)                                                                    \
   do {                                                                                       \
     cudaError_t fg_err_ = (call);                                                            \
-    if (fg_err_ != cudaSuccess)                                                              \
+    if (fg_err_ != cudaSuccess) {                                                            \
+      (void)cudaGetLastError(); /* a non-sticky error must not resurface at the next check */ \
       throw ::fg::cuda_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + \
                              #call + ": " + cudaGetErrorString(fg_err_));                    \
+    }                                                                                        \
   } while (0)
 
 /// After a kernel launch: configuration errors surface here, execution errors at the next sync.

@@ -40,7 +40,8 @@ defrag_policy make_defrag_policy(defrag_mode m) {
 
 defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile& p, bool at_limit, double reads) {
   FG_EXPECTS(reads >= 0, "defragment policy: expected reads must be >= 0");
-  FG_EXPECTS(pol.defrag_spmvs > 0, "defragment policy: defrag_spmvs must be > 0");
+  FG_EXPECTS(pol.defrag_spmvs > 0 && pol.defrag_fixed_ms >= 0,
+             "defragment policy: defrag_spmvs must be > 0 and defrag_fixed_ms >= 0");
   defrag_decision d;
   d.reads = reads;
   std::ostringstream why;
@@ -68,7 +69,7 @@ defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile
           << (at_limit ? "reached" : "not reached") << ")";
     } else {
       d.saved_ms = reads * (d.fragmented_ms - d.packed_ms);
-      d.cost_ms = pol.defrag_spmvs * csr_ms;
+      d.cost_ms = pol.defrag_spmvs * csr_ms + pol.defrag_fixed_ms;
       d.defragment = d.saved_ms > d.cost_ms;
       if (d.defragment && !pol.layout) {  // which layout: the one the selector's reads of the packed store want
         packed_p.size_ordered = true;
@@ -77,7 +78,8 @@ defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile
       why << reads << " read" << (reads == 1 ? "" : "s") << " x " << (d.fragmented_ms - d.packed_ms)
           << " ms saved per read (" << p.segments_per_row << " segments per row: DCSR SpMV " << d.fragmented_ms
           << " vs " << d.packed_ms << " ms packed) = " << d.saved_ms << " ms " << (d.defragment ? ">" : "<=")
-          << " defragment " << d.cost_ms << " ms (" << pol.defrag_spmvs << " CSR SpMVs of " << csr_ms << " ms); like";
+          << " defragment " << d.cost_ms << " ms (" << pol.defrag_spmvs << " CSR SpMVs of " << csr_ms << " ms + "
+          << pol.defrag_fixed_ms << " ms); like";
       for (std::size_t i = 0; i < near.size(); ++i) why << (i ? ", " : " ") << near[i];
       why << "; " << 100 * p.gap_fraction << "% of the buffer unused";
       if (d.by_size) why << "; rows by size: the selector reads the packed store with ADCSR, which then needs no copy";

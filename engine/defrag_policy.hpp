@@ -27,10 +27,13 @@ const char* to_string(defrag_mode m);
 
 struct defrag_policy {
   defrag_mode mode = defrag_mode::measured;
-  /// A defragmentation's cost in packed CSR SpMVs (csr_vector) of the same store. It moves every
-  /// entry once and sizes/offsets twice, plus allocation: 21-25 CSR SpMVs measured on the H100
-  /// (bench/NOTES.md, "Change: defragmentation policy"); `fluxgraph bench stream` prints it per graph.
-  double defrag_spmvs = 23;
+  /// A defragmentation's cost: defrag_spmvs packed CSR SpMVs (csr_vector) of the same store plus
+  /// defrag_fixed_ms. It reads and writes every entry once (the tiled gather) and rewrites one
+  /// segment slot a row, with one allocation. Fitted to the H100 (bench/NOTES.md, session 10:
+  /// 0.82-0.84 ms on rmat-22 = 1.2 SpMVs; 62-64 us on Slashdot, 115-138 us on cnr-2000, where the
+  /// launches dominate); `fluxgraph bench stream` prints it per graph. It was 21-25 SpMVs before.
+  double defrag_spmvs = 1.25;
+  double defrag_fixed_ms = 0.06;
   int value_bytes = 8;  ///< element size of the vectors the reads multiply (PageRank: 8)
   calibration cal;      ///< measured mode: the selector's points (make_defrag_policy loads this device's)
   /// Where the rows go: unset = the measured mode picks (size order when the selector would read

@@ -210,6 +210,8 @@ class dcsr_matrix {
   dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity);
   void grow_row_table(vertex_t rows_needed);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
+  /// defragment() in row order, in place: the row table is kept, the entries move to a new buffer.
+  void pack();
   offset_t slack() const noexcept;
   // Deletion (storage/dcsr_delete.cpp): one kernels<S>::erase; with `log`, what it overwrote stays in
   // work_ so that a mixed batch can undo it.

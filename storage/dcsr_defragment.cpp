@@ -52,8 +52,35 @@ void dcsr_matrix<V, S>::defragment() {
 
 template <class V, class S>
 void dcsr_matrix<V, S>::defragment(dcsr_layout layout) {
-  adopt(compacted(capacity(), row_cap_, layout));
+  if (layout == dcsr_layout::size_order) adopt(compacted(capacity(), row_cap_, layout));
+  else pack();
   ++stats_.defrag_requested;
+}
+
+// Row order keeps the row table: only the entries move, into a fresh buffer (the one allocation,
+// made before anything is written); sizes stay, and each row's first segment slot is rewritten to
+// its packed range (later slots are dead once nseg is 1). compacted() would allocate, zero and fill
+// a whole new table (k * 16 bytes a row): on small graphs that fixed cost was most of a defragment
+// (Slashdot 0.10 ms, 6 SpMVs, for a packed store). The scan's output lives in the batch workspace.
+template <class V, class S>
+void dcsr_matrix<V, S>::pack() {
+  using K = detail::kernels<S>;
+  array<vertex_t, S> col(col_.size());
+  array<stored_t<V>, S> val(val_.size());
+  offset_t* row_ptr = work_.template get<offset_t>(0, std::size_t(rows_) + 1);
+  if (rows_ > 0) {
+    K::scan_sizes(sizes_.data(), rows_, row_ptr, nullptr);
+    K::compact(view(), row_ptr, nullptr, nnz_, col.data(), is_pattern_v<V> ? nullptr : val.data());
+    K::single_segments(sizes_.data(), nseg_.data(), seg_.data(), rows_, row_ptr, nullptr, false);
+  }
+  col_ = std::move(col);
+  val_ = std::move(val);
+  alloc_ptr_ = nnz_;
+  max_nseg_ = 1;
+  at_limit_ = false;
+  ordered_rows_ = -1;
+  order_ = {};
+  order_ptr_ = {};
 }
 
 template <class V, class S>
@@ -86,6 +113,7 @@ coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const {
   template dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t, vertex_t, dcsr_layout) const; \
   template void dcsr_matrix<V, S>::defragment();                                              \
   template void dcsr_matrix<V, S>::defragment(dcsr_layout);                                   \
+  template void dcsr_matrix<V, S>::pack();                                                    \
   template csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const;                                \
   template coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const;
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)

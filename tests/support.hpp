@@ -132,10 +132,12 @@ struct raw_layout {
     return sizes == o.sizes && nseg == o.nseg && seg == o.seg && col == o.col && val == o.val;
   }
 };
-template <class T>
+template <class S, class T>
 std::vector<T> read_back(const T* p, std::size_t n) {
   std::vector<T> out(n);
-  if (n > 0) memory::copy_to_host(out.data(), p, n * sizeof(T));
+  if (n == 0) return out;
+  if constexpr (std::is_same_v<S, device_space>) memory::copy_to_host(out.data(), p, n * sizeof(T));
+  else std::copy(p, p + n, out.begin());
   return out;
 }
 template <class V, class S>
@@ -143,19 +145,19 @@ raw_layout layout_of(const dcsr_matrix<V, S>& A) {
   const dcsr_view<V> v = A.view();
   const auto rows = std::size_t(A.rows()), k = std::size_t(v.k), used = std::size_t(A.allocation_pointer());
   raw_layout l;
-  l.sizes = read_back(v.sizes, rows);
-  l.nseg = read_back(v.nseg, rows);
+  l.sizes = read_back<S>(v.sizes, rows);
+  l.nseg = read_back<S>(v.nseg, rows);
   for (std::size_t s = 0; s < k; ++s) {  // slab s of the table holds every row's slot s
-    const auto slab = read_back(v.seg + offset_t(s) * v.pitch, 2 * rows);
+    const auto slab = read_back<S>(v.seg + offset_t(s) * v.pitch, 2 * rows);
     l.seg.resize(2 * rows * k);
     for (std::size_t r = 0; r < rows; ++r) {
       l.seg[(r * k + s) * 2] = slab[2 * r];
       l.seg[(r * k + s) * 2 + 1] = slab[2 * r + 1];
     }
   }
-  l.col = read_back(v.col, used);
+  l.col = read_back<S>(v.col, used);
   if constexpr (!is_pattern_v<V>)
-    for (auto x : read_back(v.val, used)) l.val.push_back(double(x));
+    for (auto x : read_back<S>(v.val, used)) l.val.push_back(double(x));
   return l;
 }
 

@@ -79,8 +79,11 @@ TEST_CASE("measured: a packed store is kept") {
 
 TEST_CASE("measured: reads x time saved per read against the defragmentation's cost") {
   // 3 segments per row: DCSR reads at 1 + 0.5 x 2 = 2x packed: 0.2 vs 0.1 ms, 0.1 ms saved a read.
-  // Defragment = 23 CSR SpMVs of 0.1 ms = 2.3 ms: pays off from the 24th read.
-  const auto p = policy(defrag_mode::measured);
+  // Defragment (priced as on an older device) = 23 CSR SpMVs of 0.1 ms = 2.3 ms: pays off from the
+  // 24th read.
+  auto p = policy(defrag_mode::measured);
+  p.defrag_spmvs = 23;
+  p.defrag_fixed_ms = 0;
   const auto keep = decide_defragment(p, store(3, 0.3), false, 23);
   CHECK_FALSE(keep.defragment);
   CHECK(keep.fragmented_ms == doctest::Approx(0.2));
@@ -99,10 +102,14 @@ TEST_CASE("measured: reads x time saved per read against the defragmentation's c
   // saved per read: pays off from the 39th read (2.3 / 0.06 = 38.3).
   CHECK_FALSE(decide_defragment(p, store(1.1, 0.05), false, 38).defragment);
   CHECK(decide_defragment(p, store(1.1, 0.05), false, 39).defragment);
-  // A cheaper defragmentation (measured on another device) moves the threshold.
-  auto cheap = p;
-  cheap.defrag_spmvs = 2;
-  CHECK(decide_defragment(cheap, store(3, 0.3), false, 3).defragment);
+  // The H100 default (1.25 SpMVs + 0.06 ms = 0.185 ms here) moves the threshold to the 2nd read,
+  // and to the 4th for the barely fragmented store (0.185 / 0.06 = 3.1).
+  const auto h100 = policy(defrag_mode::measured);
+  CHECK(decide_defragment(h100, store(3, 0.3), false, 1).cost_ms == doctest::Approx(0.185));
+  CHECK_FALSE(decide_defragment(h100, store(3, 0.3), false, 1).defragment);
+  CHECK(decide_defragment(h100, store(3, 0.3), false, 2).defragment);
+  CHECK_FALSE(decide_defragment(h100, store(1.1, 0.05), false, 3).defragment);
+  CHECK(decide_defragment(h100, store(1.1, 0.05), false, 4).defragment);
 }
 
 TEST_CASE("measured: the rows go by size when the selector would read the packed store with ADCSR") {
@@ -162,5 +169,8 @@ TEST_CASE("bad arguments") {
   CHECK_THROWS_AS(decide_defragment(policy(defrag_mode::measured), store(2, 0), false, -1), invalid_argument);
   auto p = policy(defrag_mode::measured);
   p.defrag_spmvs = 0;
+  CHECK_THROWS_AS(decide_defragment(p, store(2, 0), false, 1), invalid_argument);
+  p.defrag_spmvs = 1;
+  p.defrag_fixed_ms = -1;
   CHECK_THROWS_AS(decide_defragment(p, store(2, 0), false, 1), invalid_argument);
 }
