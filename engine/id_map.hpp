@@ -1,75 +1,71 @@
 // Input vertex ids (any int64 >= 0) to the engine's dense ids 0, 1, 2, ... in the order the ids
-// first appear, and back. An open-addressing table (linear probing, at most half full, Fibonacci
-// hashing so that runs of consecutive ids spread out): one probe for most look-ups, where
-// std::unordered_map chases a node per id.
+// first appear, and back. This is the live reader's inner loop (two look-ups per edge), so each
+// look-up should cost one cache miss at most. Two forms, one at a time, both rebuilt from ids():
+// - direct: a flat array indexed by the input id (-1: unseen), kept while the largest id is small
+//   next to the number of ids seen (SNAP, LDBC and generator files number vertices densely): one
+//   load per id, no hashing, no probing.
+// - hashed: open addressing (linear probing, at most half full, Fibonacci hashing so that runs of
+//   consecutive ids spread out), key and value in one 16-byte slot: one cache line per probe.
+// Which one is decided again whenever the array would grow past its limit or the table doubles
+// (both O(ids) steps anyway), so a stream that starts sparse and fills in goes direct later.
 #pragma once
 #include <cstdint>
-#include <limits>
-#include <string>
 #include <vector>
 
-#include "core/error.hpp"
 #include "core/types.hpp"
 
 namespace fg {
 
 class id_map {
  public:
-  id_map() { rehash(1024); }
+  id_map();
 
   /// @brief The dense id of `id` (>= 0), a new one when it is unseen.
   /// @throws fg::invalid_argument for a negative id; fg::error when a new id would pass vertex_t's range
   vertex_t intern(std::int64_t id) {
-    if (id < 0) throw invalid_argument("id_map: negative id " + std::to_string(id));
-    std::size_t i = slot(id);
-    if (keys_[i] == id) return vals_[i];
-    if (2 * (ids_.size() + 1) > keys_.size()) {
-      rehash(2 * keys_.size());
-      i = slot(id);
-    }
-    if (ids_.size() >= std::size_t(std::numeric_limits<vertex_t>::max()))
-      throw error("too many vertices: more than " + std::to_string(std::numeric_limits<vertex_t>::max()) + " distinct ids");
-    keys_[i] = id;
-    vals_[i] = vertex_t(ids_.size());
-    ids_.push_back(id);
-    return vals_[i];
+    const vertex_t d = find(id);
+    return d >= 0 ? d : add(id);
   }
-  /// @brief The dense id of `id`, or -1 when it has not appeared.
+  /// @brief out_a[i] = intern(a[i]), out_b[i] = intern(b[i]) in the order a[0], b[0], a[1], ...
+  ///        (the lines' order), looking a few pairs ahead so that their cache misses overlap.
+  void intern_pairs(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,
+                    std::size_t n);
+  /// @brief The dense id of `id`, or -1 when it has not appeared (or is negative).
   vertex_t find(std::int64_t id) const noexcept {
-    const std::size_t i = slot(id);
-    return keys_[i] == id ? vals_[i] : -1;
+    if (direct_mode_) return std::uint64_t(id) < direct_.size() ? direct_[std::size_t(id)] : -1;
+    std::size_t i = home(id);
+    while (table_[i].key != id && table_[i].key != empty) i = (i + 1) & mask_;
+    return table_[i].val;  // -1 in an empty slot
   }
   vertex_t size() const noexcept { return vertex_t(ids_.size()); }
   /// ids()[d]: the input id of dense id d.
   const std::vector<std::int64_t>& ids() const noexcept { return ids_; }
+  /// Whether look-ups go through the flat array (else the hash table); for tests and benchmarks.
+  bool is_direct() const noexcept { return direct_mode_; }
 
  private:
+  struct slot {
+    std::int64_t key;
+    vertex_t val;
+  };
   static constexpr std::int64_t empty = -1;  // input ids are >= 0
 
-  // The slot holding `id`, or the empty slot where it would go.
-  std::size_t slot(std::int64_t id) const noexcept {
-    std::size_t i = std::size_t((std::uint64_t(id) * 0x9E3779B97F4A7C15ull) >> shift_);
-    while (keys_[i] != id && keys_[i] != empty) i = (i + 1) & mask_;
-    return i;
+  std::size_t home(std::int64_t id) const noexcept {
+    return std::size_t((std::uint64_t(id) * 0x9E3779B97F4A7C15ull) >> shift_);
   }
-  void rehash(std::size_t capacity) {
-    mask_ = capacity - 1;
-    shift_ = 64;
-    for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;
-    keys_.assign(capacity, empty);
-    vals_.assign(capacity, 0);
-    for (std::size_t d = 0; d < ids_.size(); ++d) {
-      const std::size_t i = slot(ids_[d]);
-      keys_[i] = ids_[d];
-      vals_[i] = vertex_t(d);
-    }
-  }
+  vertex_t add(std::int64_t id);
+  std::size_t direct_run(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,
+                         std::size_t i, std::size_t n);
+  void put(std::int64_t id, vertex_t d);
+  void rebuild();
 
-  std::vector<std::int64_t> keys_;
-  std::vector<vertex_t> vals_;
+  bool direct_mode_ = true;
+  std::vector<vertex_t> direct_;  // direct: input id -> dense id, -1 unseen
+  std::vector<slot> table_;       // hashed: a power of 2 slots
+  std::size_t mask_ = 0;          // table_.size() - 1
+  int shift_ = 64;                // 64 - log2(table_.size())
   std::vector<std::int64_t> ids_;
-  std::size_t mask_ = 0;
-  int shift_ = 64;
+  std::int64_t max_id_ = -1;
 };
 
 }  // namespace fg

@@ -60,10 +60,10 @@ void to_dense(const raw_edges& raw, id_map& ids, live_batch& out) {
   std::vector<std::uint32_t> kept_after;  // del_after of the deletes kept
   std::size_t i = 0;
   auto intern_to = [&](std::size_t k) {  // the inserts before position k, in line order
-    for (; i < k; ++i) {
-      out.inserts.src[i] = ids.intern(raw.ins_src[i]);
-      out.inserts.dst[i] = ids.intern(raw.ins_dst[i]);
-    }
+    if (k <= i) return;
+    ids.intern_pairs(raw.ins_src.data() + i, raw.ins_dst.data() + i, out.inserts.src.data() + i,
+                     out.inserts.dst.data() + i, k - i);
+    i = k;
   };
   for (std::size_t j = 0; j < raw.del_src.size(); ++j) {
     intern_to(raw.del_after[j]);
