@@ -308,11 +308,7 @@ erase_status kernels<device_space>::erase(const dcsr_view<V>& A, const coo_matri
   return st;
 }
 
-#define FG_INSTANTIATE(V)                                                                          \
-  template erase_status kernels<device_space>::erase<V>(const dcsr_view<V>&,                        \
-                                                        const coo_matrix<V, device_space>&,         \
-                                                        const erase_request&, batch_workspace<device_space>&, \
-                                                        const edge_set_view&);
+#define FG_INSTANTIATE(V) FG_ERASE_KERNEL_OF(device_space, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

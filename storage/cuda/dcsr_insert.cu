@@ -287,11 +287,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   return read_status(st);
 }
 
-#define FG_INSTANTIATE(V)                                                                          \
-  template insert_status kernels<device_space>::insert<V>(const dcsr_view<V>&,                      \
-                                                          const coo_matrix<V, device_space>&,       \
-                                                          const insert_request&, batch_workspace<device_space>&, \
-                                                          const edge_set_view&);
+#define FG_INSTANTIATE(V) FG_INSERT_KERNEL_OF(device_space, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

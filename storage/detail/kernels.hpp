@@ -221,11 +221,17 @@ struct kernels<device_space> {
 
 // Explicit-instantiation lists shared by every implementation file.
 #define FG_FOR_EACH_VALUE(M) M(float) M(double) M(::fg::pattern)
-// The deletion kernels of twin S for value type V (inside namespace fg::detail).
-#define FG_ERASE_KERNELS_OF(S, V)                                                                   \
+// One batch operation of twin S for value type V (inside namespace fg::detail); each twin's file
+// instantiates the operations it defines.
+#define FG_INSERT_KERNEL_OF(S, V)                                                                   \
+  template insert_status kernels<S>::insert<V>(const dcsr_view<V>&, const coo_matrix<V, S>&,        \
+                                               const insert_request&, batch_workspace<S>&,          \
+                                               const edge_set_view&);
+#define FG_ERASE_KERNEL_OF(S, V)                                                                    \
   template erase_status kernels<S>::erase<V>(const dcsr_view<V>&, const coo_matrix<V, S>&,          \
                                              const erase_request&, batch_workspace<S>&,             \
-                                             const edge_set_view&);                                 \
+                                             const edge_set_view&);
+#define FG_UNDO_ERASE_KERNEL_OF(S, V) \
   template void kernels<S>::undo_erase<V>(const dcsr_view<V>&, batch_workspace<S>&, const erase_status&);
 // (semiring, matrix value) pairs SpMV is built for.
 #define FG_FOR_EACH_SPMV(M)                                                                 \

@@ -18,9 +18,7 @@ void kernels<device_space>::undo_erase(const dcsr_view<V>& A, batch_workspace<de
   parallel_for(st.runs, FG_LAMBDA(std::int64_t i) { untrim_row(A, log, i); });
 }
 
-#define FG_INSTANTIATE(V)                                                                          \
-  template void kernels<device_space>::undo_erase<V>(const dcsr_view<V>&, batch_workspace<device_space>&, \
-                                                     const erase_status&);
+#define FG_INSTANTIATE(V) FG_UNDO_ERASE_KERNEL_OF(device_space, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -91,10 +91,7 @@ erase_status K::erase(const dcsr_view<V>& A, const coo_matrix<V, device_space>& 
   return st;
 }
 
-#define FG_INSTANTIATE(V)                                                                          \
-  template erase_status K::erase<V>(const dcsr_view<V>&, const coo_matrix<V, device_space>&,        \
-                                    const erase_request&, batch_workspace<device_space>&,           \
-                                    const edge_set_view&);
+#define FG_INSTANTIATE(V) FG_ERASE_KERNEL_OF(device_space, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

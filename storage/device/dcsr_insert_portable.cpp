@@ -91,10 +91,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
                                   offset_t, double, offset_t*);                                      \
   template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,        \
                             const offset_t*, offset_t, const coo_matrix<V, device_space>&);           \
-  template insert_status kernels<device_space>::insert<V>(const dcsr_view<V>&,                      \
-                                                          const coo_matrix<V, device_space>&,       \
-                                                          const insert_request&, batch_workspace<device_space>&, \
-                                                          const edge_set_view&);
+  FG_INSERT_KERNEL_OF(device_space, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -116,7 +116,7 @@ void K::undo_erase(const dcsr_view<V>& A, batch_workspace<host_space>& ws, const
   for (offset_t i = 0; i < st.runs; ++i) untrim_row(A, log, i);
 }
 
-#define FG_INSTANTIATE(V) FG_ERASE_KERNELS_OF(host_space, V)
+#define FG_INSTANTIATE(V) FG_ERASE_KERNEL_OF(host_space, V) FG_UNDO_ERASE_KERNEL_OF(host_space, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

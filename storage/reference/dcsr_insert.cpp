@@ -132,9 +132,7 @@ insert_status K::insert(const dcsr_view<V>& A, const coo_matrix<V, host_space>& 
 }
 
 #define FG_INSTANTIATE(V)                                                                        \
-  template insert_status K::insert<V>(const dcsr_view<V>&, const coo_matrix<V, host_space>&,     \
-                                      const insert_request&, batch_workspace<host_space>&,       \
-                                      const edge_set_view&);                                     \
+  FG_INSERT_KERNEL_OF(host_space, V)                                                             \
   template batch_summary K::summarize<V>(const coo_matrix<V, host_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, host_space>&);                                    \
   template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&, const std::uint8_t*);          \
