@@ -54,7 +54,9 @@ void streaming(const edge_list& g, std::size_t batch, const stream_options& o, d
   offset_t distinct = -1;
   // Warm-up, untimed: the first launch of each kernel loads its module, and the first stores grow
   // the memory pool; a cold first graph measured 46 M edges/s where the same batches warm ran at
-  // 400 (cnr-2000, 1e5, run 48). A long-running stream pays neither per batch.
+  // 365 (cnr-2000, 1e5, runs 51-52). A long-running stream pays neither per batch. DCSR streams
+  // every batch once so the pool holds the blocks of each of its compactions (cheap next to the
+  // timed runs); HYB and the rebuild only need their kernels loaded.
   {
     const std::size_t few = std::min<std::size_t>(nb, 3);
     if (nb <= o.dcsr_cap) {

@@ -81,6 +81,11 @@ void id_map::put(std::int64_t id, vertex_t d) {
     return;
   }
   if (2 * ids_.size() > table_.size()) return rebuild();  // at most half full
+  place(id, d);
+}
+
+// id (absent) into the first empty slot of its probe sequence.
+void id_map::place(std::int64_t id, vertex_t d) {
   std::size_t i = home(id);
   while (table_[i].key != empty) i = (i + 1) & mask_;
   table_[i] = {id, d};
@@ -105,11 +110,7 @@ void id_map::rebuild() {
   mask_ = capacity - 1;
   shift_ = 64;
   for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;
-  for (std::size_t d = 0; d < n; ++d) {
-    std::size_t i = home(ids_[d]);
-    while (table_[i].key != empty) i = (i + 1) & mask_;
-    table_[i] = {ids_[d], vertex_t(d)};
-  }
+  for (std::size_t d = 0; d < n; ++d) place(ids_[d], vertex_t(d));
 }
 
 void id_map::intern_pairs(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,

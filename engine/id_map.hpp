@@ -58,6 +58,7 @@ class id_map {
                          std::size_t i, std::size_t n);
   void put(std::int64_t id, vertex_t d);
   void rebuild();
+  void place(std::int64_t id, vertex_t d);
 
   bool direct_mode_ = true;
   std::vector<vertex_t> direct_;  // direct: input id -> dense id, -1 unseen

@@ -20,7 +20,5 @@ void edge_set_mark(const edge_set_view& s, const vertex_t* rows, const vertex_t*
                    std::uint8_t* drop);
 /// Adds the pairs (all absent and distinct).
 void edge_set_add(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n);
-/// Erases the pairs (distinct; absent ones are no-ops).
-void edge_set_erase(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n);
 
 }  // namespace fg::detail

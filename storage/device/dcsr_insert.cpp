@@ -122,12 +122,7 @@ void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b, c
   parallel_for(total, FG_LAMBDA(std::int64_t t) {
     const std::int64_t i = last_not_greater(vol, std::int64_t(m) + 1, offset_t(t));
     const vertex_t c = A.col[A.locate(rr[i], t - vol[i])];
-    offset_t lo = rs[i], hi = rs[i + 1];  // first batch entry of the run with col >= c
-    while (lo < hi) {
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (col[mid] < c) lo = mid + 1;
-      else hi = mid;
-    }
+    const std::int64_t lo = first_not_less(col, rs[i], rs[i + 1], c);  // the run's first col >= c
     if (lo < rs[i + 1] && col[lo] == c) d[lo] = 1;  // racing writers all store 1
   });
   auto identity = FG_LAMBDA(std::uint8_t f) { return f != 0; };

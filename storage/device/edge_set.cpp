@@ -43,10 +43,6 @@ void edge_set_add(const edge_set_view& s, const vertex_t* rows, const vertex_t* 
   parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t e) { s.insert_new(edge_set_view::key(rows[e], cols[e])); });
 }
 
-void edge_set_erase(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n) {
-  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t e) { s.erase(edge_set_view::key(rows[e], cols[e])); });
-}
-
 #define FG_INSTANTIATE(V) template void edge_set_build<V>(const edge_set_view&, const dcsr_view<V>&, offset_t);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
