@@ -29,6 +29,11 @@ class batch_workspace {
     if (s.size() < words) s = array<std::uint64_t, Space>(std::max(words, s.size() + s.size() / 2));
     return reinterpret_cast<T*>(s.data());
   }
+  /// Whether slot `k` already holds `count` elements of T (get() would not grow it).
+  template <class T>
+  bool holds(int k, std::size_t count) const noexcept {
+    return slot_[std::size_t(k)].size() >= (count * sizeof(T) + 7) / 8;
+  }
   /// Bytes held.
   std::size_t bytes() const noexcept {
     std::size_t b = 0;

@@ -31,6 +31,7 @@
 namespace fg {
 namespace detail {
 struct insert_status;
+struct insert_request;
 struct erase_status;
 }  // namespace detail
 
@@ -120,7 +121,12 @@ struct dcsr_view {
 };
 
 template <class V, class Space>
+class dcsr_pipeline;
+
+template <class V, class Space>
 class dcsr_matrix {
+  friend class dcsr_pipeline<V, Space>;  // defers batches through the private steps below
+
  public:
   using value_type = V;
   using space = Space;
@@ -218,9 +224,17 @@ class dcsr_matrix {
   detail::erase_status erase(const coo_matrix<V, Space>& batch, bool log);
   // Insertion (storage/dcsr_insert.cpp): one kernels<S>::insert per attempt; the host then counts
   // a written batch, or grows / compacts the store and tries again.
-  void insert_impl(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);
+  void insert_impl(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth,
+                   const detail::insert_status* first = nullptr);
   detail::insert_status attempt(const coo_matrix<V, Space>& batch, bool sorted, offset_t alpha, double row_growth);
+  /// st, or the error it reports (a bad edge, an unsorted sorted batch, an id too large).
+  detail::insert_status checked(const detail::insert_status& st, bool sorted) const;
+  detail::insert_request request(bool sorted, offset_t alpha, double row_growth) const;
   void committed(const detail::insert_status& st, std::size_t received);
+  // The host's half of a written deletion: the content (shrunk) and the counters (erased; the batch
+  // is counted by its caller).
+  void shrunk(const detail::erase_status& st);
+  void erased(const detail::erase_status& st, std::size_t received);
   /// Becomes `next` (a compaction of this store: the same pairs) and keeps this store's batch
   /// scratch and, unless next already has it, its edge set.
   void adopt(dcsr_matrix&& next) {
@@ -232,6 +246,10 @@ class dcsr_matrix {
   /// room for `more` pairs, (re)built when it is missing or would pass half full; none when it
   /// would take more than a quarter of the free memory (the duplicate check then probes the rows).
   void prepare_set(std::size_t more);
+  /// Whether prepare_set(more) would leave the set as it is (nothing to build, grow or decide).
+  bool set_ready(std::size_t more) const;
+  /// Slots for a set of the store's pairs and `more`: a quarter full, room for the stream to double.
+  std::size_t set_slots(std::size_t more) const noexcept;
 
   dcsr_config cfg_;
   dcsr_stats stats_;

@@ -24,26 +24,30 @@ detail::erase_status dcsr_matrix<V, S>::erase(const coo_matrix<V, S>& batch, boo
   st = detail::kernels<S>::erase(view(), batch, rq, work_, set_.view());
   if (st.first_bad >= 0)  // nothing written
     throw batch_error(stats_.batches, st.first_bad, std::string("deletion: ") + detail::batch_reason(st.reason));
+  shrunk(st);
+  return st;
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::shrunk(const detail::erase_status& st) {
   nnz_ -= st.removed;
   if (st.removed > 0) ++version_;
   // at_limit_ and max_nseg_ stay: they are upper bounds, and recomputing them would cost a pass
   // over every row; the next compaction resets both. An active set lost the matched pairs
   // (tombstones: its count of used slots stays).
-  return st;
 }
 
-namespace {
-void count_delete(dcsr_stats& stats, const detail::erase_status& st, std::size_t received) {
-  stats.entries_deleted += st.removed;
-  stats.deletes_absent += offset_t(received) - st.matched;
+template <class V, class S>
+void dcsr_matrix<V, S>::erased(const detail::erase_status& st, std::size_t received) {
+  stats_.entries_deleted += st.removed;
+  stats_.deletes_absent += offset_t(received) - st.matched;
 }
-}  // namespace
 
 template <class V, class S>
 void dcsr_matrix<V, S>::delete_batch(const coo_matrix<V, S>& batch) {
   const detail::erase_status st = erase(batch, false);  // may throw: *this untouched
   ++stats_.batches;
-  count_delete(stats_, st, batch.nnz);
+  erased(st, batch.nnz);
 }
 
 template <class V, class S>
@@ -62,12 +66,14 @@ void dcsr_matrix<V, S>::apply_batch(const coo_matrix<V, S>& inserts, const coo_m
     }
     throw;
   }
-  count_delete(stats_, st, deletes.nnz);
+  erased(st, deletes.nnz);
 }
 
 #define FG_INSTANTIATE_IN(V, S)                                                              \
   template void dcsr_matrix<V, S>::delete_batch(const coo_matrix<V, S>&);                    \
-  template void dcsr_matrix<V, S>::apply_batch(const coo_matrix<V, S>&, const coo_matrix<V, S>&);
+  template void dcsr_matrix<V, S>::apply_batch(const coo_matrix<V, S>&, const coo_matrix<V, S>&); \
+  template void dcsr_matrix<V, S>::shrunk(const detail::erase_status&);                        \
+  template void dcsr_matrix<V, S>::erased(const detail::erase_status&, std::size_t);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE_IN

@@ -30,8 +30,7 @@ void dcsr_matrix<V, S>::append_sorted(const coo_matrix<V, S>& batch, bool pack) 
 }
 
 template <class V, class S>
-detail::insert_status dcsr_matrix<V, S>::attempt(const coo_matrix<V, S>& batch, bool sorted, offset_t alpha,
-                                                 double row_growth) {
+detail::insert_request dcsr_matrix<V, S>::request(bool sorted, offset_t alpha, double row_growth) const {
   detail::insert_request rq;
   rq.alloc_ptr = alloc_ptr_;
   rq.capacity = capacity();
@@ -41,7 +40,18 @@ detail::insert_status dcsr_matrix<V, S>::attempt(const coo_matrix<V, S>& batch, 
   rq.collapse = collapses_duplicates();
   rq.sorted = sorted;
   rq.square = cfg_.square;
-  const detail::insert_status st = detail::kernels<S>::insert(view(), batch, rq, work_, set_.view());
+  return rq;
+}
+
+template <class V, class S>
+detail::insert_status dcsr_matrix<V, S>::attempt(const coo_matrix<V, S>& batch, bool sorted, offset_t alpha,
+                                                 double row_growth) {
+  return checked(detail::kernels<S>::insert(view(), batch, request(sorted, alpha, row_growth), work_, set_.view()),
+                 sorted);
+}
+
+template <class V, class S>
+detail::insert_status dcsr_matrix<V, S>::checked(const detail::insert_status& st, bool sorted) const {
   if (st.first_bad >= 0)
     throw batch_error(stats_.batches, st.first_bad, sorted ? "invalid edge in a sorted batch" : detail::batch_reason(st.reason));
   FG_EXPECTS(!st.unsorted, "append_sorted: the batch is not sorted by (row, col) without repeats");
@@ -50,7 +60,8 @@ detail::insert_status dcsr_matrix<V, S>::attempt(const coo_matrix<V, S>& batch, 
 }
 
 template <class V, class S>
-void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, offset_t alpha, double row_growth) {
+void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, offset_t alpha, double row_growth,
+                                    const detail::insert_status* first) {
   if (batch.nnz == 0) {
     ++stats_.batches;
     return;
@@ -58,7 +69,9 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
   // A sorted batch adds its pairs to an active set too (it creates none: append-only stores, the
   // closure's R+, never need one), so the set must have room for them either way.
   if (!sorted || set_.active()) prepare_set(batch.nnz);
-  detail::insert_status st = attempt(batch, sorted, alpha, row_growth);
+  // `first`: the status of an attempt on this very state that wrote nothing (a deferred batch that
+  // stalled its chain), so the grow / compact below need not be found out again.
+  detail::insert_status st = first != nullptr ? checked(*first, sorted) : attempt(batch, sorted, alpha, row_growth);
   if (st.room == detail::insert_room::rows) {  // new vertices: a larger row table (capacity only)
     grow_row_table(std::max(st.max_row, cfg_.square ? st.max_col : st.max_row) + 1);
     st = attempt(batch, sorted, alpha, row_growth);
@@ -108,6 +121,26 @@ void dcsr_matrix<V, S>::committed(const detail::insert_status& st, std::size_t r
 }
 
 template <class V, class S>
+std::size_t dcsr_matrix<V, S>::set_slots(std::size_t more) const noexcept {
+  std::size_t slots = 1024;
+  while (slots < 4 * (std::size_t(nnz_) + more)) slots *= 2;
+  return slots;
+}
+
+template <class V, class S>
+bool dcsr_matrix<V, S>::set_ready(std::size_t more) const {
+  if (!std::is_same_v<S, device_space> || !collapses_duplicates() || cfg_.index == edge_index::never) return true;
+  if (set_.active()) return set_.fits(std::int64_t(more));
+  if (cfg_.index == edge_index::automatic && !set_wanted_) {
+#if !defined(FG_WITH_CUDA)
+    return true;
+#endif
+    return nnz_ == 0 || nnz_ < 2 * set_decided_at_;
+  }
+  return set_slots(more) * sizeof(std::uint64_t) > memory::available_bytes() / 4;  // wanted, but too large
+}
+
+template <class V, class S>
 void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
   if constexpr (std::is_same_v<S, device_space>) {
     if (!collapses_duplicates() || cfg_.index == edge_index::never) return;
@@ -122,8 +155,7 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
       if (walk < 32) return;
       set_wanted_ = true;
     }
-    std::size_t slots = 1024;  // a quarter full after a (re)build: room for the stream to double
-    while (slots < 4 * (std::size_t(nnz_) + more)) slots *= 2;
+    const std::size_t slots = set_slots(more);  // a quarter full after a (re)build
     set_ = {};  // the old table goes first: the peak is one table
     if (slots * sizeof(std::uint64_t) > memory::available_bytes() / 4) return;
     edge_set<S> fresh;  // becomes the set only complete: a build that runs out of memory leaves none
@@ -136,7 +168,14 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
 
 #define FG_INSTANTIATE_IN(V, S)                                                                 \
   template void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>&);                       \
-  template void dcsr_matrix<V, S>::append_sorted(const coo_matrix<V, S>&, bool);
+  template void dcsr_matrix<V, S>::append_sorted(const coo_matrix<V, S>&, bool);                 \
+  /* the steps dcsr_pipeline composes */                                                       \
+  template detail::insert_request dcsr_matrix<V, S>::request(bool, offset_t, double) const;     \
+  template void dcsr_matrix<V, S>::committed(const detail::insert_status&, std::size_t);        \
+  template void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>&, bool, offset_t, double, \
+                                               const detail::insert_status*);                  \
+  template bool dcsr_matrix<V, S>::set_ready(std::size_t) const;                                \
+  template void dcsr_matrix<V, S>::prepare_set(std::size_t);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE

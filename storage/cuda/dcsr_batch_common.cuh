@@ -20,19 +20,35 @@ namespace {
 using u64 = unsigned long long;
 constexpr int threads = 256;
 
-/// What the device learns about a batch; zeroed before it, read by the host after it.
-struct device_status {
-  u64 bad;            ///< max of ~(edge << 2 | reason): the first bad edge; 0 when none
-  unsigned max_row1;  ///< largest row id + 1 (0: none)
-  unsigned max_col1;
-  int unsorted, overflow, at_limit, max_nseg, room, written;
-  u64 segments;       ///< new segments
-  u64 runs;           ///< rows that receive at least one entry
-  offset_t kept, total;
-  offset_t m;         ///< small path: runs of the sorted batch (what the probe loops over)
-  u64 holes;          ///< deletion: stored entries found (counted past the hole list's room too)
-  u64 matched;        ///< deletion: distinct keys found
-};
+using device_status = batch_record;  // storage/detail/kernels.hpp: the host decodes it too
+
+// A deferred batch's first kernel notes whether the chain has stalled (then nothing of it is
+// written); its last kernel moves the chain on, or stalls it when the batch wrote nothing.
+__device__ inline void chain_enter(const batch_chain* chain, device_status* st) {
+  st->skipped = chain != nullptr && chain->stalled != 0;
+}
+// An insertion's end: what dcsr_matrix::committed does to the host's copy (rows: a square store
+// keeps rows == cols).
+__device__ inline void chain_leave_insert(batch_chain* chain, const device_status* st, bool square) {
+  if (chain == nullptr) return;
+  if (st->written == 0) {
+    chain->stalled = 1;
+    return;
+  }
+  chain->alloc_ptr += st->total;
+  chain->nnz += st->kept;
+  chain->rows = max(chain->rows, vertex_t(square ? max(st->max_row1, st->max_col1) : st->max_row1));
+}
+// The bump allocator's position and the slack of new segments a batch uses: the request's, or in a
+// chain the chain's (dcsr_matrix::slack: the configured alpha, else the mean row rounded up).
+__device__ inline offset_t alloc_of(const insert_request& rq) {
+  return rq.chain != nullptr ? rq.chain->alloc_ptr : rq.alloc_ptr;
+}
+__device__ inline offset_t slack_of(const insert_request& rq) {
+  if (rq.chain == nullptr || rq.alpha >= 0) return rq.alpha;
+  const offset_t rows = rq.chain->rows;
+  return rows > 0 ? max(offset_t(1), (rq.chain->nnz + rows - 1) / rows) : 1;
+}
 
 unsigned blocks_for(std::int64_t n) { return unsigned((n + threads - 1) / threads); }
 
@@ -124,9 +140,11 @@ __global__ void probe_kernel(dcsr_view<V> A, const u64* k, const offset_t* runs,
 template <class V>
 __global__ void __launch_bounds__(threads)
 check_kernel(const vertex_t* row, const vertex_t* col, const stored_t<V>* val, std::int64_t n, bool sorted,
-             vertex_t row_limit, u64 past, u64* key, std::uint32_t* perm, device_status* st) {
+             vertex_t row_limit, u64 past, u64* key, std::uint32_t* perm, const batch_chain* chain,
+             device_status* st) {
   __shared__ typename cub::BlockReduce<u64, threads>::TempStorage tmp;
   const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  if (e == 0) chain_enter(chain, st);
   edge_summary mine;
   if (e < n) {
     const u64 k = mine.add<V>(row, col, val, e, sorted);

@@ -34,6 +34,7 @@
 namespace fg::detail {
 namespace {
 namespace cg = cooperative_groups;
+static_assert(small_batch == erase_min_holes, "the hole list's least room is the small path's batch");
 
 // Run i's volume to read: its row's size when one of its keys is kept (pos: the exclusive scan of
 // the kept flags, null when every run's first key is kept), else 0; 0 past the runs.
@@ -93,9 +94,10 @@ __global__ void erase_probe_kernel(dcsr_view<V> A, const u64* k, const offset_t*
   }
 }
 
-// The batch may be written: no bad key, and every hole found room in the list.
+// The batch may be written: no bad key, every hole found room in the list, and (deferred) the
+// chain has not stalled.
 __device__ inline bool erase_ok(const device_status* st, std::int64_t hole_cap) {
-  return st->bad == 0 && st->holes <= u64(hole_cap);
+  return st->bad == 0 && st->holes <= u64(hole_cap) && st->skipped == 0;
 }
 
 // A thread per hole: fill_hole (the tail's survivors into the prefix's holes).
@@ -121,7 +123,7 @@ __device__ void erase_finish(const dcsr_view<V>& A, const erase_plan& p, const u
   }
 }
 template <int Threads>
-__device__ void erase_report(int found, bool ok, std::int64_t m, device_status* st) {
+__device__ void erase_report(int found, bool ok, std::int64_t m, batch_chain* chain, device_status* st) {
   using reduce = cub::BlockReduce<int, Threads>;
   __shared__ typename reduce::TempStorage tmp;
   const int sum = reduce(tmp).Sum(found);
@@ -130,6 +132,8 @@ __device__ void erase_report(int found, bool ok, std::int64_t m, device_status* 
   if (blockIdx.x == 0) {
     st->written = ok;
     st->m = m;
+    if (chain != nullptr && ok) chain->nnz -= offset_t(st->holes);
+    if (chain != nullptr && !ok) chain->stalled = 1;
   }
 }
 
@@ -137,13 +141,13 @@ template <class V>
 __global__ void __launch_bounds__(threads)
 erase_rows_kernel(dcsr_view<V> A, const u64* k, std::int64_t n, const offset_t* runs, const vertex_t* run_row,
                   const offset_t* vol, const offset_t* hole, std::int64_t hole_cap, const std::uint8_t* drop,
-                  edge_set_view set, erase_log<V> log, device_status* st) {
+                  edge_set_view set, erase_log<V> log, batch_chain* chain, device_status* st) {
   const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
   const bool ok = erase_ok(st, hole_cap);
   const erase_plan p{run_row, vol, *runs, hole, std::int64_t(st->holes)};
   int found = 0;
   if (ok) erase_finish<V>(A, p, k, n, drop, e, set, log, found);
-  erase_report<threads>(found, ok, p.m, st);
+  erase_report<threads>(found, ok, p.m, chain, st);
 }
 
 // Small batches: one block sorts the (at most small_batch) holes in shared memory, fills them, and
@@ -152,7 +156,7 @@ template <class V>
 __global__ void __launch_bounds__(small_threads)
 small_erase_commit(dcsr_view<V> A, const u64* k, std::int64_t n, const vertex_t* run_row, const offset_t* vol,
                    const offset_t* hole, const std::uint8_t* drop, edge_set_view set, erase_log<V> log,
-                   device_status* st) {
+                   batch_chain* chain, device_status* st) {
   using sort = cub::BlockMergeSort<u64, small_threads, small_items>;
   __shared__ typename sort::TempStorage tmp;
   __shared__ offset_t sorted[small_batch];
@@ -172,7 +176,7 @@ small_erase_commit(dcsr_view<V> A, const u64* k, std::int64_t n, const vertex_t*
   int found = 0;
   for (std::int64_t e = threadIdx.x; ok && (e < n || e < m); e += small_threads)
     erase_finish<V>(A, p, k, n, drop, e, set, log, found);
-  erase_report<small_threads>(found, ok, m, st);
+  erase_report<small_threads>(found, ok, m, chain, st);
 }
 
 // CUB's temporary storage: the key sort, the scans, the hole sort. Asked once per power of two of
@@ -195,19 +199,9 @@ std::size_t erase_temp_bytes(std::int64_t n, std::int64_t holes, int key_bits, i
   return known[key] = std::max({a, b, c, d});
 }
 
-erase_status read_erase_status(const device_status* st) {
-  const device_status h = fetch_status(st);
-  erase_status out;
-  if (h.bad != 0) {
-    const u64 code = ~h.bad;
-    out.first_bad = offset_t(code >> 2);
-    out.reason = int(code & 3);
-  }
-  out.matched = offset_t(h.matched);
-  out.removed = offset_t(h.holes);
-  out.runs = h.m;
-  out.written = h.written != 0;
-  return out;
+// The one read-back (none for a deferred batch).
+erase_status read_erase_status(const erase_request& rq, const device_status* st) {
+  return rq.record != nullptr ? erase_status{} : erase_status_of(fetch_status(st));
 }
 
 // One attempt with room for hole_cap holes.
@@ -217,7 +211,7 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
   const std::int64_t n = std::int64_t(b.nnz);
   const std::size_t n1 = std::size_t(n) + 1;
   // Scratch and the log first (the only steps that can fail), then the kernels.
-  auto* st = ws.get<device_status>(0, 1);
+  auto* st = rq.record != nullptr ? rq.record : ws.get<device_status>(0, 1);
   pinned_status();
   auto* key = ws.get<u64>(1, n1);
   auto* key_sorted = ws.get<u64>(2, n1);
@@ -241,15 +235,16 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
     insert_request shape;  // small_prepare's insertion fields, as a deletion uses them
     shape.row_cap = A.rows;
     shape.collapse = true;
+    shape.chain = rq.chain;
     small_prepare<V, true, pattern><<<1, small_threads>>>(A, b.row.data(), b.col.data(), nullptr, n, shape, set, past,
                                                           key_sorted, nullptr, run_of, run_row, run_start, vol, drop, st);
     FG_CUDA_CHECK_LAUNCH();
     erase_probe_kernel<V><<<grid_stride_blocks(), threads>>>(A, key_sorted, runs, run_row, run_start, vol, drop, hole,
                                                              hole_cap, st);
     FG_CUDA_CHECK_LAUNCH();
-    small_erase_commit<V><<<1, small_threads>>>(A, key_sorted, n, run_row, vol, hole, drop, set, log, st);
+    small_erase_commit<V><<<1, small_threads>>>(A, key_sorted, n, run_row, vol, hole, drop, set, log, rq.chain, st);
     FG_CUDA_CHECK_LAUNCH();
-    return read_erase_status(st);
+    return read_erase_status(rq, st);
   }
   std::size_t temp_bytes = erase_temp_bytes(n, hole_cap, key_bits, hole_bits);
   void* temp = ws.get<std::uint8_t>(15, temp_bytes);
@@ -258,7 +253,7 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
 
   FG_CUDA_TRY(cudaMemsetAsync(st, 0, sizeof(device_status)));
   check_kernel<pattern><<<blocks_for(n), threads>>>(b.row.data(), b.col.data(), nullptr, n, false, A.rows, past, key,
-                                                    nullptr, st);
+                                                    nullptr, rq.chain, st);
   FG_CUDA_CHECK_LAUNCH();
   FG_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, key, key_sorted, n, 0, key_bits));
   temp_bytes = temp_size;
@@ -285,9 +280,9 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
   erase_fill_kernel<V><<<blocks_for(hole_cap), threads>>>(A, runs, run_row, vol, hole_sorted, hole_cap, log, st);
   FG_CUDA_CHECK_LAUNCH();
   erase_rows_kernel<V><<<blocks_for(n), threads>>>(A, key_sorted, n, runs, run_row, vol, hole_sorted, hole_cap, drop,
-                                                   set, log, st);
+                                                   set, log, rq.chain, st);
   FG_CUDA_CHECK_LAUNCH();
-  return read_erase_status(st);
+  return read_erase_status(rq, st);
 }
 }  // namespace
 
@@ -302,8 +297,8 @@ erase_status kernels<device_space>::erase(const dcsr_view<V>& A, const coo_matri
     st.written = true;
     return st;
   }
-  st = erase_pass(A, b, rq, ws, set, std::max<std::int64_t>(n, small_batch));
-  if (st.first_bad < 0 && !st.written)  // more copies than keys (accumulating store): room for all
+  st = erase_pass(A, b, rq, ws, set, std::max<std::int64_t>(n, erase_min_holes));
+  if (rq.record == nullptr && st.first_bad < 0 && !st.written)  // more copies than keys (accumulating store): room for all
     st = erase_pass(A, b, rq, ws, set, std::max<std::int64_t>(st.removed, small_batch + 1));
   return st;
 }

@@ -56,13 +56,14 @@ __global__ void runs_kernel(dcsr_view<V> A, vertex_t row_cap, const u64* k, std:
 // short, and the totals the host needs (one atomic per block).
 template <class V>
 __global__ void __launch_bounds__(threads)
-plan_kernel(dcsr_view<V> A, vertex_t row_cap, std::int64_t n, offset_t alpha, double row_growth,
-            const offset_t* run_of, const vertex_t* run_row, const offset_t* run_start, const offset_t* pos,
+plan_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n, const offset_t* run_of, const vertex_t* run_row, const offset_t* run_start, const offset_t* pos,
             offset_t* need, device_status* st) {
   using reduce = cub::BlockReduce<int, threads>;
   __shared__ typename reduce::TempStorage tmp;
   const std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x;
   const std::int64_t m = run_of[n - 1];
+  const vertex_t row_cap = rq.row_cap;
+  const offset_t alpha = slack_of(rq);
   int over = 0, limit = 0, segs_max = 0, segs_new = 0, runs = 0;
   if (i <= n) {
     offset_t nd = 0;
@@ -71,7 +72,7 @@ plan_kernel(dcsr_view<V> A, vertex_t row_cap, std::int64_t n, offset_t alpha, do
       const offset_t b = pos[run_start[i + 1]] - pos[run_start[i]];
       if (b > 0 && r >= 0 && r < row_cap) {
         const offset_t size = A.sizes[r], free_space = A.capacity(r) - size;
-        nd = segment_need(b, free_space, size, alpha, row_growth);
+        nd = segment_need(b, free_space, size, alpha, rq.row_growth);
         const int segs = A.nseg[r] + (nd > 0 ? 1 : 0);
         over = segs > A.k;
         limit = segs == A.k;
@@ -108,13 +109,14 @@ __global__ void commit_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n,
                               const offset_t* addr, vertex_t* old_size, device_status* st) {
   const std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x;
   const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
-  const offset_t total = addr[n];
+  const offset_t total = addr[n], base = alloc_of(rq);
   int room = 0;
   // An id of 2^31 - 1 leaves no room for rows = id + 1: refused (the host names it) before a write.
-  if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
+  if (st->skipped != 0) room = -2;
+  else if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
   else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
   else if (st->overflow != 0) room = int(insert_room::segments);
-  else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);
+  else if (base + total > rq.capacity) room = int(insert_room::buffer);
   if (i == 0) {
     st->room = room;
     st->written = room == 0;
@@ -129,20 +131,23 @@ __global__ void commit_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n,
   old_size[i] = A.sizes[r];
   if (addr[i + 1] > addr[i]) {  // Algorithm 1: a new segment
     const int s = A.nseg[r];
-    A.seg[s * A.pitch + 2 * offset_t(r)] = rq.alloc_ptr + addr[i];
-    A.seg[s * A.pitch + 2 * offset_t(r) + 1] = rq.alloc_ptr + addr[i + 1];
+    A.seg[s * A.pitch + 2 * offset_t(r)] = base + addr[i];
+    A.seg[s * A.pitch + 2 * offset_t(r) + 1] = base + addr[i + 1];
     A.nseg[r] = std::uint8_t(s + 1);
   }
   A.sizes[r] += vertex_t(b);
 }
 
-// Algorithm 2: every kept entry to its place after its row's old entries.
+// Algorithm 2: every kept entry to its place after its row's old entries; the chain moves on
+// (commit's blocks have all read it).
 template <class V>
 __global__ void entries_kernel(dcsr_view<V> A, const stored_t<V>* val, const u64* k, const std::uint32_t* perm,
                                std::int64_t n, const offset_t* run_of, const vertex_t* run_row,
                                const offset_t* run_start, const offset_t* pos, const std::uint8_t* drop,
-                               const vertex_t* old_size, edge_set_view set, const device_status* st) {
+                               const vertex_t* old_size, edge_set_view set, insert_request rq,
+                               const device_status* st) {
   const std::int64_t e = std::int64_t(blockIdx.x) * threads + threadIdx.x;
+  if (e == 0) chain_leave_insert(rq.chain, st, rq.square);
   if (e >= n || st->written == 0 || drop[e] != 0) return;
   const std::int64_t i = run_of[e] - 1;
   const offset_t idx = A.locate(run_row[i], old_size[i] + pos[e] - pos[run_start[i]]);
@@ -179,28 +184,9 @@ temp_sizes temp_bytes_for(std::int64_t n, bool valued, bool sorted, int end_bit)
   return known[key] = t;
 }
 
-// The batch's one read-back: the device status as the host's insert_status.
-insert_status read_status(const device_status* st) {
-  const device_status h = fetch_status(st);
-  insert_status out;
-  if (h.bad != 0) {
-    const u64 code = ~h.bad;
-    out.first_bad = offset_t(code >> 2);
-    out.reason = int(code & 3);
-  }
-  out.unsorted = h.unsorted != 0;
-  out.max_row = vertex_t(std::int64_t(h.max_row1) - 1);
-  out.max_col = vertex_t(std::int64_t(h.max_col1) - 1);
-  out.room = h.room > 0 ? insert_room(h.room) : insert_room::fits;
-  out.kept = h.kept;
-  out.runs = offset_t(h.runs);
-  out.plan.total = h.total;
-  out.plan.overflow = h.overflow != 0;
-  out.plan.at_limit = h.at_limit != 0;
-  out.plan.segments = offset_t(h.segments);
-  out.plan.max_nseg = h.max_nseg;
-  out.written = h.written != 0;
-  return out;
+// The batch's one read-back (none for a deferred batch: its record waits for the pipeline).
+insert_status read_status(const insert_request& rq, const device_status* st) {
+  return rq.record != nullptr ? insert_status{} : insert_status_of(fetch_status(st));
 }
 }  // namespace
 
@@ -213,7 +199,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   const std::size_t n1 = std::size_t(n) + 1;
   constexpr bool valued = !is_pattern_v<V>;
   // Scratch first (the only step that can fail), then the kernels.
-  auto* st = ws.get<device_status>(0, 1);
+  auto* st = rq.record != nullptr ? rq.record : ws.get<device_status>(0, 1);
   pinned_status();
   auto* key = ws.get<u64>(1, n1);
   auto* key_sorted = ws.get<u64>(2, n1);
@@ -246,7 +232,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
     small_commit<V><<<1, small_threads>>>(A, b.val.data(), n, rq, key_sorted, valued ? perm_sorted : nullptr, run_of,
                                           run_row, run_start, drop, runs, set, st);
     FG_CUDA_CHECK_LAUNCH();
-    return read_status(st);
+    return read_status(rq, st);
   }
   const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_of{key_sorted});
   const auto kept = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), kept_of{drop, n});
@@ -256,7 +242,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
 
   FG_CUDA_TRY(cudaMemsetAsync(st, 0, sizeof(device_status)));
   check_kernel<V><<<blocks_for(n), threads>>>(b.row.data(), b.col.data(), b.val.data(), n, rq.sorted, 0, 0,
-                                              rq.sorted ? key_sorted : key, perm, st);
+                                              rq.sorted ? key_sorted : key, perm, rq.chain, st);
   FG_CUDA_CHECK_LAUNCH();
   if (!rq.sorted) {
     if (valued) FG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key, key_sorted, perm, perm_sorted, n, 0, end_bit));
@@ -274,17 +260,15 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
     FG_CUDA_CHECK_LAUNCH();
   }
   FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, kept, pos, n1));
-  plan_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq.row_cap, n, rq.alpha, rq.row_growth, run_of, run_row,
-                                                 run_start, pos, need, st);
+  plan_kernel<V><<<blocks_for(n + 1), threads>>>(A, rq, n, run_of, run_row, run_start, pos, need, st);
   FG_CUDA_CHECK_LAUNCH();
   FG_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, need, addr, n1));
   commit_kernel<V><<<blocks_for(n), threads>>>(A, rq, n, run_of, run_row, run_start, pos, addr, old_size, st);
   FG_CUDA_CHECK_LAUNCH();
   entries_kernel<V><<<blocks_for(n), threads>>>(A, b.val.data(), key_sorted, p, n, run_of, run_row, run_start, pos,
-                                                drop, old_size, set, st);
+                                                drop, old_size, set, rq, st);
   FG_CUDA_CHECK_LAUNCH();
-
-  return read_status(st);
+  return read_status(rq, st);
 }
 
 #define FG_INSTANTIATE(V) FG_INSERT_KERNEL_OF(device_space, V)

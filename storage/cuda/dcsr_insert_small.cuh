@@ -50,6 +50,7 @@ small_prepare(dcsr_view<V> A, const vertex_t* row, const vertex_t* col, const st
   const edge_summary sum = mine.reduce<small_threads>(tmp.reduce);
   if (threadIdx.x == 0) {
     *st = device_status{};
+    chain_enter(rq.chain, st);
     st->bad = sum.bad;
     st->max_row1 = unsigned(sum.row1);
     st->max_col1 = unsigned(sum.col1);
@@ -130,6 +131,8 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
   __shared__ offset_t pos[small_batch + 1];
   __shared__ vertex_t old[small_batch];
   __shared__ int room_s;
+  __shared__ offset_t base_s, alpha_s;  // the chain's, read before thread 0 moves it on
+  if (threadIdx.x == 0) base_s = alloc_of(rq), alpha_s = slack_of(rq);
   const std::int64_t m = *runs;
   offset_t keep[small_items], at[small_items], kept = 0;
   for (int j = 0; j < small_items; ++j) {
@@ -176,7 +179,7 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
     need[j] = 0;
     if (r[j] < 0) continue;
     const offset_t free_space = cap[j] - size[j];
-    need[j] = segment_need(b[j], free_space, size[j], rq.alpha, rq.row_growth);
+    need[j] = segment_need(b[j], free_space, size[j], alpha_s, rq.row_growth);
     const int segs = ns[j] + (need[j] > 0 ? 1 : 0);
     over |= segs > A.k;
     limit |= segs == A.k;
@@ -198,10 +201,11 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
   if (threadIdx.x == 0) {
     const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
     int room = 0;
-    if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
+    if (st->skipped != 0) room = -2;
+    else if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
     else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
     else if (o != 0) room = int(insert_room::segments);
-    else if (rq.alloc_ptr + total > rq.capacity) room = int(insert_room::buffer);
+    else if (base_s + total > rq.capacity) room = int(insert_room::buffer);
     st->overflow = o;
     st->at_limit = l;
     st->max_nseg = sm;
@@ -212,6 +216,7 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
     st->kept = kept;
     st->total = total;
     room_s = room;
+    chain_leave_insert(rq.chain, st, rq.square);  // this block already holds what it reads of it
   }
   __syncthreads();
   if (room_s != 0) return;  // the same for the whole block
@@ -220,8 +225,8 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
     old[threadIdx.x * small_items + j] = vertex_t(size[j]);
     if (need[j] > 0) {
       const offset_t at = ns[j] * A.pitch + 2 * offset_t(r[j]);
-      A.seg[at] = rq.alloc_ptr + addr[j];
-      A.seg[at + 1] = rq.alloc_ptr + addr[j] + need[j];
+      A.seg[at] = base_s + addr[j];
+      A.seg[at + 1] = base_s + addr[j] + need[j];
       A.nseg[r[j]] = std::uint8_t(ns[j] + 1);
     }
     A.sizes[r[j]] = vertex_t(size[j] + b[j]);

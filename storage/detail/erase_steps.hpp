@@ -22,6 +22,9 @@ namespace fg::detail {
 /// mixed batch leaves the log intact.
 constexpr int erase_log_slot = 16;
 
+/// The hole list's least room (the CUDA twin's single-block path sorts that many in shared memory).
+constexpr std::int64_t erase_min_holes = 2048;
+
 /// What a deletion overwrote, for undo_erase. Per hole k: the physical place a survivor moved to
 /// (-1: none) and the deleted entry that was there; per touched row (run) i: the row (-1 when it
 /// lost nothing), its size and segment count before. A null dst means no log is kept.
@@ -47,6 +50,15 @@ erase_log<V> erase_log_in(batch_workspace<S>& ws, std::size_t holes, std::size_t
   log.size = ws.template get<vertex_t>(erase_log_slot + 4, runs);
   log.nseg = ws.template get<std::uint8_t>(erase_log_slot + 5, runs);
   return log;
+}
+
+/// Whether erase_log_in(ws, holes, runs) would find the log's slots large enough (not move them).
+template <class V, class S>
+bool erase_log_fits(const batch_workspace<S>& ws, std::size_t holes, std::size_t runs) {
+  return ws.template holds<offset_t>(erase_log_slot, holes) && ws.template holds<vertex_t>(erase_log_slot + 1, holes) &&
+         (is_pattern_v<V> || ws.template holds<stored_t<V>>(erase_log_slot + 2, holes)) &&
+         ws.template holds<vertex_t>(erase_log_slot + 3, runs) && ws.template holds<vertex_t>(erase_log_slot + 4, runs) &&
+         ws.template holds<std::uint8_t>(erase_log_slot + 5, runs);
 }
 
 /// A located deletion. Touched row i (a run of the sorted keys) is run_row[i]; its entries are the

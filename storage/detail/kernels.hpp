@@ -5,12 +5,14 @@
 // Orchestration (when to compact, how to recover from errors) lives once, in storage/dcsr_*.cpp.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "core/error.hpp"
 
 #include "core/array.hpp"
 #include "storage/coo.hpp"
+#include "storage/detail/batch_record.hpp"
 #include "storage/csr.hpp"
 #include "storage/dcsr.hpp"
 #include "storage/edge_set.hpp"
@@ -43,6 +45,11 @@ struct insert_request {
   bool collapse = true;     ///< drop repeats and entries already stored
   bool sorted = false;      ///< the batch is sorted by (row, col) with no repeats (append_sorted)
   bool square = true;       ///< columns need rows too (the store keeps rows == cols)
+  /// Deferred (kernels<S>::defers): the kernels report to *record, read alloc_ptr (and, when alpha
+  /// < 0, the slack from the mean row) from *chain and update it, skip when it has stalled, and
+  /// nothing is read back: insert() returns a default status. Both null: one read-back, as always.
+  batch_chain* chain = nullptr;
+  batch_record* record = nullptr;
 };
 
 /// Why an insert wrote nothing although the batch is valid: the store must first grow or compact.
@@ -65,6 +72,8 @@ struct insert_status {
 struct erase_request {
   offset_t capacity = 0;  ///< entries of the column buffer (bounds a flattened position)
   bool log = false;       ///< keep an undo log in the workspace (a mixed batch): see undo_erase
+  batch_chain* chain = nullptr;    ///< deferred, as insert_request::chain (no second pass: a hole
+  batch_record* record = nullptr;  ///< list that overflows stalls the chain)
 };
 
 /// Outcome of one kernels<S>::erase: either the keys are deleted, or (a bad key) nothing was touched.
@@ -89,6 +98,40 @@ FG_HD inline offset_t segment_slack(offset_t alpha, double row_growth, offset_t 
 /// fit, else the shortfall plus the slack (Algorithm 1's b - free + alpha).
 FG_HD inline offset_t segment_need(offset_t b, offset_t free_space, offset_t size, offset_t alpha, double row_growth) {
   return b <= free_space ? 0 : b - free_space + segment_slack(alpha, row_growth, size + b);
+}
+
+/// A batch record as the host's statuses (the CUDA twin's read-back, and dcsr_pipeline's settle).
+// batch_record::bad as (first bad edge, reason); -1 when none.
+inline offset_t first_bad_of(const batch_record& h, int& reason) {
+  if (h.bad == 0) return -1;
+  reason = int(~h.bad & 3);
+  return offset_t(~h.bad >> 2);
+}
+inline insert_status insert_status_of(const batch_record& h) {
+  insert_status out;
+  out.first_bad = first_bad_of(h, out.reason);
+  out.unsorted = h.unsorted != 0;
+  out.max_row = vertex_t(std::int64_t(h.max_row1) - 1);
+  out.max_col = vertex_t(std::int64_t(h.max_col1) - 1);
+  out.room = h.room > 0 ? insert_room(h.room) : insert_room::fits;
+  out.kept = h.kept;
+  out.runs = offset_t(h.runs);
+  out.plan.total = h.total;
+  out.plan.overflow = h.overflow != 0;
+  out.plan.at_limit = h.at_limit != 0;
+  out.plan.segments = offset_t(h.segments);
+  out.plan.max_nseg = h.max_nseg;
+  out.written = h.written != 0;
+  return out;
+}
+inline erase_status erase_status_of(const batch_record& h) {
+  erase_status out;
+  out.first_bad = first_bad_of(h, out.reason);
+  out.matched = offset_t(h.matched);
+  out.removed = offset_t(h.holes);
+  out.runs = h.m;
+  out.written = h.written != 0;
+  return out;
 }
 
 /// Words for batch_summary::reason.
@@ -210,10 +253,16 @@ struct kernels;
 template <>
 struct kernels<host_space> {
   FG_STORAGE_KERNELS(host_space)
+  static constexpr bool defers = false;  ///< insert / erase honour request.chain (else synchronous)
 };
 template <>
 struct kernels<device_space> {
   FG_STORAGE_KERNELS(device_space)
+#if defined(FG_WITH_CUDA)
+  static constexpr bool defers = true;
+#else
+  static constexpr bool defers = false;  // OpenMP: a batch is done when its call returns anyway
+#endif
 };
 #undef FG_STORAGE_KERNELS
 
