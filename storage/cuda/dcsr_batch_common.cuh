@@ -39,6 +39,20 @@ __device__ inline void chain_leave_insert(batch_chain* chain, const device_statu
   chain->nnz += st->kept;
   chain->rows = max(chain->rows, vertex_t(square ? max(st->max_row1, st->max_col1) : st->max_row1));
 }
+// Whether a checked and planned insertion may be written (0), or why not: -2 skipped (its chain has
+// stalled), -1 a bad batch (a bad edge, an unsorted "sorted" batch, or an id of 2^31 - 1, which
+// leaves no room for rows = id + 1: the host names it), else the insert_room the store must make.
+__device__ inline int insert_room_of(const device_status* st, const insert_request& rq, bool overflow, offset_t base,
+                                     offset_t total) {
+  const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
+  if (st->skipped != 0) return -2;
+  if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) return -1;
+  if (rows_needed > unsigned(rq.row_cap)) return int(insert_room::rows);
+  if (overflow) return int(insert_room::segments);
+  if (base + total > rq.capacity) return int(insert_room::buffer);
+  return 0;
+}
+
 // The bump allocator's position and the slack of new segments a batch uses: the request's, or in a
 // chain the chain's (dcsr_matrix::slack: the configured alpha, else the mean row rounded up).
 __device__ inline offset_t alloc_of(const insert_request& rq) {

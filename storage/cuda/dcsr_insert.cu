@@ -108,15 +108,8 @@ __global__ void commit_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n,
                               const vertex_t* run_row, const offset_t* run_start, const offset_t* pos,
                               const offset_t* addr, vertex_t* old_size, device_status* st) {
   const std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x;
-  const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
-  const offset_t total = addr[n], base = alloc_of(rq);
-  int room = 0;
-  // An id of 2^31 - 1 leaves no room for rows = id + 1: refused (the host names it) before a write.
-  if (st->skipped != 0) room = -2;
-  else if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
-  else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
-  else if (st->overflow != 0) room = int(insert_room::segments);
-  else if (base + total > rq.capacity) room = int(insert_room::buffer);
+  const offset_t total = addr[n];
+  const int room = insert_room_of(st, rq, st->overflow != 0, alloc_of(rq), total);
   if (i == 0) {
     st->room = room;
     st->written = room == 0;
@@ -131,8 +124,8 @@ __global__ void commit_kernel(dcsr_view<V> A, insert_request rq, std::int64_t n,
   old_size[i] = A.sizes[r];
   if (addr[i + 1] > addr[i]) {  // Algorithm 1: a new segment
     const int s = A.nseg[r];
-    A.seg[s * A.pitch + 2 * offset_t(r)] = base + addr[i];
-    A.seg[s * A.pitch + 2 * offset_t(r) + 1] = base + addr[i + 1];
+    A.seg[s * A.pitch + 2 * offset_t(r)] = alloc_of(rq) + addr[i];
+    A.seg[s * A.pitch + 2 * offset_t(r) + 1] = alloc_of(rq) + addr[i + 1];
     A.nseg[r] = std::uint8_t(s + 1);
   }
   A.sizes[r] += vertex_t(b);

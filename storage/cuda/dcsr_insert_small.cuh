@@ -199,13 +199,7 @@ small_commit(dcsr_view<V> A, const stored_t<V>* val, std::int64_t n, insert_requ
   __syncthreads();
   const int u = reduce(tmp.reduce).Sum(used);
   if (threadIdx.x == 0) {
-    const unsigned rows_needed = rq.square ? max(st->max_row1, st->max_col1) : st->max_row1;
-    int room = 0;
-    if (st->skipped != 0) room = -2;
-    else if (st->bad != 0 || st->unsorted != 0 || max(st->max_row1, st->max_col1) > unsigned(INT_MAX)) room = -1;
-    else if (rows_needed > unsigned(rq.row_cap)) room = int(insert_room::rows);
-    else if (o != 0) room = int(insert_room::segments);
-    else if (base_s + total > rq.capacity) room = int(insert_room::buffer);
+    const int room = insert_room_of(st, rq, o != 0, base_s, total);
     st->overflow = o;
     st->at_limit = l;
     st->max_nseg = sm;
