@@ -65,10 +65,11 @@ offset_t dcsr_matrix<V, S>::slack() const noexcept {
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::blank(vertex_t rows, vertex_t cols, const dcsr_config& cfg) {
   FG_EXPECTS(rows >= 0 && cols >= 0, "dcsr_matrix::blank: negative dimension");
+  if (cfg.square) rows = cols = std::max(rows, cols);  // a graph: rows == cols, each with its row
   offset_t mu = cfg.initial_segment;
   dcsr_matrix m(cfg, rows, std::max(offset_t(rows) * mu, cfg.reserve));
   m.rows_ = rows;
-  m.cols_ = cfg.square ? std::max(rows, cols) : cols;
+  m.cols_ = cols;
   m.alloc_ptr_ = offset_t(rows) * mu;
   m.max_nseg_ = mu > 0 ? 1 : 0;
   if (rows > 0) detail::kernels<S>::blank_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), rows, mu);
@@ -92,9 +93,11 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, verte
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(const csr_matrix<V, S>& csr, const dcsr_config& cfg) {
   FG_EXPECTS(csr.row_ptr.size() == std::size_t(csr.rows) + 1, "from_csr: row_ptr must have rows + 1 entries");
-  dcsr_matrix m(cfg, csr.rows, csr.nnz());
-  m.rows_ = csr.rows;
-  m.cols_ = cfg.square ? std::max(csr.rows, csr.cols) : csr.cols;
+  // A square store keeps rows == cols: rows past the CSR's are empty (no segment yet).
+  const vertex_t rows = cfg.square ? std::max(csr.rows, csr.cols) : csr.rows;
+  dcsr_matrix m(cfg, rows, csr.nnz());
+  m.rows_ = rows;
+  m.cols_ = cfg.square ? rows : csr.cols;
   m.nnz_ = m.alloc_ptr_ = csr.nnz();
   m.max_nseg_ = 1;
   copy(m.col_, csr.col);

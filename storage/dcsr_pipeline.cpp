@@ -70,7 +70,7 @@ void dcsr_pipeline<V, S>::push(const coo_matrix<V, S>* ins, const coo_matrix<V, 
         !detail::erase_log_fits<V>(A_.work_, std::max<std::size_t>(del->nnz, detail::erase_min_holes), del->nnz + 1))
       settle();
     if (queue_.empty()) {
-      const detail::batch_chain start{A_.alloc_ptr_, A_.nnz_, A_.rows_, 0};
+      const detail::batch_chain start{A_.alloc_ptr_, A_.nnz_, A_.rows_, A_.cols_, 0};
       memory::copy_to_device(chain_.data(), &start, sizeof start);
     }
     launch(q);
@@ -128,7 +128,15 @@ void dcsr_pipeline<V, S>::settle() {
   if (i == n) return;
   // throws: it and the batches after it are dropped
   replay(queue[i], detail::kernels<S>::defers ? &host_records_[2 * i + 1] : nullptr);
-  for (++i; i < n; ++i) push(queue[i].ins, queue[i].del);  // a new chain, from the grown store
+  for (++i; i < n; ++i) {  // a new chain, from the grown store
+    try {
+      push(queue[i].ins, queue[i].del);
+    } catch (...) {  // it could not be queued: the ones queued before it still go in, it and the rest not
+      const std::exception_ptr failed = std::current_exception();
+      settle();  // a failure of its own belongs to an earlier batch: that one is thrown
+      std::rethrow_exception(failed);
+    }
+  }
   settle();
 }
 

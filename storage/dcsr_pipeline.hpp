@@ -43,7 +43,9 @@ class dcsr_pipeline {
 
   /// @brief Queue a batch (insert_batch / delete_batch / apply_batch semantics). The batches must
   ///        stay alive and unchanged until the next settle() (or store()) returns.
-  /// @throws fg::out_of_memory, or what settle() throws when the queue was full
+  /// @throws fg::out_of_memory (the batch is not queued), or what settle() throws when the
+  ///         pipeline settles on its own first (a full queue, the edge set to grow, a buffer about to
+  ///         run out): the batch is then not queued either
   void insert(const coo_matrix<V, Space>& batch) { push(&batch, nullptr); }
   void erase(const coo_matrix<V, Space>& batch) { push(nullptr, &batch); }
   void apply(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes) { push(&inserts, &deletes); }

@@ -38,6 +38,8 @@ __device__ inline void chain_leave_insert(batch_chain* chain, const device_statu
   chain->alloc_ptr += st->total;
   chain->nnz += st->kept;
   chain->rows = max(chain->rows, vertex_t(square ? max(st->max_row1, st->max_col1) : st->max_row1));
+  chain->cols = max(chain->cols, vertex_t(square ? max(st->max_row1, st->max_col1) : st->max_col1));
+  if (square) chain->rows = chain->cols = max(chain->rows, chain->cols);
 }
 // Whether a checked and planned insertion may be written (0), or why not: -2 skipped (its chain has
 // stalled), -1 a bad batch (a bad edge, an unsorted "sorted" batch, or an id of 2^31 - 1, which

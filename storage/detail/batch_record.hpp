@@ -28,7 +28,7 @@ struct batch_record {
 struct batch_chain {
   offset_t alloc_ptr = 0;  ///< the bump allocator's position
   offset_t nnz = 0;        ///< stored entries (the slack of new segments follows the mean row)
-  vertex_t rows = 0;
+  vertex_t rows = 0, cols = 0;
   int stalled = 0;         ///< a batch of the chain wrote nothing: every later one skips
 };
 

@@ -152,6 +152,27 @@ TEST_CASE("deferred weighted batches (accumulating, a slack of 3) equal synchron
   run<float>(4, cfg, 32, 1500, 500);
 }
 
+TEST_CASE("a square store made with fewer rows than columns keeps rows == cols, queued or not") {
+  dcsr_config cfg;
+  cfg.initial_segment = 2;
+  auto sync = dcsr_matrix<pattern, D>::blank(5, 40, cfg), piped = dcsr_matrix<pattern, D>::blank(5, 40, cfg);
+  CHECK(sync.rows() == 40);
+  CHECK(sync.cols() == 40);
+  std::mt19937_64 g(8);
+  std::deque<coo_matrix<pattern, D>> alive;
+  {
+    dcsr_pipeline<pattern, D> pipe(piped, 8);
+    for (int b = 0; b < 40; ++b) {
+      const edges e = some_edges(g, 1 + g() % 30, 4 + vertex_t(b), {}, false);  // ids below 5 first
+      sync.insert_batch(test::to_batch<pattern, D>(e));
+      pipe.insert(alive.emplace_back(test::to_batch<pattern, D>(e)));
+    }
+  }
+  test::require_identical(piped, sync);
+  require_same_segments(piped, sync);
+  piped.validate();
+}
+
 TEST_CASE("a bad edge in the middle of a queue: the batches before it are applied, it and the later ones are not") {
   dcsr_matrix<pattern, D> A;
   std::deque<coo_matrix<pattern, D>> alive;

@@ -150,6 +150,27 @@ TEST_CASE("CSR -> DCSR -> CSR is the identity, and a CSR store is already packed
   CHECK(to_vector(back.val) == to_vector(c.val));
 }
 
+TEST_CASE("a square store from a 2 x 4 CSR has 4 rows (the last two empty) and takes edges in them") {
+  csr_matrix<float, H> c;
+  c.rows = 2;
+  c.cols = 4;
+  c.row_ptr = to_space<H>(std::vector<offset_t>{0, 1, 2});
+  c.col = to_space<H>(std::vector<vertex_t>{3, 0});
+  c.val = to_space<H>(std::vector<float>{1, 2});
+  auto A = dcsr_matrix<float, H>::from_csr(c);
+  CHECK(A.rows() == 4);
+  CHECK(A.cols() == 4);
+  A.insert_batch(batch<float>({3, 0}, {1, 1}, {5, 6}));
+  A.validate();
+  CHECK(A.rows() == 4);
+  CHECK(to_vector(A.to_csr().row_ptr) == std::vector<offset_t>{0, 2, 3, 3, 4});
+  dcsr_config rect;
+  rect.square = false;
+  const auto B = dcsr_matrix<float, H>::from_csr(c, rect);
+  CHECK(B.rows() == 2);
+  CHECK(B.cols() == 4);
+}
+
 TEST_CASE("a bad edge rejects the whole batch, naming batch and edge, and changes nothing") {
   auto A = dcsr_matrix<double, H>::from_coo(batch<double>({0}, {1}, {1.0}), 2, 2);
   const auto before = test::cells_of(A);
