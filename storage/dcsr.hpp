@@ -133,12 +133,14 @@ class dcsr_matrix {
 
   /// @brief An empty 0 x 0 store.
   explicit dcsr_matrix(const dcsr_config& cfg = {});
-  /// @brief rows x cols, every row with an initial segment of cfg.initial_segment entries.
+  /// @brief rows x cols, every row with an initial segment of cfg.initial_segment entries (a
+  ///        square config makes it max(rows, cols) both ways).
   static dcsr_matrix blank(vertex_t rows, vertex_t cols, const dcsr_config& cfg = {});
   /// @brief From edges in any order (duplicates per cfg.dups); rows are packed with no slack.
   static dcsr_matrix from_coo(const coo_matrix<V, Space>& coo, vertex_t rows, vertex_t cols,
                               const dcsr_config& cfg = {});
-  /// @brief From CSR: arrays copied, one segment per row (the paper's O(n) conversion).
+  /// @brief From CSR: arrays copied, one segment per row (the paper's O(n) conversion). A square
+  ///        config makes it max(rows, cols) both ways, the rows past the CSR's empty.
   static dcsr_matrix from_csr(const csr_matrix<V, Space>& csr, const dcsr_config& cfg = {});
 
   dcsr_matrix(dcsr_matrix&&) noexcept = default;
