@@ -133,9 +133,9 @@ bool dcsr_matrix<V, S>::set_ready(std::size_t more) const {
   if (set_.active()) return set_.fits(std::int64_t(more));
   if (cfg_.index == edge_index::automatic && !set_wanted_) {
 #if !defined(FG_WITH_CUDA)
-    return true;
+    return true;  // OpenMP: the probe is cheaper than random probes into a table out of cache (NOTES)
 #endif
-    return nnz_ == 0 || nnz_ < 2 * set_decided_at_;
+    return nnz_ == 0 || nnz_ < 2 * set_decided_at_;  // decided for a store half this size
   }
   return set_slots(more) * sizeof(std::uint64_t) > memory::available_bytes() / 4;  // wanted, but too large
 }
@@ -143,13 +143,8 @@ bool dcsr_matrix<V, S>::set_ready(std::size_t more) const {
 template <class V, class S>
 void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
   if constexpr (std::is_same_v<S, device_space>) {
-    if (!collapses_duplicates() || cfg_.index == edge_index::never) return;
-    if (set_.active() && set_.fits(std::int64_t(more))) return;
-    if (!set_.active() && cfg_.index == edge_index::automatic && !set_wanted_) {
-#if !defined(FG_WITH_CUDA)
-      return;  // OpenMP: the probe is cheaper than random probes into a table out of cache (NOTES)
-#endif
-      if (nnz_ == 0 || nnz_ < 2 * set_decided_at_) return;  // decided for a store half this size
+    if (set_ready(more)) return;
+    if (!set_.active() && cfg_.index == edge_index::automatic && !set_wanted_) {  // a decision is due
       set_decided_at_ = nnz_;
       const double walk = detail::row_square_sum(sizes_.data(), rows_) / double(nnz_);
       if (walk < 32) return;

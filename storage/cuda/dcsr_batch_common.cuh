@@ -200,12 +200,21 @@ device_status* pinned_status() {
   return pinned;
 }
 
-// The batch's one read-back.
-device_status fetch_status(const device_status* st) {
+// Where a batch reports: its pipeline record (deferred), or workspace slot 0, read back at its end.
+// Both can fail only here, before the batch's first launch.
+device_status* status_slot(batch_record* record, batch_workspace<device_space>& ws) {
+  pinned_status();
+  return record != nullptr ? record : ws.get<device_status>(0, 1);
+}
+
+// The batch's one read-back, decoded (none for a deferred batch: its record waits for the pipeline).
+template <class Status>
+Status read_back(const batch_record* record, const device_status* st, Status (*decode)(const batch_record&)) {
+  if (record != nullptr) return Status{};
   device_status* pinned = pinned_status();
   FG_CUDA_TRY(cudaMemcpyAsync(pinned, st, sizeof(device_status), cudaMemcpyDeviceToHost, cudaStream_t(0)));
   FG_CUDA_TRY(cudaStreamSynchronize(cudaStream_t(0)));
-  return *pinned;
+  return decode(*pinned);
 }
 
 }  // namespace

@@ -199,10 +199,6 @@ std::size_t erase_temp_bytes(std::int64_t n, std::int64_t holes, int key_bits, i
   return known[key] = std::max({a, b, c, d});
 }
 
-// The one read-back (none for a deferred batch).
-erase_status read_erase_status(const erase_request& rq, const device_status* st) {
-  return rq.record != nullptr ? erase_status{} : erase_status_of(fetch_status(st));
-}
 
 // One attempt with room for hole_cap holes.
 template <class V>
@@ -211,8 +207,7 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
   const std::int64_t n = std::int64_t(b.nnz);
   const std::size_t n1 = std::size_t(n) + 1;
   // Scratch and the log first (the only steps that can fail), then the kernels.
-  auto* st = rq.record != nullptr ? rq.record : ws.get<device_status>(0, 1);
-  pinned_status();
+  auto* st = status_slot(rq.record, ws);
   auto* key = ws.get<u64>(1, n1);
   auto* key_sorted = ws.get<u64>(2, n1);
   auto* run_of = ws.get<offset_t>(5, n1);
@@ -244,7 +239,7 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
     FG_CUDA_CHECK_LAUNCH();
     small_erase_commit<V><<<1, small_threads>>>(A, key_sorted, n, run_row, vol, hole, drop, set, log, rq.chain, st);
     FG_CUDA_CHECK_LAUNCH();
-    return read_erase_status(rq, st);
+    return read_back(rq.record, st, erase_status_of);
   }
   std::size_t temp_bytes = erase_temp_bytes(n, hole_cap, key_bits, hole_bits);
   void* temp = ws.get<std::uint8_t>(15, temp_bytes);
@@ -282,7 +277,7 @@ erase_status erase_pass(const dcsr_view<V>& A, const coo_matrix<V, device_space>
   erase_rows_kernel<V><<<blocks_for(n), threads>>>(A, key_sorted, n, runs, run_row, vol, hole_sorted, hole_cap, drop,
                                                    set, log, rq.chain, st);
   FG_CUDA_CHECK_LAUNCH();
-  return read_erase_status(rq, st);
+  return read_back(rq.record, st, erase_status_of);
 }
 }  // namespace
 

@@ -176,11 +176,6 @@ temp_sizes temp_bytes_for(std::int64_t n, bool valued, bool sorted, int end_bit)
   t.scan = std::max(a, b);
   return known[key] = t;
 }
-
-// The batch's one read-back (none for a deferred batch: its record waits for the pipeline).
-insert_status read_status(const insert_request& rq, const device_status* st) {
-  return rq.record != nullptr ? insert_status{} : insert_status_of(fetch_status(st));
-}
 }  // namespace
 
 template <class V>
@@ -192,8 +187,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   const std::size_t n1 = std::size_t(n) + 1;
   constexpr bool valued = !is_pattern_v<V>;
   // Scratch first (the only step that can fail), then the kernels.
-  auto* st = rq.record != nullptr ? rq.record : ws.get<device_status>(0, 1);
-  pinned_status();
+  auto* st = status_slot(rq.record, ws);
   auto* key = ws.get<u64>(1, n1);
   auto* key_sorted = ws.get<u64>(2, n1);
   auto* perm = valued ? ws.get<std::uint32_t>(3, n1) : nullptr;
@@ -225,7 +219,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
     small_commit<V><<<1, small_threads>>>(A, b.val.data(), n, rq, key_sorted, valued ? perm_sorted : nullptr, run_of,
                                           run_row, run_start, drop, runs, set, st);
     FG_CUDA_CHECK_LAUNCH();
-    return read_status(rq, st);
+    return read_back(rq.record, st, insert_status_of);
   }
   const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_of{key_sorted});
   const auto kept = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), kept_of{drop, n});
@@ -261,7 +255,7 @@ insert_status kernels<device_space>::insert(const dcsr_view<V>& A, const coo_mat
   entries_kernel<V><<<blocks_for(n), threads>>>(A, b.val.data(), key_sorted, p, n, run_of, run_row, run_start, pos,
                                                 drop, old_size, set, rq, st);
   FG_CUDA_CHECK_LAUNCH();
-  return read_status(rq, st);
+  return read_back(rq.record, st, insert_status_of);
 }
 
 #define FG_INSTANTIATE(V) FG_INSERT_KERNEL_OF(device_space, V)
