@@ -17,12 +17,18 @@ coo_matrix<V, S> graph<V, S>::oriented(const vertex_t* src, const vertex_t* dst,
                                        const double* weight) const {
   const vertex_t* rows = orient_ == orientation::out ? src : dst;
   const vertex_t* cols = orient_ == orientation::out ? dst : src;
-  std::vector<stored_t<V>> w;
+  // Straight from the caller's arrays into the batch (no host copy first: a stream's batches
+  // pass here once each).
+  coo_matrix<V, S> c;
+  c.nnz = n;
+  c.row = to_space<S>(rows, n);
+  c.col = to_space<S>(cols, n);
   if constexpr (!is_pattern_v<V>) {
+    std::vector<stored_t<V>> w(n, stored_t<V>(1));
     if (weight != nullptr) w.assign(weight, weight + n);
-    else w.assign(n, 1.0);
+    c.val = to_space<S>(w);
   }
-  return make_coo<V, S>(std::vector<vertex_t>(rows, rows + n), std::vector<vertex_t>(cols, cols + n), w);
+  return c;
 }
 
 template <class V, class S>

@@ -66,6 +66,16 @@ struct live_options {
   std::size_t chunk = 1 << 20;    ///< bytes per read()
 };
 
+/// Where the reader's two threads spent their time, in seconds (a stream's bottleneck is the
+/// stage that never waits).
+struct live_reader_times {
+  double parse = 0;        ///< reader: parsing and cutting
+  double input_wait = 0;   ///< reader: waiting for input (poll) and reading it
+  double reader_blocked = 0;  ///< reader: waiting for room in the queue to the mapper
+  double map = 0;          ///< mapper: input ids to dense ids
+  double mapper_blocked = 0;  ///< mapper: waiting for room in the queue to next()
+};
+
 class live_reader {
  public:
   /// @brief Starts reading `fd` on a thread of its own. The descriptor stays open (the caller's).
@@ -82,6 +92,8 @@ class live_reader {
   bool next(live_batch& out);
   /// Bad lines skipped so far (skip_bad).
   std::int64_t skipped() const noexcept;
+  /// The threads' times so far (read after next() returned false for a stable answer).
+  live_reader_times times() const;
 
  private:
   struct impl;

@@ -214,6 +214,22 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
 }
 
 template <class S>
+void stream_session<S>::warm_up() {
+  dcsr_matrix<pattern, S> scratch(s_->g.store().config());
+  // One edge takes the single-block kernels, thousands the general path (storage/cuda/dcsr_insert.cu).
+  for (const std::size_t n : {std::size_t(1), std::size_t(5000)}) {
+    std::vector<vertex_t> r(n), c(n);
+    for (std::size_t i = 0; i < n; ++i) r[i] = vertex_t(i % 64), c[i] = vertex_t(i);
+    const auto b = make_coo<pattern, S>(r, c);
+    scratch.insert_batch(b);
+    scratch.apply_batch(b, b);
+    scratch.delete_batch(b);
+  }
+  scratch.defragment();
+  memory::synchronize();
+}
+
+template <class S>
 final_report stream_session<S>::finish() {
   state& st = *s_;
   final_report f;

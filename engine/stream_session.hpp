@@ -126,6 +126,11 @@ class stream_session {
   ///         compare finds the closures differ.
   batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_t vertices = 0,
                      batch_order order = batch_order::deletes_first);
+  /// @brief Runs the store's batch kernels once on a throwaway store of the same configuration, so
+  ///        that the first batch does not pay for starting the device and loading its code (a few
+  ///        hundred ms on a GPU: every batch queued behind the first would wait for it). Live input
+  ///        calls it before reading. The session is unchanged.
+  void warm_up();
   /// @brief The read phase after the last batch: with per-batch PageRank its last scores; else
   ///        (pagerank_at_end) the policy asked for a cold PageRank's reads, then PageRank from
   ///        scratch. Call once; batches may still follow (finish() again reruns the phase).

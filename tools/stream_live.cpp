@@ -126,9 +126,11 @@ int live_on(const options& o) {
   const std::int64_t k = o.integer("top", 10, 0, 1000000000);
   const bool closing = so.closure, per_batch = so.pagerank_per_batch;
   stream_session<S> session(so, 0);
+  session.warm_up();  // before the input's clock starts: the first batch would wait for it
   live_reader reader(STDIN_FILENO, lo);
   std::vector<std::int64_t> id;  // dense -> input id, as the batches tell
   std::vector<double> latency;   // wait + apply per batch, microseconds
+  std::vector<double> applying;  // apply per batch, seconds
   std::int64_t lines = 0;
   clock_type::time_point begin{}, end{};
   for (live_batch b; reader.next(b);) {
@@ -139,6 +141,7 @@ int live_on(const options& o) {
     end = clock_type::now();
     const double wait = micros(start - b.arrived), apply = micros(end - start);
     latency.push_back(wait + apply);
+    applying.push_back(apply * 1e-6);
     lines += std::int64_t(b.insert_lines + b.delete_lines);
     json_line j;
     j.field("batch", b.number).field("inserted", b.insert_lines).field("deleted", b.delete_lines);
@@ -157,6 +160,10 @@ int live_on(const options& o) {
   j.field("edges", session.num_edges()).field("vertices", session.num_vertices()).field("seconds", seconds);
   j.field("edges_per_s", seconds > 0 ? std::llround(double(lines) / seconds) : 0);
   j.field("latency_us_p50", std::llround(percentile(latency, 0.5))).field("latency_us_p99", std::llround(percentile(latency, 0.99)));
+  // Where the time went: the stage that never waits is the stream's limit.
+  const live_reader_times t = reader.times();
+  j.field("apply_s", std::accumulate(applying.begin(), applying.end(), 0.0)).field("parse_s", t.parse);
+  j.field("input_wait_s", t.input_wait).field("map_s", t.map);
   if (f.pagerank) j.field("pr_iterations", f.pagerank->iterations).flag("pr_converged", f.pagerank->converged).top(f.pagerank->score, id, k);
   if (closing) j.field("closure_pairs", session.closure().nnz());
   j.print();

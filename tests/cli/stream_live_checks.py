@@ -78,7 +78,7 @@ def mtx_entries(path):
 
 
 BATCH_FIELDS = ["batch", "inserted", "deleted", "edges", "vertices", "wait_us", "apply_us"]
-SUMMARY_FIELDS = ["batches", "edges_in", "edges_per_s", "latency_us_p50", "latency_us_p99", "top"]
+SUMMARY_FIELDS = ["batches", "edges_in", "edges_per_s", "latency_us_p50", "latency_us_p99", "apply_s", "parse_s", "input_wait_s", "map_s", "top"]
 
 
 def json_lines(out, what, pagerank=False, closure=False):

@@ -114,9 +114,13 @@ TEST_CASE_TEMPLATE("stream_session: growing vertices; finish() runs PageRank fro
   stream_options so;
   so.pagerank.tol = 1e-12;
   stream_session<S> s(so, 3);
+  s.warm_up();  // a throwaway store: the session is as it was
   CHECK(s.num_vertices() == 3);
+  CHECK(s.num_edges() == 0);
+  CHECK(s.totals().batches == 0);
   edge_list ins{{0, 1}, {1, 2}, {}}, none;
   batch_report r = s.apply(ins, none);
+  CHECK(r.batch == 1);
   CHECK(r.vertices == 3);
   CHECK(r.pr_iterations == 0);  // no per-batch PageRank
   ins = {{7}, {2}, {}};        // id 7 grows the store to 8
