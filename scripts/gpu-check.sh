@@ -3,8 +3,14 @@
 # (GPU against the reference twins), run the benchmarks, and print a summary table last.
 # Inputs: .data/ (git-ignored; carried) may hold real graphs: *.mtx.gz / *.txt.gz are benchmarked.
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
+# usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, bench, live, spmv, select,
+# closure (default: all). All of them take longer than one device call (600 s) now: run it as
+# `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
+# on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+parts=,${1:-tests,bench,live,spmv,select,closure},
+want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
 final=${OUT:-/tmp/fg-gpu-check}
@@ -26,34 +32,34 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --f
 step configure 300 cmake --preset cuda -DFG_BACKEND=cuda || { echo "configure failed"; exit 1; }
 step build 900 cmake --build --preset cuda -j "$(nproc)" || { echo "build failed"; exit 1; }
 # a suite that hangs is stopped at 300 s (backend took 193-217 s in runs 42-43) so the others still run
-step tests 480 ctest --preset cuda -V --timeout 300
-step demo 120 build/cuda/fluxgraph stream data/wiki-Vote.txt.gz --batch 10000 --top 10
+want tests && step tests 480 ctest --preset cuda -V --timeout 300
+want tests && step demo 120 build/cuda/fluxgraph stream data/wiki-Vote.txt.gz --batch 10000 --top 10
 # Insert benchmark on two real graphs and R-MAT; SpMV benchmark on every matrix in .data (see
 # scripts/prepare-bench-data.sh) plus generated ones spanning mu from 2 to 100+ (override: FG_SPMV_SET).
 ins=(rmat:20 rmat:22)
 for f in .data/cnr-2000.mtx.gz .data/soc-Slashdot0902.txt.gz; do [ -e "$f" ] && ins=("$f" "${ins[@]}"); done
-step bench 240 build/cuda/fluxgraph bench insert --batches 1e3,1e4,1e5,1e6,1e7 --json "$out/insert.json" "${ins[@]}"
+want bench && step bench 240 build/cuda/fluxgraph bench insert --batches 1e3,1e4,1e5,1e6,1e7 --json "$out/insert.json" "${ins[@]}"
 spmv_set=${FG_SPMV_SET:-"$(ls .data/* 2>/dev/null | tr '\n' ' ') rmat:20 rmat:22 rmat:24 uniform:22:2 uniform:22:8 uniform:20:32 uniform:18:128 poisson2d:2048 poisson3d:160"}
 # shellcheck disable=SC2086
-step spmv 330 build/cuda/fluxgraph bench spmv --json "$out/spmv.json" --points "$out/bench.points" $spmv_set
-python3 scripts/plot_spmv.py "$out/spmv.json" "$out/spmv" > "$out/spmv-summary.txt" 2>&1
+want spmv && step spmv 330 build/cuda/fluxgraph bench spmv --json "$out/spmv.json" --points "$out/bench.points" $spmv_set
+want spmv && python3 scripts/plot_spmv.py "$out/spmv.json" "$out/spmv" > "$out/spmv-summary.txt" 2>&1
 # Kernel selection (issue 4): this GPU's synthetic calibration, then the selector judged on the bench
 # points: leave-one-out, synthetic calibration only, and both; PageRank auto vs every forced kernel.
-step calibrate 120 build/cuda/fluxgraph calibrate --out "$out/synthetic.points"
-step select 60 build/cuda/fluxgraph bench select "$out/bench.points"
-step select-synthetic 60 build/cuda/fluxgraph bench select "$out/bench.points" --calibration "$out/synthetic.points"
-step select-both 60 build/cuda/fluxgraph bench select "$out/bench.points" --extra "$out/synthetic.points" --detail
+want select && step calibrate 120 build/cuda/fluxgraph calibrate --out "$out/synthetic.points"
+want select && step select 60 build/cuda/fluxgraph bench select "$out/bench.points"
+want select && step select-synthetic 60 build/cuda/fluxgraph bench select "$out/bench.points" --calibration "$out/synthetic.points"
+want select && step select-both 60 build/cuda/fluxgraph bench select "$out/bench.points" --extra "$out/synthetic.points" --detail
 pr_set=()
 for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz email-Enron.txt.gz loc-Brightkite.data_214078.txt.gz wiki-Vote.txt \
   usroads.data_165435.txt.gz; do [ -e ".data/$f" ] && pr_set+=(".data/$f"); done
-step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 9 "${pr_set[@]}" rmat:20
+want select && step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 9 "${pr_set[@]}" rmat:20
 # Transitive closure (issue 5) on the quick graphs of the published table (.closure/, see
 # scripts/prepare-bench-data.sh); all 20: `fluxgraph bench closure --expected ... .closure/*.gz`.
 cl_set=()
 for f in OL.cedge cal.cedge TG.cedge wing ego-Facebook wiki-Vote cti delaunay_n16; do
   for g in .closure/"$f".data_*; do [ -e "$g" ] && cl_set+=("$g"); done
 done
-[ ${#cl_set[@]} -gt 0 ] && step closure 90 build/cuda/fluxgraph bench closure --expected .closure/transitive_closure_sizes.tsv \
+[ ${#cl_set[@]} -gt 0 ] && want closure && step closure 90 build/cuda/fluxgraph bench closure --expected .closure/transitive_closure_sizes.tsv \
   --json "$out/closure.json" "${cl_set[@]}"
 # Incremental closure (issue 6): a random 0.01% / 1% of the edges held back, R⁺ of the rest extended
 # by them vs R⁺ from scratch (equal pair counts required).
@@ -61,27 +67,28 @@ inc_set=()
 for f in TG.cedge wiki-Vote delaunay_n16 usroads; do
   for g in .closure/"$f".data_*; do [ -e "$g" ] && inc_set+=("$g"); done
 done
-[ ${#inc_set[@]} -gt 0 ] && step closure-inc 90 build/cuda/fluxgraph bench closure --no-split --incremental 0.0001,0.01 \
+[ ${#inc_set[@]} -gt 0 ] && want closure && step closure-inc 90 build/cuda/fluxgraph bench closure --no-split --incremental 0.0001,0.01 \
   "${inc_set[@]}"
+want live && step live 300 scripts/stream-e2e.sh
 for f in .data/*.mtx.gz; do
-  [ -e "$f" ] && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
+  [ -e "$f" ] && want select && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
 done
 
 echo
 echo "================ summary ================"
 cat "$out/gpu.txt"
 cat "$out/steps.txt"
-echo "-- tests (doctest counts per executable, CLI checks) --"
-grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|\[doctest\] (test cases|assertions)|checks passed" "$out/tests.log" | sed 's/^ *//'
-echo "-- demo --"
-grep -E "inserted|defragment:|pagerank:|backend:" "$out/demo.log"
-echo "-- bench insert --"
-grep -E "^[a-z0-9].*:|copy bandwidth|insert|delete|speedup|SpMV|/ CSR|eta|defragment" "$out/bench.log" | grep -v "^device"
-echo "-- bench spmv (best kernel per matrix; full table in spmv.log / spmv.json) --"
-cat "$out/spmv-summary.txt"
-echo "-- kernel selection (auto within 10% of the fastest; pagerank auto vs best forced) --"
-for f in select select-synthetic select-both; do echo "$f:"; grep -E "^reads .*within" "$out/$f.log"; done
-grep -E "auto \(|within 10%" "$out/pagerank-kernels.log"
+show() { [ -e "$out/$1.log" ]; }
+show tests && echo "-- tests (doctest counts per executable, CLI checks) --" && grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|\[doctest\] (test cases|assertions)|checks passed" "$out/tests.log" | sed 's/^ *//'
+show demo && echo "-- demo --" && grep -E "inserted|defragment:|pagerank:|backend:" "$out/demo.log"
+show bench && echo "-- bench insert --" && grep -E "^[a-z0-9].*:|copy bandwidth|insert|delete|speedup|SpMV|/ CSR|eta|defragment" "$out/bench.log" | grep -v "^device"
+show spmv && echo "-- bench spmv (best kernel per matrix; full table in spmv.log / spmv.json) --" && cat "$out/spmv-summary.txt"
+if show select; then
+  echo "-- kernel selection (auto within 10% of the fastest; pagerank auto vs best forced) --"
+  for f in select select-synthetic select-both; do echo "$f:"; grep -E "^reads .*within" "$out/$f.log"; done
+  grep -E "auto \(|within 10%" "$out/pagerank-kernels.log"
+fi
+show live && echo "-- stream - end to end --" && grep -E "stream -|_us:" "$out/live.log"
 echo "-- transitive closure (pairs and iterations vs the published table) --"
 [ -e "$out/closure.log" ] && sed -n '/^graph /,$p' "$out/closure.log"
 echo "-- incremental closure (held-back share extended vs from scratch) --"
