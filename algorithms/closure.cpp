@@ -17,7 +17,6 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "loaders/graph_file.hpp"
 #include "storage/detail/spmm_kernels.hpp"
 
 namespace fg {
@@ -279,37 +278,6 @@ void extend_reachable(dcsr_matrix<pattern, S>& plus, const dcsr_matrix<pattern, 
   for (vertex_t s : sources)
     FG_EXPECTS(s >= 0 && s < R.rows(), "extend_reachable: source " + std::to_string(s) + " is not a vertex");
   extend<S>(plus, R, &sources, added, opt, stats);
-}
-
-namespace {
-template <class S>
-closure_run closure_on(const edge_file& f, const std::vector<vertex_t>* sources, const closure_options& opt,
-                       bool want_pairs) {
-  FG_EXPECTS(f.num_vertices < 2147483647, "closure: too many vertices");
-  const auto n = vertex_t(f.num_vertices);
-  closure_run run;
-  dcsr_matrix<pattern, S> plus;
-  {
-    const auto R = dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(f.src, f.dst), n, n);
-    plus = sources != nullptr ? reachable(R, *sources, opt, &run.stats) : transitive_closure(R, opt, &run.stats);
-  }
-  if (want_pairs) {
-    const csr_matrix<pattern, S> c = plus.to_csr();
-    plus = dcsr_matrix<pattern, S>();  // free R⁺ before the host copies
-    run.row_ptr = to_vector(c.row_ptr);
-    run.col = to_vector(c.col);
-    // Rows are appended batch by batch: sort each for a deterministic output.
-    for (std::size_t i = 0; i + 1 < run.row_ptr.size(); ++i)
-      std::sort(run.col.begin() + run.row_ptr[i], run.col.begin() + run.row_ptr[i + 1]);
-  }
-  return run;
-}
-}  // namespace
-
-closure_run closure_of_file(const edge_file& f, const std::vector<vertex_t>* sources, const closure_options& opt,
-                            exec where, bool want_pairs) {
-  return where == exec::reference ? closure_on<host_space>(f, sources, opt, want_pairs)
-                                  : closure_on<device_space>(f, sources, opt, want_pairs);
 }
 
 #define FG_INSTANTIATE(S)                                                                                  \

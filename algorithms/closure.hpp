@@ -13,8 +13,6 @@
 
 namespace fg {
 
-struct edge_file;
-
 struct closure_options {
   /// Workspace budget of each SpMM; when `spmm.timed` is set it also times the phase "insert".
   spmm_options spmm;
@@ -71,17 +69,5 @@ void extend_reachable(dcsr_matrix<pattern, Space>& plus, const dcsr_matrix<patte
                       const std::vector<vertex_t>& sources, const coo_matrix<pattern, Space>& added,
                       const closure_options& opt = {}, closure_stats* stats = nullptr);
 
-/// Result of a run from a file: statistics and, when asked for, the pairs as a host CSR in dense ids
-/// (row i: the closure's row of vertex i, or of sources[i]; columns sorted).
-struct closure_run {
-  closure_stats stats;
-  std::vector<offset_t> row_ptr;
-  std::vector<vertex_t> col;
-};
-
-/// @brief R from the file's edges as directed pairs (src, dst), duplicates collapsed, on the given
-///        twin; then transitive_closure, or reachable when `sources` (dense ids) is not null.
-closure_run closure_of_file(const edge_file& f, const std::vector<vertex_t>* sources, const closure_options& opt,
-                            exec where, bool want_pairs);
 
 }  // namespace fg

@@ -18,17 +18,17 @@
 #include "engine/profile.hpp"
 #include "engine/race.hpp"
 #include "engine/views.hpp"
-#include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg {
 
-namespace {
-void check(const pagerank_options& o) {
+void validate(const pagerank_options& o) {
   FG_EXPECTS(o.damping >= 0 && o.damping < 1, "pagerank: damping must be in [0, 1)");
   FG_EXPECTS(o.tol > 0 && std::isfinite(o.tol), "pagerank: tolerance must be > 0");
   FG_EXPECTS(o.max_iter >= 1, "pagerank: max-iter must be >= 1");
 }
+
+namespace {
 
 // The warm start as a probability vector of n entries: given scores, 1/n for vertices past them,
 // scaled to sum 1 (the L1 contraction by d holds between probability vectors only).
@@ -57,7 +57,7 @@ double pagerank_expected_reads(const pagerank_options& opt, vertex_t n) {
 
 template <class V, class S>
 pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt) {
-  check(opt);
+  validate(opt);
   using P = detail::pagerank_kernels<S>;
   const vertex_t n = At.rows();
   pagerank_result res;
@@ -236,7 +236,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
 }
 
 incremental_pagerank::incremental_pagerank(pagerank_options opt) : opt_(std::move(opt)) {
-  check(opt_);
+  validate(opt_);
   opt_.initial.clear();
 }
 
@@ -248,31 +248,6 @@ const pagerank_result& incremental_pagerank::update(const dcsr_matrix<V, S>& At)
   ++updates_;
   total_iterations_ += last_.iterations;
   return last_;
-}
-
-namespace {
-template <class V, class S>
-pagerank_result run_on(const edge_file& f, const pagerank_options& opt) {
-  FG_EXPECTS(f.num_vertices < 2147483647, "pagerank: too many vertices");
-  dcsr_config cfg;
-  cfg.dups = is_pattern_v<V> ? duplicates::collapse : duplicates::accumulate;
-  std::vector<stored_t<V>> w;
-  if constexpr (!is_pattern_v<V>) w.assign(f.weight.begin(), f.weight.end());
-  // In-edge store: the edge u -> v is entry (v, u).
-  auto batch = make_coo<V, S>(f.dst, f.src, w);
-  const auto n = vertex_t(f.num_vertices);
-  auto At = dcsr_matrix<V, S>::from_coo(batch, n, n, cfg);
-  At.defragment();
-  return pagerank(At, opt);
-}
-}  // namespace
-
-pagerank_result pagerank(const edge_file& f, const pagerank_options& opt, exec where) {
-  check(opt);
-  const bool weighted = opt.weighted && f.weighted();
-  if (where == exec::reference)
-    return weighted ? run_on<double, host_space>(f, opt) : run_on<pattern, host_space>(f, opt);
-  return weighted ? run_on<double, device_space>(f, opt) : run_on<pattern, device_space>(f, opt);
 }
 
 #define FG_INSTANTIATE(V, S)                                                                   \

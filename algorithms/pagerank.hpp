@@ -10,7 +10,6 @@
 
 namespace fg {
 
-struct edge_file;
 template <class V, class Space>
 class dcsr_matrix;
 
@@ -53,6 +52,10 @@ double pagerank_expected_reads(const pagerank_options& opt, vertex_t n);
 template <class V, class Space>
 pagerank_result pagerank(const dcsr_matrix<V, Space>& in_edges, const pagerank_options& opt);
 
+/// @brief Checks the options every PageRank entry point checks.
+/// @throws fg::invalid_argument for damping outside [0, 1), tol <= 0 or not finite, max_iter < 1.
+void validate(const pagerank_options& opt);
+
 /// @brief PageRank over a changing graph: each update() starts from the previous update's scores
 ///        (pagerank_options::initial), with the same tolerance. After a small batch the previous
 ///        scores are close to the new fixed point, so fewer iterations reach the tolerance.
@@ -76,10 +79,5 @@ class incremental_pagerank {
   std::int64_t total_iterations_ = 0;
 };
 
-/// @brief Load-to-result convenience used by the CLI and tests: builds the in-edge store from the
-///        file's edges on the given twin, defragments it and runs PageRank.
-/// @throws fg::invalid_argument for damping outside [0, 1), tol <= 0, max_iter < 1, or negative
-///         weights when weighted.
-pagerank_result pagerank(const edge_file& file, const pagerank_options& opt, exec where = exec::device);
 
 }  // namespace fg

@@ -17,6 +17,7 @@
 #include "engine/cost_model.hpp"
 #include "engine/graph.hpp"
 #include "engine/profile.hpp"
+#include "loaders/file_analyses.hpp"
 #include "loaders/graph_file.hpp"
 #include "tools/cli.hpp"
 

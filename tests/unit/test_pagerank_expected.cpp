@@ -28,6 +28,7 @@
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "loaders/file_analyses.hpp"
 #include "loaders/graph_file.hpp"
 
 #ifndef FG_TEST_DATA_DIR

@@ -13,6 +13,7 @@
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
 #include "engine/stream_session.hpp"
+#include "loaders/file_analyses.hpp"
 #include "loaders/graph_file.hpp"
 #include "closure_support.hpp"
 
