@@ -1,6 +1,7 @@
 // The engine's graph: a DCSR store fed by edge batches, oriented for the algorithms that read it.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -19,6 +20,8 @@ template <class V, class Space>
 class graph {
  public:
   graph(orientation o, vertex_t vertices, const dcsr_config& cfg = {});
+  /// @brief Adopts a store already in orientation o (e.g. a closure's R⁺).
+  graph(orientation o, dcsr_matrix<V, Space>&& store) : orient_(o), store_(std::move(store)) {}
 
   /// @brief Insert edges [first, last) of `file` as one batch (weights used when V is double).
   /// @throws fg::batch_error / fg::out_of_memory; the store is then unchanged.

@@ -1,0 +1,117 @@
+// fluxgraph::graph: the public facade. Picks the store for the options, forwards, and reads files.
+#include "fluxgraph/graph.hpp"
+
+#include <algorithm>
+
+#include "api/store.hpp"
+#include "fluxgraph/version.hpp"
+#include "loaders/graph_file.hpp"
+
+namespace fluxgraph {
+
+namespace {
+using fg::device_space;
+using fg::host_space;
+
+constexpr bool cuda_build =
+#if defined(FG_WITH_CUDA)
+    true;
+#else
+    false;
+#endif
+
+template <class V>
+std::unique_ptr<graph::impl> make(vertex_id n, const graph_options& opt) {
+  // The CUDA build's cpu is its sequential host twin; the CPU build's device system is the host.
+  if (opt.where == device::cpu && cuda_build) return std::make_unique<api::store<V, host_space>>(n, opt);
+  return std::make_unique<api::store<V, device_space>>(n, opt);
+}
+}  // namespace
+
+graph::graph(vertex_id vertices, const graph_options& opt) {
+  if (opt.where == device::cuda && !cuda_build)
+    throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
+  p_ = opt.weighted ? make<double>(vertices, opt) : make<fg::pattern>(vertices, opt);
+  p_->where = opt.where;
+}
+graph::graph(std::unique_ptr<impl> p) : p_(std::move(p)) {}
+graph::~graph() = default;
+graph::graph(graph&&) noexcept = default;
+graph& graph::operator=(graph&&) noexcept = default;
+
+batch_result graph::insert(const edge_span<std::int32_t>& e) { return p_->apply(&e, nullptr); }
+batch_result graph::insert(const edge_span<std::int64_t>& e) { return p_->apply(&e, nullptr); }
+batch_result graph::erase(const edge_span<std::int32_t>& e) { return p_->apply(nullptr, &e); }
+batch_result graph::erase(const edge_span<std::int64_t>& e) { return p_->apply(nullptr, &e); }
+batch_result graph::apply(const edge_span<std::int32_t>& ins, const edge_span<std::int32_t>& del) {
+  return p_->apply(&ins, &del);
+}
+batch_result graph::apply(const edge_span<std::int64_t>& ins, const edge_span<std::int64_t>& del) {
+  return p_->apply(&ins, &del);
+}
+void graph::resize(vertex_id n) { p_->resize(n); }
+void graph::defragment() { p_->defragment(); }
+defrag_decision graph::maybe_defragment(double reads) {
+  if (!(reads >= 0)) throw invalid_argument("maybe_defragment: expected reads must be >= 0");
+  return p_->maybe_defragment(reads);
+}
+
+vertex_id graph::num_vertices() const noexcept { return p_->vertices(); }
+std::int64_t graph::num_edges() const noexcept { return p_->edges(); }
+bool graph::weighted() const noexcept { return p_->weighted(); }
+device graph::where() const noexcept { return p_->where; }
+std::string graph::backend() const { return p_->backend(); }
+std::uint64_t graph::version() const noexcept { return p_->version(); }
+std::vector<std::int64_t> graph::out_degree() const { return p_->out_degree(); }
+std::int64_t graph::out_degree(vertex_id v) const { return std::int64_t(neighbors(v).size()); }
+std::vector<vertex_id> graph::neighbors(vertex_id v) const { return p_->neighbors(v); }
+csr graph::to_csr() const { return p_->to_csr(); }
+
+coo graph::to_coo() const {
+  csr c = p_->to_csr();
+  coo r;
+  r.src.resize(c.col.size());
+  for (std::size_t i = 0; i + 1 < c.row_ptr.size(); ++i)
+    std::fill(r.src.begin() + c.row_ptr[i], r.src.begin() + c.row_ptr[i + 1], std::int32_t(i));
+  r.dst = std::move(c.col);
+  r.val = std::move(c.val);
+  return r;
+}
+
+std::vector<double> graph::spmv(const std::vector<double>& x, semiring s) const {
+  if (x.size() != std::size_t(num_vertices()))
+    throw invalid_argument("spmv: x has " + std::to_string(x.size()) + " entries, the graph " +
+                           std::to_string(num_vertices()) + " vertices");
+  std::vector<double> y(x.size());
+  p_->spmv(x.data(), y.data(), s, memory::host);
+  return y;
+}
+void graph::spmv(const double* x, double* y, semiring s, memory where) const { p_->spmv(x, y, s, where); }
+
+pagerank_result graph::pagerank(const pagerank_options& opt) { return p_->pagerank(opt); }
+graph graph::closure(closure_info* info) const { return graph(p_->closure(info)); }
+csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info) const { return p_->reach(sources, info); }
+
+graph read(const std::string& path, const graph_options& opt) {
+  const fg::edge_file f = fg::read_graph(path);
+  // The file's ids: Matrix Market's dense ids are already id - 1; an edge list's are mapped back.
+  const bool mtx = fg::guess_format(path) == fg::file_format::matrix_market;
+  const std::int64_t n = mtx || f.original_id.empty() ? f.num_vertices : f.original_id.back() + 1;
+  graph g(n, opt);
+  if (f.src.empty()) return g;
+  const double* w = opt.weighted && f.weighted() ? f.weight.data() : nullptr;
+  if (mtx) {
+    g.insert(edge_span<std::int32_t>{f.src.data(), f.dst.data(), f.src.size(), w});
+    return g;
+  }
+  std::vector<std::int64_t> src(f.src.size()), dst(f.dst.size());
+  for (std::size_t i = 0; i < src.size(); ++i)
+    src[i] = f.original_id[std::size_t(f.src[i])], dst[i] = f.original_id[std::size_t(f.dst[i])];
+  g.insert(edge_span<std::int64_t>{src.data(), dst.data(), src.size(), w});
+  return g;
+}
+
+std::string version() { return FLUXGRAPH_VERSION; }
+std::string build_backend() { return fg::device_backend_name(); }
+
+}  // namespace fluxgraph

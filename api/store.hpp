@@ -1,0 +1,106 @@
+// The implementation behind fluxgraph::graph: one engine graph (out-edges) per value type V
+// (pattern or double) and space S (the device system, or the sequential host twin), and the
+// in-edge copies PageRank reads, made on its first run and updated by every batch after it.
+// Its members are defined in api/store_*.cpp, each instantiated for the four (V, S).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/pagerank.hpp"
+#include "engine/defrag_policy.hpp"
+#include "engine/graph.hpp"
+#include "fluxgraph/graph.hpp"
+
+namespace fluxgraph {
+
+struct graph::impl {
+  virtual ~impl() = default;
+  virtual batch_result apply(const edge_span<std::int32_t>* ins, const edge_span<std::int32_t>* del) = 0;
+  virtual batch_result apply(const edge_span<std::int64_t>* ins, const edge_span<std::int64_t>* del) = 0;
+  virtual void resize(vertex_id n) = 0;
+  virtual void defragment() = 0;
+  virtual defrag_decision maybe_defragment(double reads) = 0;
+  virtual vertex_id vertices() const = 0;
+  virtual std::int64_t edges() const = 0;
+  virtual bool weighted() const = 0;
+  virtual std::string backend() const = 0;
+  virtual std::uint64_t version() const = 0;
+  virtual std::vector<std::int64_t> out_degree() const = 0;
+  virtual std::vector<vertex_id> neighbors(vertex_id v) const = 0;
+  virtual csr to_csr() const = 0;
+  virtual void spmv(const double* x, double* y, semiring s, memory where) const = 0;
+  virtual pagerank_result pagerank(const pagerank_options& o) = 0;
+  virtual std::unique_ptr<impl> closure(closure_info* info) const = 0;
+  virtual csr reach(const std::vector<vertex_id>& sources, closure_info* info) const = 0;
+  device where = device::automatic;
+};
+
+namespace api {
+
+template <class V, class S>
+class store final : public graph::impl {
+ public:
+  store(vertex_id n, const graph_options& opt);
+  /// Adopts R (an out-edge store), e.g. a closure.
+  store(fg::dcsr_matrix<V, S>&& R, const graph_options& opt);
+
+  batch_result apply(const edge_span<std::int32_t>* ins, const edge_span<std::int32_t>* del) override {
+    return apply_ids(ins, del);
+  }
+  batch_result apply(const edge_span<std::int64_t>* ins, const edge_span<std::int64_t>* del) override {
+    return apply_ids(ins, del);
+  }
+  void resize(vertex_id n) override;
+  void defragment() override { g_.defragment(); }
+  defrag_decision maybe_defragment(double reads) override;
+  vertex_id vertices() const override { return g_.num_vertices(); }
+  std::int64_t edges() const override { return g_.num_edges(); }
+  bool weighted() const override { return !fg::is_pattern_v<V>; }
+  std::string backend() const override;
+  std::uint64_t version() const override { return g_.store().version(); }
+  std::vector<std::int64_t> out_degree() const override;
+  std::vector<vertex_id> neighbors(vertex_id v) const override;
+  csr to_csr() const override;
+  void spmv(const double* x, double* y, semiring s, memory where) const override;
+  pagerank_result pagerank(const pagerank_options& o) override;
+  std::unique_ptr<graph::impl> closure(closure_info* info) const override;
+  csr reach(const std::vector<vertex_id>& sources, closure_info* info) const override;
+
+ private:
+  template <class I>
+  batch_result apply_ids(const edge_span<I>* ins, const edge_span<I>* del);
+  /// The span as a batch in the store's orientation (row = src); `values` only for inserts.
+  template <class I>
+  fg::coo_matrix<V, S> batch(const edge_span<I>& e, bool values) const;
+  /// Brings the in-edge copies up to the batch the out-edge store just took (a copy that fails to
+  /// follow is dropped: PageRank rebuilds it).
+  void follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del);
+  /// R as a pattern store (the closure's input): the store itself, or an unweighted copy.
+  const fg::dcsr_matrix<fg::pattern, S>& pattern_store(std::optional<fg::dcsr_matrix<fg::pattern, S>>& copy) const;
+
+  graph_options opt_;
+  fg::graph<V, S> g_;
+  fg::defrag_policy policy_;
+  // PageRank's in-edge copies: unweighted, and (V = double) weighted.
+  std::unique_ptr<fg::graph<fg::pattern, S>> in_pattern_;
+  std::unique_ptr<fg::graph<V, S>> in_weighted_;
+  pagerank_result last_;  ///< the warm start
+  bool last_weighted_ = false;
+  double last_damping_ = -1;
+};
+
+/// Device helpers (api/device/convert.cpp): int64 ids to int32 in device memory; the index of the
+/// first id outside [0, 2^31 - 2], or -1. And double <-> 0/1 byte vectors (or_and SpMV).
+std::int64_t narrow_ids_on_device(const std::int64_t* in, std::int32_t* out, std::size_t n);
+void flags_on_device(const double* x, std::uint8_t* f, std::size_t n);
+void unflag_on_device(const std::uint8_t* f, double* y, std::size_t n);
+
+}  // namespace api
+}  // namespace fluxgraph
+
+/// M(V, S) for the four stores a graph can be (each api/store_*.cpp instantiates its members).
+#define FG_API_FOR_EACH_STORE(M)                                                   \
+  M(::fg::pattern, ::fg::host_space) M(::fg::pattern, ::fg::device_space)          \
+  M(double, ::fg::host_space) M(double, ::fg::device_space)

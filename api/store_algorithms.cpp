@@ -1,0 +1,142 @@
+// fluxgraph::graph's algorithms: PageRank over the in-edge copies, closure and reach over R.
+#include <algorithm>
+#include <type_traits>
+
+#include "algorithms/closure.hpp"
+#include "api/store.hpp"
+#include "core/memory.hpp"
+
+namespace fluxgraph::api {
+
+using fg::device_space;
+using fg::host_space;
+using fg::pattern;
+
+namespace {
+// The in-edge store of `out` (an out-edge store): its entries with rows and columns swapped, as W.
+template <class W, class V, class S>
+std::unique_ptr<fg::graph<W, S>> transposed(const fg::dcsr_matrix<V, S>& out) {
+  fg::coo_matrix<V, S> c = out.to_coo();
+  fg::coo_matrix<W, S> t;
+  t.nnz = c.nnz;
+  t.row = std::move(c.col);
+  t.col = std::move(c.row);
+  if constexpr (std::is_same_v<V, W>) t.val = std::move(c.val);
+  fg::dcsr_config cfg = out.config();
+  cfg.dups = fg::duplicates::automatic;
+  auto g = std::make_unique<fg::graph<W, S>>(fg::orientation::in, 0, cfg);
+  g->grow(out.rows());
+  if (t.nnz > 0) g->insert(t);
+  return g;
+}
+}  // namespace
+
+template <class V, class S>
+pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
+  fg::pagerank_options p;
+  p.damping = o.damping;
+  p.tol = o.tol;
+  p.max_iter = o.max_iter;
+  p.kernel = o.kernel;
+  fg::validate(p);
+  const bool by_weight = o.weighted && !fg::is_pattern_v<V>;
+  const bool warm = o.warm && !last_.score.empty() && last_weighted_ == by_weight && last_damping_ == o.damping;
+  if (warm) p.initial = last_.score;
+  fg::pagerank_result r;
+  if (by_weight) {
+    if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
+    r = fg::pagerank(in_weighted_->store(), p);
+  } else {
+    if (!in_pattern_) in_pattern_ = transposed<pattern>(g_.store());
+    r = fg::pagerank(in_pattern_->store(), p);
+  }
+  pagerank_result out;
+  out.score = std::move(r.score);
+  out.iterations = r.iterations;
+  out.converged = r.converged;
+  out.last_change = r.last_change;
+  out.warm_started = warm;
+  out.seconds = r.seconds;
+  out.kernel = std::move(r.kernel);
+  out.kernel_reason = std::move(r.kernel_reason);
+  last_.score = out.score;
+  last_weighted_ = by_weight;
+  last_damping_ = o.damping;
+  return out;
+}
+
+template <class V, class S>
+const fg::dcsr_matrix<pattern, S>& store<V, S>::pattern_store(std::optional<fg::dcsr_matrix<pattern, S>>& copy) const {
+  if constexpr (fg::is_pattern_v<V>) {
+    return g_.store();
+  } else {
+    fg::coo_matrix<V, S> c = g_.store().to_coo();
+    fg::coo_matrix<pattern, S> p;
+    p.nnz = c.nnz;
+    p.row = std::move(c.row);
+    p.col = std::move(c.col);
+    copy.emplace(fg::dcsr_matrix<pattern, S>::from_coo(p, g_.num_vertices(), g_.num_vertices()));
+    return *copy;
+  }
+}
+
+namespace {
+closure_info info_of(const fg::closure_stats& st) {
+  closure_info i;
+  i.pairs = st.pairs;
+  i.iterations = st.iterations;
+  i.seconds = st.seconds;
+  i.peak_bytes = st.peak_bytes;
+  return i;
+}
+}  // namespace
+
+template <class V, class S>
+std::unique_ptr<graph::impl> store<V, S>::closure(closure_info* info) const {
+  std::optional<fg::dcsr_matrix<pattern, S>> copy;
+  fg::closure_stats st;
+  fg::dcsr_matrix<pattern, S> plus = fg::transitive_closure(pattern_store(copy), {}, &st);
+  plus.resize(g_.num_vertices(), g_.num_vertices());
+  if (info) *info = info_of(st);
+  graph_options o = opt_;
+  o.weighted = false;
+  auto r = std::make_unique<store<pattern, S>>(std::move(plus), o);
+  r->where = where;
+  return r;
+}
+
+template <class V, class S>
+csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info) const {
+  std::vector<fg::vertex_t> src(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i] < 0 || sources[i] >= g_.num_vertices())
+      throw invalid_argument("reach: source " + std::to_string(sources[i]) + " is not a vertex (the graph has " +
+                             std::to_string(g_.num_vertices()) + ")");
+    src[i] = fg::vertex_t(sources[i]);
+  }
+  csr r;
+  r.rows = vertex_id(sources.size());
+  r.cols = g_.num_vertices();
+  r.row_ptr.assign(1, 0);
+  if (sources.empty()) return r;
+  std::optional<fg::dcsr_matrix<pattern, S>> copy;
+  fg::closure_stats st;
+  const fg::dcsr_matrix<pattern, S> rows = fg::reachable(pattern_store(copy), src, {}, &st);
+  if (info) *info = info_of(st);
+  const fg::csr_matrix<pattern, S> c = rows.to_csr();
+  r.row_ptr = fg::to_vector(c.row_ptr);
+  r.col = fg::to_vector(c.col);
+  r.row_ptr.resize(sources.size() + 1, r.row_ptr.empty() ? 0 : r.row_ptr.back());
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    std::sort(r.col.begin() + r.row_ptr[i], r.col.begin() + r.row_ptr[i + 1]);
+  return r;
+}
+
+#define FG_INSTANTIATE(V, S)                                                                          \
+  template pagerank_result store<V, S>::pagerank(const pagerank_options&);                             \
+  template std::unique_ptr<graph::impl> store<V, S>::closure(closure_info*) const;                     \
+  template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*) const;
+FG_API_FOR_EACH_STORE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fluxgraph::api

@@ -1,0 +1,178 @@
+// fluxgraph::graph's batches: caller arrays (host or device, 32- or 64-bit ids) to store batches.
+#include <limits>
+#include <type_traits>
+
+#include "api/store.hpp"
+#include "core/memory.hpp"
+#include "engine/profile.hpp"
+
+namespace fluxgraph::api {
+
+using fg::device_space;
+using fg::host_space;
+using fg::pattern;
+
+namespace {
+
+constexpr std::int64_t max_id = std::numeric_limits<std::int32_t>::max() - 1;  // n = id + 1 must fit
+
+#if defined(FG_WITH_CUDA)
+constexpr bool device_is_host = false;
+#else
+constexpr bool device_is_host = true;  // the CPU build's device memory is host memory
+#endif
+
+// n elements at p (in `where` memory) copied into a new array of space S.
+template <class S, class T>
+fg::array<T, S> copied(const T* p, std::size_t n, memory where) {
+  if (where == memory::host || device_is_host) return fg::to_space<S>(p, n);
+  fg::array<T, S> a(n);
+  if constexpr (std::is_same_v<S, device_space>) fg::memory::copy_on_device(a.data(), p, n * sizeof(T));
+  else fg::memory::copy_to_host(a.data(), p, n * sizeof(T));
+  return a;
+}
+
+// Ids as the store's 32-bit ids, in space S. 64-bit ids are narrowed where they are (so device ids
+// never visit the host); an id outside [0, max_id] is an error naming the batch and edge. Negative
+// 32-bit ids pass: the store rejects them with the same message.
+template <class S, class I>
+fg::array<std::int32_t, S> ids(const I* p, std::size_t n, memory where, std::int64_t batch) {
+  if constexpr (std::is_same_v<I, std::int32_t>) {
+    return copied<S>(p, n, where);
+  } else {
+    auto bad = [batch](std::int64_t i, std::int64_t v) {
+      return batch_error(batch, i, v < 0 ? "negative vertex id " + std::to_string(v)
+                                         : "vertex id " + std::to_string(v) + " is past the largest id, 2^31 - 2");
+    };
+    if (where == memory::device && !device_is_host) {
+      fg::array<std::int32_t, device_space> d(n);
+      const std::int64_t first = narrow_ids_on_device(p, d.data(), n);
+      if (first >= 0) {
+        std::int64_t v = 0;
+        fg::memory::copy_to_host(&v, p + first, sizeof v);
+        throw bad(first, v);
+      }
+      if constexpr (std::is_same_v<S, device_space>) return d;
+      else return fg::clone<host_space>(d);
+    }
+    std::vector<std::int32_t> h(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (p[i] < 0 || p[i] > max_id) throw bad(std::int64_t(i), p[i]);
+      h[i] = std::int32_t(p[i]);
+    }
+    return fg::to_space<S>(h);
+  }
+}
+
+}  // namespace
+
+template <class V, class S>
+template <class I>
+fg::coo_matrix<V, S> store<V, S>::batch(const edge_span<I>& e, bool values) const {
+  if (e.size > 0 && (e.src == nullptr || e.dst == nullptr)) throw invalid_argument("a batch's src or dst is null");
+  if (values && e.weight != nullptr && fg::is_pattern_v<V>)
+    throw invalid_argument("weights given to an unweighted graph (make it with graph_options::weighted)");
+  const std::int64_t number = g_.store().stats().batches + 1;
+  fg::coo_matrix<V, S> c;
+  c.nnz = e.size;
+  c.row = ids<S>(e.src, e.size, e.where, number);
+  c.col = ids<S>(e.dst, e.size, e.where, number);
+  if constexpr (!fg::is_pattern_v<V>) {
+    if (e.weight != nullptr && values) {
+      c.val = copied<S>(e.weight, e.size, e.where);
+    } else {
+      c.val = fg::to_space<S>(std::vector<double>(e.size, 1.0));
+    }
+  }
+  return c;
+}
+
+template <class V, class S>
+template <class I>
+batch_result store<V, S>::apply_ids(const edge_span<I>* ins, const edge_span<I>* del) {
+  const fg::dcsr_stats before = g_.store().stats();
+  std::optional<fg::coo_matrix<V, S>> in, out;
+  if (ins) in = batch(*ins, true);
+  if (del) out = batch(*del, false);
+  if (in && out) g_.apply(*in, *out);
+  else if (in) g_.insert(*in);
+  else g_.remove(*out);
+  follow(in ? &*in : nullptr, out ? &*out : nullptr);
+  const fg::dcsr_stats& after = g_.store().stats();
+  batch_result r;
+  r.batch = after.batches;
+  r.inserted = after.entries_inserted - before.entries_inserted;
+  r.deleted = after.entries_deleted - before.entries_deleted;
+  r.vertices = g_.num_vertices();
+  r.edges = g_.num_edges();
+  return r;
+}
+
+namespace {
+// The batch with rows and columns swapped (an in-edge store's batch); moves c's arrays.
+template <class W, class V, class S>
+fg::coo_matrix<W, S> reversed(fg::coo_matrix<V, S>& c) {
+  fg::coo_matrix<W, S> r;
+  r.nnz = c.nnz;
+  r.row = std::move(c.col);
+  r.col = std::move(c.row);
+  if constexpr (std::is_same_v<W, V>) r.val = std::move(c.val);
+  return r;
+}
+template <class G, class C>
+void update(std::unique_ptr<G>& mirror, C* ins, C* del, vertex_id n) {
+  if (!mirror) return;
+  try {
+    if (ins && del) mirror->apply(*ins, *del);
+    else if (ins) mirror->insert(*ins);
+    else if (del) mirror->remove(*del);
+    mirror->grow(fg::vertex_t(n));
+  } catch (const fluxgraph::error&) {
+    mirror.reset();  // the next PageRank rebuilds it from the out-edge store
+  }
+}
+}  // namespace
+
+template <class V, class S>
+void store<V, S>::follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del) {
+  if (!in_pattern_ && !in_weighted_) return;
+  // The out-edge store is done with the batches: their arrays are reused, reversed.
+  auto* i = const_cast<fg::coo_matrix<V, S>*>(ins);
+  auto* d = const_cast<fg::coo_matrix<V, S>*>(del);
+  const vertex_id n = g_.num_vertices();
+  if (in_weighted_ && !std::is_same_v<V, pattern>) {
+    std::optional<fg::coo_matrix<V, S>> ri, rd;
+    if (i) ri = fg::clone_coo<S>(*i);
+    if (d) rd = fg::clone_coo<S>(*d);
+    auto wi = ri ? std::optional(reversed<V>(*ri)) : std::nullopt;
+    auto wd = rd ? std::optional(reversed<V>(*rd)) : std::nullopt;
+    update(in_weighted_, wi ? &*wi : nullptr, wd ? &*wd : nullptr, n);
+  }
+  auto pi = i ? std::optional(reversed<pattern>(*i)) : std::nullopt;
+  auto pd = d ? std::optional(reversed<pattern>(*d)) : std::nullopt;
+  update(in_pattern_, pi ? &*pi : nullptr, pd ? &*pd : nullptr, n);
+}
+
+template <class V, class S>
+void store<V, S>::resize(vertex_id n) {
+  if (n < 0 || n > max_id + 1) throw invalid_argument("resize: " + std::to_string(n) + " vertices is out of range");
+  g_.grow(fg::vertex_t(n));
+  if (in_pattern_) in_pattern_->grow(fg::vertex_t(n));
+  if (in_weighted_) in_weighted_->grow(fg::vertex_t(n));
+}
+
+template <class V, class S>
+defrag_decision store<V, S>::maybe_defragment(double reads) {
+  const fg::defrag_decision d = g_.maybe_defragment(reads, policy_);
+  return {d.defragment, d.reason};
+}
+
+#define FG_INSTANTIATE(V, S)                                                                        \
+  template void store<V, S>::resize(vertex_id);                                                      \
+  template defrag_decision store<V, S>::maybe_defragment(double);                                    \
+  template batch_result store<V, S>::apply_ids(const edge_span<std::int32_t>*, const edge_span<std::int32_t>*); \
+  template batch_result store<V, S>::apply_ids(const edge_span<std::int64_t>*, const edge_span<std::int64_t>*);
+FG_API_FOR_EACH_STORE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fluxgraph::api

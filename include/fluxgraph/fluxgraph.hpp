@@ -1,0 +1,7 @@
+// fluxgraph: a dynamic graph store on the GPU (or OpenMP threads) with the algorithms that read it.
+// The one header a program includes; link fluxgraph::fluxgraph (find_package(fluxgraph)).
+#pragma once
+
+#include "fluxgraph/error.hpp"
+#include "fluxgraph/graph.hpp"
+#include "fluxgraph/version.hpp"

@@ -1,0 +1,205 @@
+// fluxgraph::graph: a directed graph in a DCSR store that takes batches of inserts and deletes, is
+// read (degrees, neighbours, CSR/COO, SpMV over a semiring) and runs the algorithms. Plain C++17:
+// no CUDA or Thrust header reaches the user. Vertex v's row lists v's successors (out-edges).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fluxgraph/error.hpp"
+
+namespace fluxgraph {
+
+/// Vertex ids in the API. The store keeps 32-bit ids: ids past 2^31 - 2 are rejected.
+using vertex_id = std::int64_t;
+
+/// Where the store lives. automatic: the build's device system (the GPU in the CUDA build, OpenMP
+/// threads in the CPU build); cpu: the same as automatic in the CPU build, the sequential host
+/// twin in the CUDA build; cuda: the GPU (the CUDA build only, else fluxgraph::invalid_argument).
+enum class device { automatic, cpu, cuda };
+/// Where the arrays a call gets or fills live: host memory, or device memory (a CUDA pointer in the
+/// CUDA build; host memory in the CPU build, whose device is the host).
+enum class memory { host, device };
+/// SpMV semirings: y[u] = add over out-edges (u, v) of mul(A(u, v), x[v]); an unweighted edge is 1.
+///   plus_times (sum of products), min_plus (shortest one-edge extension: x[v] + A(u, v)),
+///   or_and (y[u] = 1 when some successor v has x[v] != 0; unweighted graphs only).
+enum class semiring { plus_times, min_plus, or_and };
+/// When maybe_defragment() compacts the store (see engine/defrag_policy.hpp).
+enum class defrag_mode { none, segment_limit, measured };
+
+/// @brief A batch of edges src[i] -> dst[i], i < size, in caller memory (I = int32_t or int64_t).
+///        weight: null (every edge 1) or one finite value per edge (weighted graphs only).
+template <class I>
+struct edge_span {
+  const I* src = nullptr;
+  const I* dst = nullptr;
+  std::size_t size = 0;
+  const double* weight = nullptr;
+  memory where = memory::host;
+};
+
+struct graph_options {
+  /// Unweighted: an edge is stored once, whatever the inserts. Weighted: a multigraph, each insert
+  /// kept as its own entry with its weight: SpMV's add combines parallel edges (plus_times sums
+  /// them, min_plus takes the lightest), to_csr/to_coo list them apiece, erase removes them all.
+  bool weighted = false;
+  device where = device::automatic;
+  int max_segments = 8;    ///< DCSR's k: segments a row may own before a compaction
+  defrag_mode defrag = defrag_mode::measured;  ///< maybe_defragment()'s policy
+};
+
+/// What one batch did.
+struct batch_result {
+  std::int64_t batch = 0;     ///< 1-based number of the batch in this graph (errors name it too)
+  std::int64_t inserted = 0;  ///< entries written (an unweighted graph drops edges it already has)
+  std::int64_t deleted = 0;   ///< entries removed (absent edges remove nothing)
+  vertex_id vertices = 0;     ///< after the batch
+  std::int64_t edges = 0;     ///< stored entries after the batch
+};
+
+struct defrag_decision {
+  bool defragmented = false;
+  std::string reason;  ///< one line a person can check
+};
+
+/// Compressed rows, columns sorted within each row. val is empty for an unweighted graph.
+struct csr {
+  vertex_id rows = 0, cols = 0;
+  std::vector<std::int64_t> row_ptr;
+  std::vector<std::int32_t> col;
+  std::vector<double> val;
+};
+
+/// Edges sorted by (src, dst). val is empty for an unweighted graph.
+struct coo {
+  std::vector<std::int32_t> src, dst;
+  std::vector<double> val;
+};
+
+struct pagerank_options {
+  double damping = 0.85;  ///< networkx's alpha
+  double tol = 1e-10;     ///< stop when the L1 change < tol * n (networkx's rule)
+  int max_iter = 1000;
+  bool weighted = true;   ///< on a weighted graph, edges count by their weight (networkx's default)
+  bool warm = true;       ///< start from the last result's scores (new vertices at 1/n)
+  std::string kernel = "auto";  ///< the SpMV kernel: the engine's cost model picks, or a name
+};
+
+struct pagerank_result {
+  std::vector<double> score;  ///< by vertex id; sums to 1
+  int iterations = 0;
+  bool converged = false;
+  double last_change = 0;     ///< L1 change of the last iteration
+  bool warm_started = false;
+  double seconds = 0;         ///< the iterations
+  std::string kernel, kernel_reason;
+};
+
+/// Counters of a closure / reach run.
+struct closure_info {
+  std::int64_t pairs = 0;
+  int iterations = 0;
+  double seconds = 0;
+  std::size_t peak_bytes = 0;
+};
+
+class graph {
+ public:
+  /// @brief A graph with `vertices` vertices and no edges; inserts past the end add vertices.
+  /// @throws fluxgraph::invalid_argument (a negative count, device::cuda in the CPU build)
+  explicit graph(vertex_id vertices = 0, const graph_options& opt = {});
+  ~graph();
+  graph(graph&&) noexcept;
+  graph& operator=(graph&&) noexcept;
+
+  // --- batches: each is all-or-nothing; on any exception the graph is exactly as before --------
+  /// @brief Insert edges (ids past the end grow the graph).
+  /// @throws fluxgraph::batch_error naming the batch and the edge (negative id, id too large, NaN
+  ///         or infinite weight), fluxgraph::invalid_argument (a weight for an unweighted graph,
+  ///         device memory in a host graph's call from the CPU build...), fluxgraph::out_of_memory.
+  batch_result insert(const edge_span<std::int32_t>& e);
+  batch_result insert(const edge_span<std::int64_t>& e);
+  /// @brief Delete edges: every copy of each listed edge goes; absent edges are no-ops. Weights are
+  ///        not read.
+  batch_result erase(const edge_span<std::int32_t>& e);
+  batch_result erase(const edge_span<std::int64_t>& e);
+  /// @brief One mixed batch: every delete, then every insert (an edge in both is present after).
+  batch_result apply(const edge_span<std::int32_t>& inserts, const edge_span<std::int32_t>& deletes);
+  batch_result apply(const edge_span<std::int64_t>& inserts, const edge_span<std::int64_t>& deletes);
+  /// Host vectors (I = int32_t or int64_t).
+  template <class I>
+  batch_result insert(const std::vector<I>& src, const std::vector<I>& dst, const std::vector<double>& weight = {}) {
+    return insert(span(src, dst, weight));
+  }
+  template <class I>
+  batch_result erase(const std::vector<I>& src, const std::vector<I>& dst) {
+    return erase(span(src, dst, {}));
+  }
+  /// @brief At least n vertices (never shrinks).
+  void resize(vertex_id n);
+
+  // --- layout ----------------------------------------------------------------------------------
+  /// @brief Compact every row into one segment (the store becomes CSR).
+  void defragment();
+  /// @brief Asks the policy (graph_options::defrag) whether compacting pays off for the
+  ///        `expected_reads` SpMVs before the next batch, and compacts if so.
+  defrag_decision maybe_defragment(double expected_reads);
+
+  // --- reads -----------------------------------------------------------------------------------
+  vertex_id num_vertices() const noexcept;
+  std::int64_t num_edges() const noexcept;
+  bool weighted() const noexcept;
+  device where() const noexcept;
+  /// "cuda (...)", "openmp (...)" or "reference (...)": what runs this graph's operations.
+  std::string backend() const;
+  /// Content version: changes with every batch that writes or removes an entry.
+  std::uint64_t version() const noexcept;
+  std::vector<std::int64_t> out_degree() const;
+  std::int64_t out_degree(vertex_id v) const;
+  /// Successors of v, sorted. @throws fluxgraph::invalid_argument for v outside [0, n).
+  std::vector<vertex_id> neighbors(vertex_id v) const;
+  csr to_csr() const;
+  coo to_coo() const;
+  /// @brief y = A x over the semiring; x and y have num_vertices() entries.
+  std::vector<double> spmv(const std::vector<double>& x, semiring s = semiring::plus_times) const;
+  /// @brief The same on caller arrays of num_vertices() doubles in `where` memory (no copy when the
+  ///        memory is the store's).
+  void spmv(const double* x, double* y, semiring s = semiring::plus_times, memory where = memory::host) const;
+
+  // --- algorithms ------------------------------------------------------------------------------
+  /// @brief PageRank (networkx semantics). With opt.warm it starts from the last result, so after
+  ///        a small batch it needs fewer iterations. The first call builds an in-edge copy of the
+  ///        store that every later batch updates too (PageRank reads in-edges).
+  pagerank_result pagerank(const pagerank_options& opt = {});
+  /// @brief The transitive closure R+ (pairs joined by a path of length >= 1) as a new graph,
+  ///        unweighted, on the same device.
+  graph closure(closure_info* info = nullptr) const;
+  /// @brief Row i: the vertices reachable from sources[i] by a path of length >= 1.
+  csr reach(const std::vector<vertex_id>& sources, closure_info* info = nullptr) const;
+
+  struct impl;
+
+ private:
+  explicit graph(std::unique_ptr<impl> p);
+  template <class I>
+  static edge_span<I> span(const std::vector<I>& src, const std::vector<I>& dst, const std::vector<double>& w) {
+    if (src.size() != dst.size()) throw invalid_argument("src and dst differ in length");
+    if (!w.empty() && w.size() != src.size()) throw invalid_argument("weights and edges differ in length");
+    return {src.data(), dst.data(), src.size(), w.empty() ? nullptr : w.data(), memory::host};
+  }
+  std::unique_ptr<impl> p_;
+};
+
+/// A graph file read into a graph. Vertex ids are the file's: an edge list's ids as written, a
+/// Matrix Market file's minus 1 (SciPy's numbering); the graph has max id + 1 vertices.
+/// @param weighted  keep the file's weights (none: every edge 1)
+/// @throws fluxgraph::input_error naming the file and line
+graph read(const std::string& path, const graph_options& opt = {});
+
+/// "0.1.0" and the build: "cuda" or "openmp".
+std::string version();
+std::string build_backend();
+
+}  // namespace fluxgraph
