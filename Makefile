@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 BUILD := build/$(FG_BACKEND)
 DEMO_GRAPH := data/wiki-Vote.txt.gz
 
-.PHONY: all deps configure build demo test build-cuda clean
+.PHONY: all deps configure build demo test python build-cuda clean
 
 all: build
 
@@ -24,6 +24,10 @@ demo: build
 
 test: build
 	@ctest --preset $(FG_BACKEND) -j $(JOBS)
+
+# The Python module for the python3 the build found (FG_PYTHON): `import fluxgraph` from anywhere.
+python: build
+	@scripts/install-python.sh $(BUILD)
 
 # CUDA build without running it (CI has nvcc but no GPU).
 build-cuda: deps

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/store.hpp"
+#include "core/memory.hpp"
 #include "fluxgraph/version.hpp"
 #include "loaders/graph_file.hpp"
 
@@ -109,6 +110,11 @@ graph read(const std::string& path, const graph_options& opt) {
     src[i] = f.original_id[std::size_t(f.src[i])], dst[i] = f.original_id[std::size_t(f.dst[i])];
   g.insert(edge_span<std::int64_t>{src.data(), dst.data(), src.size(), w});
   return g;
+}
+
+transfer_counts transfers() noexcept {
+  const fg::memory::transfer_counts c = fg::memory::transfers();
+  return {c.to_device, c.to_host};
 }
 
 std::string version() { return FLUXGRAPH_VERSION; }

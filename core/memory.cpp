@@ -34,6 +34,7 @@
 namespace fg::memory {
 namespace {
 std::atomic<std::size_t> in_use{0}, peak{0}, limit{0};
+std::atomic<std::uint64_t> to_device_bytes{0}, to_host_bytes{0};  // transfers()
 // Block sizes live on the host, so freeing needs no device round trip.
 std::mutex sizes_mutex;
 std::unordered_map<void*, std::size_t> sizes;
@@ -158,9 +159,11 @@ void deallocate_pinned(void* p) noexcept {
 #if defined(FG_WITH_CUDA)
 void copy_to_device(void* d, const void* s, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyHostToDevice));
+  to_device_bytes += n;
 }
 void copy_to_host(void* d, const void* s, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyDeviceToHost));
+  to_host_bytes += n;
 }
 void copy_on_device(void* d, const void* s, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyDeviceToDevice));
@@ -170,14 +173,21 @@ void zero_on_device(void* d, std::size_t n) {
 }
 void synchronize() { FG_CUDA_TRY(cudaDeviceSynchronize()); }
 #else
-void copy_to_device(void* d, const void* s, std::size_t n) { if (n) std::memcpy(d, s, n); }
-void copy_to_host(void* d, const void* s, std::size_t n) { if (n) std::memcpy(d, s, n); }
+void copy_to_device(void* d, const void* s, std::size_t n) {
+  if (n) std::memcpy(d, s, n);
+  to_device_bytes += n;
+}
+void copy_to_host(void* d, const void* s, std::size_t n) {
+  if (n) std::memcpy(d, s, n);
+  to_host_bytes += n;
+}
 void copy_on_device(void* d, const void* s, std::size_t n) { if (n) std::memcpy(d, s, n); }
 void zero_on_device(void* d, std::size_t n) { if (n) std::memset(d, 0, n); }
 void synchronize() {}
 #endif
 
 std::size_t bytes_in_use() noexcept { return in_use.load(); }
+transfer_counts transfers() noexcept { return {to_device_bytes.load(), to_host_bytes.load()}; }
 std::size_t peak_bytes() noexcept { return peak.load(); }
 void reset_peak() noexcept { peak.store(in_use.load()); }
 void set_limit_for_testing(std::size_t bytes) noexcept { limit.store(bytes); }

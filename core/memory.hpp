@@ -3,6 +3,7 @@
 // peak footprint is one counter.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 namespace fg::memory {
 
@@ -23,6 +24,13 @@ void copy_on_device(void* dst, const void* src, std::size_t bytes);
 void zero_on_device(void* dst, std::size_t bytes);
 /// @brief Wait for all device work (no-op in the CPU build) and surface asynchronous errors.
 void synchronize();
+
+/// @brief Bytes copied by copy_to_device / copy_to_host since the program started (the batch
+///        status records the CUDA store reads into pinned memory are not counted: a few bytes).
+struct transfer_counts {
+  std::uint64_t to_device = 0, to_host = 0;
+};
+transfer_counts transfers() noexcept;
 
 /// @brief Bytes currently allocated through allocate(), and the high-water mark since reset_peak().
 std::size_t bytes_in_use() noexcept;

@@ -17,6 +17,17 @@ if ! { [ -e /usr/local/cuda/include/cccl/thrust/version.h ] || [ -e /usr/local/c
        have_header thrust/version.h; }; then
   missing+=(libthrust-dev libcub-dev)
 fi
+# The Python module and its tests, for Debian's python3 (FG_PYTHON: cmake/python.cmake).
+have_header pybind11/pybind11.h || missing+=(pybind11-dev)
+[ -e /usr/include/python3.11/Python.h ] || ls /usr/include/python3*/Python.h >/dev/null 2>&1 || missing+=(python3-dev)
+py_has() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" 2>/dev/null; }
+py_has pybind11 || missing+=(python3-pybind11)
+py_has numpy || missing+=(python3-numpy)
+py_has scipy || missing+=(python3-scipy)
+py_has networkx || missing+=(python3-networkx)
+py_has pytest || missing+=(python3-pytest)
+py_has matplotlib || missing+=(python3-matplotlib)  # examples/python/plot_scores.py
+have_header CLI11.hpp || have_header CLI/CLI.hpp || missing+=(libcli11-dev)
 cmake_ok=$(cmake --version 2>/dev/null | awk 'NR==1 { split($3, v, "."); print (v[1] > 3 || (v[1] == 3 && v[2] >= 24)) }')
 [ "${cmake_ok:-0}" = 1 ] || missing+=(cmake)
 

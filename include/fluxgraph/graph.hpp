@@ -198,6 +198,14 @@ class graph {
 /// @throws fluxgraph::input_error naming the file and line
 graph read(const std::string& path, const graph_options& opt = {});
 
+/// Bytes fluxgraph copied from host to device memory and back since the program started (the CUDA
+/// build; the CPU build counts the same copies, which are host to host there). A batch given in
+/// device memory moves none: tests check it.
+struct transfer_counts {
+  std::uint64_t to_device = 0, to_host = 0;
+};
+transfer_counts transfers() noexcept;
+
 /// "0.1.0" and the build: "cuda" or "openmp".
 std::string version();
 std::string build_backend();

@@ -1,0 +1,15 @@
+"""fluxgraph: a dynamic graph store (DCSR) on the GPU or OpenMP threads, fed by edge batches.
+
+    g = fluxgraph.Graph(weighted=False, device="auto")
+    g.insert(src, dst)              # NumPy arrays of any integer dtype, or CuPy arrays (CUDA build)
+    g.delete(src, dst)
+    scores = g.pagerank()           # kept current: the next call starts from these scores
+    plus = g.closure()              # a new Graph: the transitive closure
+
+Vertex ids are 0..n-1; results are arrays indexed by vertex. Vertex i is row i of to_scipy().
+Bad input raises ValueError or TypeError and leaves the graph unchanged.
+"""
+from ._fluxgraph import BatchError, Error, InputError, __version__, build, transfers
+from ._graph import Graph, read
+
+__all__ = ["Graph", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]

@@ -1,0 +1,266 @@
+"""fluxgraph.Graph: the Python face of fluxgraph::graph (include/fluxgraph/graph.hpp)."""
+import operator
+import os
+
+import numpy as np
+
+from . import _arrays, _fluxgraph
+
+_SEMIRINGS = ("plus_times", "min_plus", "or_and")
+
+
+def _count(n, what):
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(n).__name__}") from None
+    if n < 0:
+        raise ValueError(f"{what} must be >= 0, got {n}")
+    return n
+
+
+class Graph:
+    """A directed graph in a DCSR store that takes batches of inserts and deletes.
+
+    Graph(n=None, weighted=False, device="auto"): n vertices (more arrive with the edges).
+    weighted: keep a weight per inserted edge (a multigraph: parallel edges add up in PageRank and
+    SciPy, min_plus takes the lightest); else an edge is stored once. device: "auto" (the GPU in the
+    CUDA build, OpenMP threads in the CPU build), "cpu" (the CUDA build's sequential host twin) or
+    "cuda". Vertex ids are 0..n-1 and results are arrays indexed by vertex.
+    """
+
+    def __init__(self, n=None, weighted=False, device="auto"):
+        if device not in ("auto", "cpu", "cuda"):
+            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+        self._g = _fluxgraph._Graph(0 if n is None else _count(n, "n"), bool(weighted), device)
+        self._device = device
+        self.labels = None  # from_networkx: the node of each vertex id, when they are not 0..n-1
+        self.pagerank_info = None
+        self.closure_info = None
+
+    @classmethod
+    def _wrap(cls, g, device):
+        self = cls.__new__(cls)
+        self._g, self._device, self.labels, self.pagerank_info, self.closure_info = g, device, None, None, None
+        return self
+
+    # --- batches: each is all-or-nothing ------------------------------------------------------
+    def insert(self, src, dst, weight=None):
+        """Insert the edges src[i] -> dst[i] (weights only for a weighted graph). Returns a dict:
+        batch, inserted (entries written), deleted, vertices, edges."""
+        if weight is not None and not self.weighted:
+            raise ValueError("weights given to an unweighted graph (make it with Graph(weighted=True))")
+        side, keep, _ = _arrays.batch_side(src, dst, weight)
+        return self._apply(side, None, keep)
+
+    def delete(self, src, dst):
+        """Delete the edges src[i] -> dst[i]: every copy goes; an absent edge is a no-op."""
+        side, keep, _ = _arrays.batch_side(src, dst)
+        return self._apply(None, side, keep)
+
+    def apply(self, insert=None, delete=None):
+        """One mixed batch: insert=(src, dst[, weight]), delete=(src, dst); the deletes go first."""
+        if insert is None and delete is None:
+            raise ValueError("apply needs insert=(src, dst) or delete=(src, dst)")
+        if insert is not None and len(insert) == 3 and not self.weighted:
+            raise ValueError("weights given to an unweighted graph (make it with Graph(weighted=True))")
+        ins = _arrays.batch_side(*insert) if insert is not None else None
+        dele = _arrays.batch_side(*delete) if delete is not None else None
+        if ins and dele and ins[2] != dele[2]:  # one id width for the whole batch
+            ins = _arrays.batch_side(*insert, wide=True)
+            dele = _arrays.batch_side(*delete, wide=True)
+        keep = (ins[1] if ins else []) + (dele[1] if dele else [])
+        return self._apply(ins[0] if ins else None, dele[0] if dele else None, keep)
+
+    def _apply(self, ins, dele, keep):
+        # `keep` holds the arrays whose addresses the sides carry until the call returns.
+        return self._g.apply(ins if ins is not None else _NO_SIDE, dele if dele is not None else _NO_SIDE)
+
+    def resize(self, n):
+        """At least n vertices."""
+        self._g.resize(_count(n, "n"))
+
+    def defragment(self):
+        """Compact every row into one segment (the store becomes CSR)."""
+        self._g.defragment()
+
+    def maybe_defragment(self, expected_reads):
+        """Compact if the policy finds it pays off for the SpMVs expected before the next batch.
+        Returns (defragmented, reason)."""
+        return self._g.maybe_defragment(float(expected_reads))
+
+    # --- reads ----------------------------------------------------------------------------------
+    num_vertices = property(lambda self: self._g.num_vertices)
+    num_edges = property(lambda self: self._g.num_edges, doc="stored entries")
+    weighted = property(lambda self: self._g.weighted)
+    device = property(lambda self: self._device)
+    backend = property(lambda self: self._g.backend, doc="what runs this graph's operations")
+    version = property(lambda self: self._g.version, doc="changes with every batch that changes the edges")
+
+    def __len__(self):
+        return self.num_vertices
+
+    def __repr__(self):
+        w = "weighted, " if self.weighted else ""
+        return f"<fluxgraph.Graph: {self.num_vertices} vertices, {self.num_edges} edges, {w}{self.backend}>"
+
+    def out_degree(self):
+        return self._g.out_degree()
+
+    def neighbors(self, v):
+        """The successors of v, sorted."""
+        return self._g.neighbors(operator.index(v))
+
+    def to_csr(self):
+        """(indptr, indices, data): data is None for an unweighted graph; columns sorted per row."""
+        indptr, indices, data, _, _ = self._g.to_csr()
+        return indptr, indices, data
+
+    def edges(self):
+        """(src, dst) or (src, dst, weight) arrays, sorted by (src, dst)."""
+        indptr, indices, data = self.to_csr()
+        src = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(indptr))
+        return (src, indices) if data is None else (src, indices, data)
+
+    def to_scipy(self):
+        """An n x n scipy.sparse.csr_matrix (ones for an unweighted graph; parallel edges summed)."""
+        import scipy.sparse as sp
+
+        indptr, indices, data = self.to_csr()
+        if data is None:
+            data = np.ones(indices.shape[0])
+        n = self.num_vertices
+        a = sp.csr_matrix((data, indices, indptr), shape=(n, n))
+        a.sum_duplicates()
+        return a
+
+    def to_networkx(self):
+        """A networkx.DiGraph on nodes 0..n-1 (edge attribute 'weight' for a weighted graph)."""
+        import networkx as nx
+
+        g = nx.DiGraph()
+        g.add_nodes_from(range(self.num_vertices))
+        e = self.edges()
+        if len(e) == 2:
+            g.add_edges_from(zip(e[0].tolist(), e[1].tolist()))
+        else:
+            for u, v, w in zip(e[0].tolist(), e[1].tolist(), e[2].tolist()):
+                old = g.get_edge_data(u, v)
+                g.add_edge(u, v, weight=w + (old["weight"] if old else 0.0))
+        return g
+
+    @classmethod
+    def from_scipy(cls, a, weighted=None, device="auto"):
+        """A graph of a square SciPy sparse matrix: entry (i, j) is the edge i -> j. weighted:
+        keep the values (default: unless the matrix is boolean)."""
+        import scipy.sparse as sp
+
+        if not sp.issparse(a):
+            raise TypeError(f"from_scipy needs a scipy.sparse matrix, got {type(a).__name__}")
+        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            raise ValueError(f"from_scipy needs a square matrix, got shape {a.shape}")
+        c = sp.coo_matrix(a)
+        c.sum_duplicates()
+        weighted = c.dtype != np.bool_ if weighted is None else bool(weighted)
+        g = cls(a.shape[0], weighted=weighted, device=device)
+        if c.nnz:
+            g.insert(c.row, c.col, c.data.astype(np.float64) if weighted else None)
+        return g
+
+    @classmethod
+    def from_networkx(cls, G, weight=None, device="auto"):
+        """A graph of a networkx graph (undirected edges go both ways). Nodes 0..n-1 keep their ids;
+        other nodes are numbered in G's order and Graph.labels lists them. weight: the edge attribute
+        to keep (a weighted graph; edges without it weigh 1)."""
+        nodes = list(G)
+        n = len(nodes)
+        identity = all(isinstance(v, (int, np.integer)) for v in nodes) and set(nodes) == set(range(n))
+        index = None if identity else {v: i for i, v in enumerate(nodes)}
+        src, dst, w = [], [], []
+        directed = G.is_directed()
+        for u, v, d in G.edges(data=True):
+            iu, iv = (u, v) if identity else (index[u], index[v])
+            wt = float(d.get(weight, 1.0)) if weight is not None else None
+            src.append(iu), dst.append(iv), w.append(wt)
+            if not directed and iu != iv:
+                src.append(iv), dst.append(iu), w.append(wt)
+        g = cls(n, weighted=weight is not None, device=device)
+        if src:
+            g.insert(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64),
+                     np.array(w, dtype=np.float64) if weight is not None else None)
+        g.labels = None if identity else nodes
+        return g
+
+    def spmv(self, x, semiring="plus_times"):
+        """y[u] = add over edges (u, v) of A(u, v) * x[v] in the semiring ('plus_times', 'min_plus',
+        'or_and'). A CuPy x gives a CuPy y computed where it is."""
+        if semiring not in _SEMIRINGS:
+            raise ValueError(f"semiring must be one of {_SEMIRINGS}, got {semiring!r}")
+        n = self.num_vertices
+        cai = _arrays.device_interface(x)
+        if cai is not None:
+            import cupy
+
+            x = cupy.ascontiguousarray(cupy.asarray(x), dtype=cupy.float64)
+            if x.shape != (n,):
+                raise ValueError(f"x has shape {x.shape}, the graph {n} vertices")
+            y = cupy.empty(n, dtype=cupy.float64)
+            self._g.spmv(x.data.ptr, y.data.ptr, semiring, True)
+            return y
+        x = np.asarray(x)
+        if x.dtype.kind not in "biuf":
+            raise TypeError(f"x must hold real numbers, got dtype {x.dtype}")
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        if x.shape != (n,):
+            raise ValueError(f"x has shape {x.shape}, the graph {n} vertices")
+        y = np.empty(n)
+        self._g.spmv(x.ctypes.data, y.ctypes.data, semiring, False)
+        return y
+
+    # --- algorithms -----------------------------------------------------------------------------
+    def pagerank(self, alpha=0.85, tol=1e-10, max_iter=1000, warm=True, weighted=True, kernel="auto",
+                 array="numpy"):
+        """PageRank scores by vertex (networkx.pagerank semantics: stop when the L1 change < n tol).
+        warm: start from the last call's scores, so after a small batch fewer iterations are needed.
+        weighted: a weighted graph's edges count by weight. array='cupy' returns a CuPy array.
+        Graph.pagerank_info holds iterations, convergence, time and the SpMV kernel."""
+        if not 0 <= alpha < 1:
+            raise ValueError(f"alpha must be in [0, 1), got {alpha}")
+        if not tol > 0:
+            raise ValueError(f"tol must be > 0, got {tol}")
+        if array not in ("numpy", "cupy"):
+            raise ValueError(f"array must be 'numpy' or 'cupy', got {array!r}")
+        scores, self.pagerank_info = self._g.pagerank(float(alpha), float(tol), _count(max_iter, "max_iter"),
+                                                      bool(weighted), bool(warm), kernel)
+        if array == "cupy":
+            import cupy
+
+            return cupy.asarray(scores)
+        return scores
+
+    def closure(self):
+        """The transitive closure (pairs joined by a path of length >= 1) as a new unweighted Graph.
+        Graph.closure_info holds pairs, iterations, time and peak memory."""
+        g, self.closure_info = self._g.closure()
+        return Graph._wrap(g, self._device)
+
+    def reach(self, sources):
+        """For each source, the sorted vertices reachable from it by a path of length >= 1."""
+        src = np.atleast_1d(np.asarray(sources))
+        if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
+            raise TypeError(f"sources must be integer vertex ids, got {src.dtype}")
+        (indptr, indices, _, _, _), self.closure_info = self._g.reach(src.astype(np.int64).tolist())
+        return [indices[indptr[i]:indptr[i + 1]] for i in range(src.shape[0])]
+
+
+_NO_SIDE = _fluxgraph._Side()  # the absent half of an insert or a delete
+
+
+def read(path, weighted=False, device="auto"):
+    """A graph file as a Graph: Matrix Market (.mtx) or an edge list ('src dst [weight]' lines),
+    either .gz. Vertex ids are the file's: an edge list's as written, Matrix Market's minus 1
+    (SciPy's numbering). weighted: keep the file's weights."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(path)
+    return Graph._wrap(_fluxgraph._read(path, bool(weighted), device), device)

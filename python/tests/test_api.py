@@ -1,0 +1,183 @@
+"""Every call of fluxgraph.Graph on hand-checked graphs, and every error path."""
+import numpy as np
+import pytest
+
+import fluxgraph
+
+
+def edge_set(g):
+    e = g.edges()
+    return set(zip(e[0].tolist(), e[1].tolist()))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                                   np.uint64, ">i4", ">i8"])
+def test_any_integer_dtype(dtype, device):
+    g = fluxgraph.Graph(device=device)
+    r = g.insert(np.array([0, 1, 2, 2, 2], dtype=dtype), np.array([1, 2, 0, 3, 0], dtype=dtype))
+    assert r == {"batch": 1, "inserted": 4, "deleted": 0, "vertices": 4, "edges": 4}
+    assert edge_set(g) == {(0, 1), (1, 2), (2, 0), (2, 3)}
+
+
+def test_batches_and_reads(device):
+    g = fluxgraph.Graph(3, device=device)
+    assert (len(g), g.num_edges, g.weighted, g.device) == (3, 0, False, device)
+    g.insert([0, 1, 2, 2], [1, 2, 0, 3])
+    assert g.out_degree().tolist() == [1, 1, 2, 0]
+    assert g.neighbors(2).tolist() == [0, 3]
+    indptr, indices, data = g.to_csr()
+    assert indptr.tolist() == [0, 1, 2, 4, 4] and indices.tolist() == [1, 2, 0, 3] and data is None
+    v = g.version
+    r = g.delete(np.array([1, 3]), np.array([2, 0]))
+    assert r["deleted"] == 1 and g.version != v
+    r = g.apply(insert=(np.array([2, 4], dtype=np.int32), np.array([2, 0], dtype=np.int32)),
+                delete=(np.array([2]), np.array([2])))  # deletes first; int32 and int64 sides mix
+    assert (r["inserted"], r["deleted"], r["vertices"]) == (2, 0, 5)
+    assert edge_set(g) == {(0, 1), (2, 0), (2, 3), (2, 2), (4, 0)}
+    g.resize(9)
+    assert g.num_vertices == 9
+    g.defragment()
+    assert g.maybe_defragment(10) == (False, g.maybe_defragment(10)[1])
+    assert edge_set(g) == {(0, 1), (2, 0), (2, 3), (2, 2), (4, 0)}
+    assert "Graph: 9 vertices, 5 edges" in repr(g)
+    assert g.backend
+
+
+def test_weighted_multigraph(device):
+    g = fluxgraph.Graph(weighted=True, device=device)
+    g.insert([0, 0, 1], [1, 1, 2], np.array([2.0, 3.0, 0.5], dtype=np.float32))
+    assert g.to_scipy().toarray().tolist() == [[0, 5, 0], [0, 0, 0.5], [0, 0, 0]]
+    assert g.spmv(np.ones(3), "min_plus").tolist() == [3.0, 1.5, np.inf]
+    with pytest.raises(ValueError, match="or_and needs an unweighted graph"):
+        g.spmv(np.ones(3), "or_and")
+
+
+def test_spmv_semirings(device):
+    g = fluxgraph.Graph(device=device)
+    g.insert([0, 0, 1, 2], [1, 2, 2, 0])
+    x = np.array([0.0, 2.0, 3.0])
+    assert g.spmv(x).tolist() == [5.0, 3.0, 0.0]
+    assert g.spmv(x, "min_plus").tolist() == [3.0, 4.0, 1.0]
+    assert g.spmv(x, "or_and").tolist() == [1.0, 1.0, 0.0]
+    assert g.spmv([1, 1, 1]).tolist() == [2.0, 1.0, 1.0]
+
+
+def test_algorithms(device):
+    g = fluxgraph.Graph(device=device)
+    g.insert([0, 1, 2, 3], [1, 2, 0, 4])
+    plus = g.closure()
+    assert edge_set(plus) == {(a, b) for a in range(3) for b in range(3)} | {(3, 4)}
+    assert g.closure_info["pairs"] == 10 and not plus.weighted
+    reach = g.reach([3, 0, 4])
+    assert [r.tolist() for r in reach] == [[4], [0, 1, 2], []]
+    assert g.reach(0)[0].tolist() == [0, 1, 2]
+    p = g.pagerank()
+    assert abs(p.sum() - 1) < 1e-12 and not g.pagerank_info["warm_started"]
+    g.insert([4], [0])
+    p2 = g.pagerank()
+    assert g.pagerank_info["warm_started"] and p2.shape == (5,)
+    assert g.pagerank(warm=False).shape == (5,) and not g.pagerank_info["warm_started"]
+
+
+BAD = [
+    (lambda g: g.insert(np.array([-1]), np.array([2])), ValueError, "batch 2, edge 0: negative vertex id -1"),
+    (lambda g: g.insert(np.array([1, 2**40]), np.array([2, 0])), ValueError, "edge 1: vertex id 1099511627776 is past"),
+    (lambda g: g.insert(np.array([2**63 + 5], dtype=np.uint64), np.array([1], dtype=np.uint64)), ValueError, "past"),
+    (lambda g: g.insert(np.array([1.5]), np.array([2])), TypeError, "src must hold integers, got dtype float64"),
+    (lambda g: g.insert(np.array([1, 2]), np.array([2])), ValueError, "differ in length"),
+    (lambda g: g.insert(np.array([[1, 2]]), np.array([[2, 3]])), ValueError, "one-dimensional"),
+    (lambda g: g.insert(np.array([1]), np.array([2]), np.array([1.0])), ValueError, "unweighted graph"),
+    (lambda g: g.insert(["a"], ["b"]), TypeError, "integers"),
+    (lambda g: g.delete(np.array([-4]), np.array([0])), ValueError, "negative vertex id"),
+    (lambda g: g.apply(), ValueError, "apply needs"),
+    (lambda g: g.neighbors(99), ValueError, "not in \\[0, 3\\)"),
+    (lambda g: g.spmv(np.ones(2)), ValueError, "shape"),
+    (lambda g: g.spmv(np.ones(3), "max_min"), ValueError, "semiring"),
+    (lambda g: g.spmv(np.array(["x", "y", "z"])), TypeError, "real numbers"),
+    (lambda g: g.reach([7]), ValueError, "source 7 is not a vertex"),
+    (lambda g: g.reach([0.5]), TypeError, "integer"),
+    (lambda g: g.pagerank(alpha=1.0), ValueError, "alpha"),
+    (lambda g: g.pagerank(tol=0), ValueError, "tol"),
+    (lambda g: g.pagerank(max_iter=0), ValueError, "max-iter"),
+    (lambda g: g.pagerank(max_iter=1.5), TypeError, "max_iter"),
+    (lambda g: g.resize(-1), ValueError, ">= 0"),
+]
+
+
+@pytest.mark.parametrize("call,error,message", BAD)
+def test_errors_leave_the_graph_unchanged(call, error, message, device):
+    g = fluxgraph.Graph(device=device)
+    g.insert([0, 1, 2], [1, 2, 0])
+    before, version = edge_set(g), g.version
+    with pytest.raises(error, match=message):
+        call(g)
+    assert edge_set(g) == before and g.version == version and g.num_vertices == 3
+
+
+def test_weighted_errors(device):
+    g = fluxgraph.Graph(weighted=True, device=device)
+    with pytest.raises(fluxgraph.BatchError, match="edge 1"):
+        g.insert([0, 1], [1, 2], [1.0, np.nan])
+    with pytest.raises(ValueError, match="weights have shape"):
+        g.insert([0, 1], [1, 2], [1.0])
+    with pytest.raises(TypeError, match="real numbers"):
+        g.insert([0], [1], np.array(["w"]))
+    assert g.num_edges == 0 and g.version == 0
+
+
+def test_constructor_and_read_errors(tmp_path):
+    with pytest.raises(ValueError, match="device"):
+        fluxgraph.Graph(device="tpu")
+    with pytest.raises(ValueError, match=">= 0"):
+        fluxgraph.Graph(-1)
+    with pytest.raises(TypeError):
+        fluxgraph.Graph("3")
+    if fluxgraph.build != "cuda":
+        with pytest.raises(ValueError, match="CUDA build"):
+            fluxgraph.Graph(device="cuda")
+    with pytest.raises(FileNotFoundError):
+        fluxgraph.read(tmp_path / "missing.txt")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2\n3 x\n")
+    with pytest.raises(fluxgraph.InputError, match="bad.txt:2"):
+        fluxgraph.read(bad)
+    assert issubclass(fluxgraph.InputError, ValueError) and issubclass(fluxgraph.BatchError, ValueError)
+
+
+def test_gil_released_while_the_engine_works():
+    # A Python thread keeps counting while another thread is inside a long engine call: with the
+    # GIL held there, the counter would stop for the call's whole duration (it gets the GIL back
+    # only every 5 ms switch interval at best, i.e. never during a C++ call that holds it).
+    import threading
+    import time
+
+    rng = np.random.default_rng(5)
+    g = fluxgraph.Graph()
+    g.insert(rng.integers(0, 200000, 2000000), rng.integers(0, 200000, 2000000))
+
+    def count(seconds):
+        n, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            n += 1
+        return n
+
+    rate = count(0.05) / 0.05
+    inside = threading.Event()
+    took = []
+
+    def work():
+        inside.set()
+        t = time.perf_counter()
+        g.pagerank(tol=1e-14, max_iter=200, warm=False)
+        took.append(time.perf_counter() - t)
+
+    w = threading.Thread(target=work)
+    w.start()
+    inside.wait()
+    ticks = 0
+    while w.is_alive():
+        ticks += 1
+        time.perf_counter()
+    w.join()
+    assert took[0] > 0.05, "the engine call was too short to tell"
+    assert ticks > 0.1 * rate * took[0], (ticks, rate, took[0])
