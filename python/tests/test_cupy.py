@@ -56,7 +56,7 @@ def test_device_errors_leave_the_graph_unchanged(cupy):
         g.insert(cupy.array([2**40]), cupy.array([0]))
     with pytest.raises(TypeError, match="integers"):
         g.insert(cupy.array([1.0]), cupy.array([0.0]))
-    with pytest.raises(TypeError, match="both host arrays or both device"):
+    with pytest.raises(TypeError, match="both be host arrays or both device arrays"):
         g.insert(cupy.array([1]), np.array([0]))
     with pytest.raises(ValueError, match="one-dimensional"):
         g.insert(cupy.zeros((2, 2), dtype=cupy.int32), cupy.zeros((2, 2), dtype=cupy.int32))
