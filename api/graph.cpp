@@ -67,6 +67,7 @@ std::vector<std::int64_t> graph::out_degree() const { return p_->out_degree(); }
 std::int64_t graph::out_degree(vertex_id v) const { return std::int64_t(neighbors(v).size()); }
 std::vector<vertex_id> graph::neighbors(vertex_id v) const { return p_->neighbors(v); }
 csr graph::to_csr() const { return p_->to_csr(); }
+host_rows graph::host_view() const { return p_->host_view(); }
 
 coo graph::to_coo() const {
   csr c = p_->to_csr();

@@ -127,6 +127,25 @@ csr store<V, S>::to_csr() const {
   return r;
 }
 
+template <class V, class S>
+host_rows store<V, S>::host_view() const {
+#if defined(FG_WITH_CUDA)
+  if constexpr (std::is_same_v<S, device_space>)
+    throw invalid_argument("host_view: this graph's store is in GPU memory; read a host copy (to_csr) instead");
+#endif
+  const fg::dcsr_view<V> A = g_.store().view();
+  static_assert(std::is_same_v<fg::vertex_t, std::int32_t> && std::is_same_v<fg::offset_t, std::int64_t>);
+  host_rows r;
+  r.rows = g_.num_vertices();
+  r.pitch = A.pitch;
+  r.size = A.sizes;
+  r.nseg = A.nseg;
+  r.seg = A.seg;
+  r.col = A.col;
+  if constexpr (!fg::is_pattern_v<V>) r.val = A.val;
+  return r;
+}
+
 namespace {
 // y = A x over Sr, x and y pointers into space S's memory.
 template <class Sr, class V, class S>

@@ -30,6 +30,7 @@ struct graph::impl {
   virtual std::vector<std::int64_t> out_degree() const = 0;
   virtual std::vector<vertex_id> neighbors(vertex_id v) const = 0;
   virtual csr to_csr() const = 0;
+  virtual host_rows host_view() const = 0;
   virtual void spmv(const double* x, double* y, semiring s, memory where) const = 0;
   virtual pagerank_result pagerank(const pagerank_options& o) = 0;
   virtual std::unique_ptr<impl> closure(closure_info* info) const = 0;
@@ -63,6 +64,7 @@ class store final : public graph::impl {
   std::vector<std::int64_t> out_degree() const override;
   std::vector<vertex_id> neighbors(vertex_id v) const override;
   csr to_csr() const override;
+  host_rows host_view() const override;
   void spmv(const double* x, double* y, semiring s, memory where) const override;
   pagerank_result pagerank(const pagerank_options& o) override;
   std::unique_ptr<graph::impl> closure(closure_info* info) const override;

@@ -21,45 +21,6 @@
 namespace fg::bench {
 
 namespace {
-// Values of "--name value" options; everything else is a flag or a file.
-struct args_view {
-  std::vector<std::string> files;
-  std::vector<std::pair<std::string, std::string>> values;
-  std::vector<std::string> flags;
-  std::string get(const std::string& k, const std::string& d) const {
-    for (const auto& [n, v] : values)
-      if (n == k) return v;
-    return d;
-  }
-  bool has(const std::string& f) const {
-    for (const auto& x : flags)
-      if (x == f) return true;
-    return false;
-  }
-};
-
-args_view split_args(const char* what, const std::vector<std::string>& args, const std::vector<std::string>& valued,
-                     const std::vector<std::string>& flags) {
-  args_view out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) {
-      out.files.push_back(a);
-      continue;
-    }
-    const std::string n = a.substr(2);
-    if (std::find(valued.begin(), valued.end(), n) != valued.end()) {
-      if (i + 1 >= args.size()) throw error(std::string("bench ") + what + ": " + a + " needs a value\n" + bench_usage);
-      out.values.emplace_back(n, args[++i]);
-    } else if (std::find(flags.begin(), flags.end(), n) != flags.end()) {
-      out.flags.push_back(n);
-    } else {
-      throw error(std::string("bench ") + what + ": unknown option " + a + "\n" + bench_usage);
-    }
-  }
-  return out;
-}
-
 // Random constraints: a tenth of the variables are address-taken objects; 30% address-of, 50%
 // copy, 12% load, 8% store. With as many constraints as variables the copy graph stays below the
 // giant-component threshold; denser sets (2 constraints a variable) make nearly everything alias.
@@ -100,27 +61,33 @@ void write_numeric(const std::string& path, const pointsto_problem& p) {
   if (!c.stores.empty()) put(c.stores[0].ptr, c.stores[0].src, 3);
   if (std::fclose(f) != 0) throw error("bench pointsto: cannot write " + path);
 }
-}  // namespace
 
-int run_pointsto_bench(const std::vector<std::string>& args) {
-  const args_view a = split_args("pointsto", args, {"vars", "constraints", "seed", "write", "workspace"}, {"check"});
+struct analyses_options {
+  std::vector<std::string> files;
+  bool check = false;
+  double workspace = 0;  ///< bytes; 0: the default budget
+  // pointsto: the random set
+  vertex_t vars = 100000;
+  std::int64_t constraints = -1;  ///< -1: as many as variables
+  std::uint64_t seed = 1;
+  std::string write;
+};
+
+int run_pointsto_bench(const analyses_options& a) {
   std::vector<pointsto_problem> problems;
   for (const auto& f : a.files) problems.push_back(read_pointsto(f));
   if (problems.empty()) {
-    const auto vars = vertex_t(std::stoll(a.get("vars", "100000")));
-    const std::int64_t cons = std::stoll(a.get("constraints", std::to_string(vars)));
-    FG_EXPECTS(vars > 0 && cons >= 0, "bench pointsto: --vars must be positive");
-    problems.push_back(random_pointsto(vars, cons, std::stoull(a.get("seed", "1"))));
-    if (!a.get("write", "").empty()) write_numeric(a.get("write", ""), problems.back());
+    problems.push_back(random_pointsto(a.vars, a.constraints < 0 ? a.vars : a.constraints, a.seed));
+    if (!a.write.empty()) write_numeric(a.write, problems.back());
   }
   fmt::print("device: {} ({})\n{:<32} {:>10} {:>10} {:>14} {:>12} {:>7} {:>10} {:>12}\n", device_backend_name(),
              device_description(), "input", "vars", "cons", "facts", "copy edges", "rounds", "time s", "worklist s");
   for (const auto& p : problems) {
     inclusion_options opt;
-    opt.spmm.workspace_bytes = std::size_t(std::stod(a.get("workspace", "0")));  // 0: the default budget
+    opt.spmm.workspace_bytes = std::size_t(a.workspace);
     const inclusion_result r = solve_inclusion(p.constraints, exec::device, opt);
     std::string wl = "-";
-    if (a.has("check")) {
+    if (a.check) {
       const inclusion_result w = solve_inclusion_worklist(p.constraints);
       if (w.row_ptr != r.row_ptr || w.col != r.col) throw error("bench pointsto: " + p.path + ": differs from the worklist solver");
       wl = fmt::format("{:.4f}", w.stats.seconds);
@@ -131,11 +98,9 @@ int run_pointsto_bench(const std::vector<std::string>& args) {
   return 0;
 }
 
-int run_cfl_bench(const std::vector<std::string>& args) {
-  const args_view a = split_args("cfl", args, {"workspace"}, {"check"});
+int run_cfl_bench(const analyses_options& a) {
   cfl_options opt;
-  opt.spmm.workspace_bytes = std::size_t(std::stod(a.get("workspace", "0")));  // 0: the default budget
-  FG_EXPECTS(a.files.size() >= 2, std::string("bench cfl needs a grammar and graph files\n") + bench_usage);
+  opt.spmm.workspace_bytes = std::size_t(a.workspace);
   const cfl_grammar g = read_cfl_grammar(a.files[0]);
   const std::string count = g.names[std::size_t(g.count[0])];
   fmt::print("device: {} ({})\ngrammar: {}, count {}\n{:<40} {:>9} {:>9} {:>14} {:>7} {:>10} {:>14} {:>12}\n",
@@ -145,7 +110,7 @@ int run_cfl_bench(const std::vector<std::string>& args) {
     const cfl_graph gr = read_cfl_graph(a.files[i], g);
     const cfl_result r = solve_cfl(g, gr, exec::device, opt);
     std::string wc = "-", ws = "-";
-    if (a.has("check")) {
+    if (a.check) {
       const cfl_result w = solve_cfl_worklist(g, gr);
       wc = std::to_string(w.counts[0]) + (w.counts == r.counts ? "" : " DIFFERS");
       ws = fmt::format("{:.3f}", w.seconds);
@@ -155,6 +120,23 @@ int run_cfl_bench(const std::vector<std::string>& args) {
     std::fflush(stdout);
   }
   return 0;
+}
+
+}  // namespace
+
+void add_analyses(CLI::App& bench, int& status) {
+  auto [pt, p] = subcommand<analyses_options>(bench, "pointsto", "Andersen points-to on constraint files, or a random constraint set (seeded)", status, run_pointsto_bench);
+  pt->add_option("FILE", p->files, "constraint files (none: a random set)");
+  pt->add_flag("--check", p->check, "compare with the worklist solver (and time it)");
+  pt->add_option("--workspace", p->workspace, "SpMM workspace in bytes (0: the default budget)")->check(CLI::Range(0.0, 1e15));
+  pt->add_option("--vars", p->vars, "variables of the random set")->check(CLI::Range(1, 2000000000))->capture_default_str();
+  pt->add_option("--constraints", p->constraints, "constraints of the random set (default: as many as variables)")->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 40));
+  pt->add_option("--seed", p->seed, "the random set's seed")->capture_default_str();
+  pt->add_option("--write", p->write, "keep the random set in the numeric format");
+  auto [cfl, c] = subcommand<analyses_options>(bench, "cfl", "CFL-reachability of POCR graphs under one grammar: the Count: nonterminal's pairs, rounds, time", status, run_cfl_bench);
+  cfl->add_option("GRAMMAR", c->files, "a POCR grammar (.cfg), then the graphs (.peg / .vfg)")->required()->expected(2, 1 << 20);
+  cfl->add_flag("--check", c->check, "run the worklist solver too and print its count");
+  cfl->add_option("--workspace", c->workspace, "SpMM workspace in bytes (0: the default budget)")->check(CLI::Range(0.0, 1e15));
 }
 
 }  // namespace fg::bench

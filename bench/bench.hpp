@@ -1,30 +1,49 @@
-// `fluxgraph bench spmv|insert|closure ARGS`: the benchmarks behind the CLI.
+// `fluxgraph bench NAME ARGS` and `fluxgraph calibrate`: the benchmarks behind the CLI. Each file
+// declares its own options (CLI11) beside its code; tools/ only mounts them.
 #pragma once
+#include <CLI/CLI.hpp>
+
+#include <memory>
 #include <string>
-#include <vector>
+#include <utility>
 
 namespace fg::bench {
 
-/// SpMV of every registered kernel on every matrix, float and double, against cuSPARSE.
-int run_spmv(const std::vector<std::string>& args);
+/// Adds every benchmark under `bench` (`fluxgraph bench spmv|insert|...`) and `calibrate` under
+/// `top`. The chosen one runs from its parse callback and leaves its exit status in `status`.
+void add_benchmarks(CLI::App& bench, CLI::App& top, int& status);
+
+// The benchmarks (one file each):
+/// SpMV of every registered kernel on every matrix, float and double, against cuSPARSE; and
+/// `calibrate`: the selector's kernels on a small synthetic set -> this device's cache file.
+void add_spmv(CLI::App& bench, CLI::App& top, int& status);
 /// Streaming insert into DCSR vs a per-batch CSR rebuild, and SpMV on fragmented/packed DCSR.
-int run_insert(const std::vector<std::string>& args);
+void add_insert(CLI::App& bench, int& status);
 /// Streaming and iterative updates, DCSR vs HYB vs CSR rebuild, and the post-processing overhead (King et al. §IV-A, §IV-C).
-int run_stream(const std::vector<std::string>& args);
-/// `fluxgraph calibrate`: the selector's kernels on a small synthetic set -> this device's cache file.
-int run_calibrate(const std::vector<std::string>& args);
+void add_stream(CLI::App& bench, int& status);
 /// The selector judged on measured points: for each matrix, the choice (the matrix itself left out of
 /// the calibration, or a given calibration) against the measured fastest, for each stated read count.
-int run_select(const std::vector<std::string>& args);
+void add_select(CLI::App& bench, int& status);
 /// PageRank with --kernel auto vs every forced kernel, end to end from the packed store.
-int run_pagerank(const std::vector<std::string>& args);
+void add_pagerank(CLI::App& bench, int& status);
 /// Semi-naive transitive closure per graph: time by phase (SpMM, set difference, insert), pairs,
 /// iterations, peak memory, and a check against the published table (--expected).
-int run_closure(const std::vector<std::string>& args);
-/// Andersen points-to on random constraint sets or files (--check: against the worklist solver).
-int run_pointsto_bench(const std::vector<std::string>& args);
-/// CFL-reachability of POCR graphs under one grammar (--check: the worklist solver's count too).
-int run_cfl_bench(const std::vector<std::string>& args);
-extern const char* bench_usage;
+void add_closure(CLI::App& bench, int& status);
+/// Andersen points-to on random constraint sets or files, and CFL-reachability of POCR graphs under
+/// one grammar (--check: against the worklist solvers).
+void add_analyses(CLI::App& bench, int& status);
+
+/// A subcommand whose options bind into a fresh O; when it is chosen, run(O) gives the exit status.
+template <class O, class Run>
+std::pair<CLI::App*, std::shared_ptr<O>> subcommand(CLI::App& parent, const std::string& name,
+                                                    const std::string& what, int& status, Run run) {
+  auto o = std::make_shared<O>();
+  CLI::App* app = parent.add_subcommand(name, what);
+  app->callback([o, run, &status] { status = run(*o); });
+  return {app, o};
+}
+
+/// "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], ..." for the benchmarks' help.
+extern const char* matrix_help;
 
 }  // namespace fg::bench

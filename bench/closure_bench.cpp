@@ -167,32 +167,21 @@ inc_row bench_incremental(const edge_file& f, const std::string& name, double sh
 }
 }  // namespace
 
-int run_closure(const std::vector<std::string>& args) {
+namespace {
+struct closure_bench_options {
   std::string json, expected;
-  std::size_t workspace = 0;
-  bool split = true;
-  std::vector<std::string> graphs;
+  double workspace = 0;
+  bool no_split = false;
   std::vector<double> shares;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if ((a == "--json" || a == "--expected" || a == "--workspace" || a == "--incremental") && i + 1 >= args.size())
-      throw error("bench closure: " + a + " needs a value\n" + bench_usage);
-    if (a == "--json") json = args[++i];
-    else if (a == "--expected") expected = args[++i];
-    else if (a == "--workspace") workspace = std::size_t(std::stod(args[++i]));
-    else if (a == "--no-split") split = false;
-    else if (a == "--incremental") {
-      std::stringstream list(args[++i]);
-      for (std::string x; std::getline(list, x, ',');) {
-        const double v = std::stod(x);
-        if (!(v > 0 && v < 1)) throw error("bench closure: --incremental shares must lie in (0, 1), got " + x);
-        shares.push_back(v);
-      }
-    }
-    else if (a.rfind("--", 0) == 0) throw error("bench closure: unknown option " + a + "\n" + bench_usage);
-    else graphs.push_back(a);
-  }
-  FG_EXPECTS(!graphs.empty(), std::string("bench closure needs graph files\n") + bench_usage);
+  std::vector<std::string> graphs;
+};
+
+int run_closure(const closure_bench_options& o) {
+  const std::string &json = o.json, &expected = o.expected;
+  const std::size_t workspace = std::size_t(o.workspace);
+  const bool split = !o.no_split;
+  const std::vector<std::string>& graphs = o.graphs;
+  const std::vector<double>& shares = o.shares;
   const auto table = expected.empty() ? std::map<std::string, published>{} : read_expected(expected);
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   std::vector<row> rows;
@@ -234,6 +223,19 @@ int run_closure(const std::vector<std::string>& args) {
     bad += r.equal ? 0 : 1;
   }
   return bad == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void add_closure(CLI::App& bench, int& status) {
+  auto [app, o] = subcommand<closure_bench_options>(bench, "closure", "semi-naive transitive closure per graph: time by phase, pairs, iterations, peak memory; --expected checks the published sizes", status, run_closure);
+  app->add_option("--json", o->json, "write the results as JSON (after every graph)");
+  app->add_option("--expected", o->expected, "a TSV of published closure sizes to check against");
+  app->add_option("--workspace", o->workspace, "SpMM workspace in bytes (0: the default budget)")->check(CLI::Range(0.0, 1e15));
+  app->add_flag("--no-split", o->no_split, "do not split the SpMM into row blocks");
+  app->add_option("--incremental", o->shares, "also hold back these shares of the edges and extend R+ by them, comma-separated")
+      ->delimiter(',')->allow_extra_args(false)->check(CLI::Range(1e-12, 1.0 - 1e-12));
+  app->add_option("FILE", o->graphs, "graph files")->required();
 }
 
 }  // namespace fg::bench

@@ -113,46 +113,30 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
   }
   spmv_fragmentation(g.name, frag, copy_gbs, table);
 }
-}  // namespace
 
-const char* bench_usage =
-    "usage: fluxgraph bench spmv [--json FILE] [--points FILE] [--runs N] [--types float,double,pattern] [--kernels a,b] MATRIX...\n"
-    "       fluxgraph bench select POINTS [--reads 10,100,1000] [--calibration FILE | --extra FILE] [--detail]\n"
-    "                              [--spread X] [--budget X] [--contenders N] [--probes N] [--probe-share X]\n"
-    "       fluxgraph bench pagerank [--runs N] GRAPH...\n"
-    "       fluxgraph bench insert [--json FILE] [--batches 1e5,1e6] [--index auto|always|never] MATRIX...\n"
-    "       fluxgraph bench closure [--json FILE] [--expected TSV] [--workspace BYTES] [--no-split]\n"
-    "                               [--incremental SHARE[,SHARE...]] FILE...\n"
-    "       fluxgraph bench stream [--json FILE] [--batches 1e4,1e5,1e6,1e7] [--rounds 50] [--spmvs 5]\n"
-    "                              [--hyb-tail 0.1] MATRIX...\n"
-    "       fluxgraph bench pointsto [--check] [--workspace BYTES] [FILE... | --vars N [--constraints M] [--seed S]\n"
-    "                                [--write FILE]]\n"
-    "       fluxgraph bench cfl [--check] [--workspace BYTES] GRAMMAR GRAPH...\n"
-    "MATRIX: a graph file, rmat:SCALE[:EDGE_FACTOR], uniform:SCALE:MU, poisson2d:SIDE or poisson3d:SIDE\n";
-
-int run_insert(const std::vector<std::string>& args) {
-  std::string json;
+struct insert_options {
+  std::string json, batches = "1e5,1e6,1e7", index = "auto";
   std::vector<std::string> graphs;
-  std::vector<std::size_t> batches = {100000, 1000000, 10000000};
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json" && i + 1 < args.size()) json = args[++i];
-    else if (a == "--index" && i + 1 < args.size()) {
-      const std::string m = args[++i];
-      FG_EXPECTS(m == "auto" || m == "always" || m == "never", "bench insert: --index must be auto, always or never");
-      store_config.index = m == "always" ? edge_index::always : m == "never" ? edge_index::never : edge_index::automatic;
-    } else if (a == "--batches" && i + 1 < args.size()) {
-      batches = parse_sizes(args[++i]);
-    } else graphs.push_back(a);
-  }
-  FG_EXPECTS(!graphs.empty(), std::string("bench insert needs matrices\n") + bench_usage);
-  std::sort(batches.begin(), batches.end());
+};
+
+int run_insert(const insert_options& o) {
+  const std::vector<std::size_t> batches = parse_sizes(o.batches);
+  store_config.index = o.index == "always" ? edge_index::always : o.index == "never" ? edge_index::never : edge_index::automatic;
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
   record("-", "copy bandwidth (read + write)", copy, "GB/s");
-  for (const auto& g : graphs) bench_graph(g, copy, batches);
-  if (!json.empty()) table.write_json(json);
+  for (const auto& g : o.graphs) bench_graph(g, copy, batches);
+  if (!o.json.empty()) table.write_json(o.json);
   return 0;
+}
+}  // namespace
+
+void add_insert(CLI::App& bench, int& status) {
+  auto [app, o] = subcommand<insert_options>(bench, "insert", "DCSR insert and delete rates per batch size against a CSR rebuild, HYB + delta; SpMV on the fragmented store", status, run_insert);
+  app->add_option("--json", o->json, "write the results as JSON");
+  app->add_option("--batches", o->batches, "batch sizes, comma-separated (1e5 notation)")->capture_default_str();
+  app->add_option("--index", o->index, "the stores' duplicate-check edge set")->check(CLI::IsMember({"auto", "always", "never"}))->capture_default_str();
+  app->add_option("MATRIX", o->graphs, matrix_help)->required();
 }
 
 }  // namespace fg::bench

@@ -16,14 +16,15 @@
 
 namespace fg::bench {
 
-int run_pagerank(const std::vector<std::string>& args) {
+namespace {
+struct pagerank_bench_options {
   int runs = 5;
   std::vector<std::string> graphs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--runs" && i + 1 < args.size()) runs = std::max(1, std::stoi(args[++i]));
-    else graphs.push_back(args[i]);
-  }
-  FG_EXPECTS(!graphs.empty(), std::string("bench pagerank needs graphs (files or rmat:SCALE ...)\n") + bench_usage);
+};
+
+int run_pagerank(const pagerank_bench_options& o) {
+  const int runs = o.runs;
+  const std::vector<std::string>& graphs = o.graphs;
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   int ok = 0;
   for (const auto& spec : graphs) {
@@ -89,6 +90,14 @@ int run_pagerank(const std::vector<std::string>& args) {
   }
   fmt::print("\npagerank --kernel auto within 10% of the best forced kernel on {} of {} graphs\n", ok, graphs.size());
   return 0;
+}
+
+}  // namespace
+
+void add_pagerank(CLI::App& bench, int& status) {
+  auto [app, o] = subcommand<pagerank_bench_options>(bench, "pagerank", "PageRank with --kernel auto against every forced kernel, end to end from the packed store", status, run_pagerank);
+  app->add_option("--runs", o->runs, "timed runs per kernel (median)")->check(CLI::Range(1, 1000))->capture_default_str();
+  app->add_option("GRAPH", o->graphs, matrix_help)->required();
 }
 
 }  // namespace fg::bench

@@ -68,44 +68,19 @@ matrix_profile profile_of(const calibration_point& p) {
   q.value_type = p.pattern ? "pattern" : p.value_bytes == 4 ? "float" : "double";
   return q;
 }
-}  // namespace
 
-int run_select(const std::vector<std::string>& args) {
+struct select_options {
   std::string points, given, extra;
   std::vector<double> reads = {10, 100, 1000};
   bool detail = false;
   race_rule rule;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--reads" && i + 1 < args.size()) {
-      reads.clear();
-      const std::string s = args[++i];
-      for (std::size_t p = 0, q; p <= s.size(); p = q + 1) {
-        q = std::min(s.find(',', p), s.size());
-        reads.push_back(std::stod(s.substr(p, q - p)));
-      }
-    } else if (args[i] == "--calibration" && i + 1 < args.size()) {
-      given = args[++i];
-    } else if (args[i] == "--extra" && i + 1 < args.size()) {
-      extra = args[++i];
-    } else if (args[i] == "--detail") {
-      detail = true;
-    } else if (args[i] == "--spread" && i + 1 < args.size()) {
-      rule.spread = std::stod(args[++i]);
-    } else if (args[i] == "--budget" && i + 1 < args.size()) {
-      rule.budget = std::stod(args[++i]);
-    } else if (args[i] == "--contenders" && i + 1 < args.size()) {
-      rule.max_contenders = std::stoi(args[++i]);
-    } else if (args[i] == "--probes" && i + 1 < args.size()) {
-      rule.probes = std::stoi(args[++i]);
-    } else if (args[i] == "--probe-share" && i + 1 < args.size()) {
-      rule.probe_share = std::stod(args[++i]);
-    } else if (points.empty() && args[i].rfind("--", 0) != 0) {
-      points = args[i];
-    } else {
-      throw invalid_argument(std::string("bench select: unexpected '") + args[i] + "'\n" + bench_usage);
-    }
-  }
-  FG_EXPECTS(!points.empty(), std::string("bench select needs a points file\n") + bench_usage);
+};
+
+int run_select(const select_options& o) {
+  const std::string &points = o.points, &given = o.given, &extra = o.extra;
+  const std::vector<double>& reads = o.reads;
+  const bool detail = o.detail;
+  const race_rule& rule = o.rule;
   const calibration measured = read_calibration(points);
   const calibration fixed = given.empty() ? calibration{} : read_calibration(given);
   calibration pool = measured;  // leave-one-out draws from these, less the matrix judged
@@ -158,6 +133,21 @@ int run_select(const std::vector<std::string>& args) {
     fmt::print("; the model alone {} of {} ({:.0f}%)\n", model_ok, n, 100.0 * model_ok / std::max(1, n));
   }
   return 0;
+}
+}  // namespace
+
+void add_select(CLI::App& bench, int& status) {
+  auto [app, o] = subcommand<select_options>(bench, "select", "the kernel selector judged on measured points (bench spmv --points): its choice against the fastest, per read count", status, run_select);
+  app->add_option("POINTS", o->points, "a points file written by bench spmv --points")->required();
+  app->add_option("--reads", o->reads, "read counts, comma-separated")->delimiter(',')->allow_extra_args(false)->check(CLI::PositiveNumber);
+  auto* cal = app->add_option("--calibration", o->given, "judge with this calibration instead of leave-one-out");
+  app->add_option("--extra", o->extra, "add these points to the leave-one-out pool")->excludes(cal);
+  app->add_flag("--detail", o->detail, "every kernel's predicted and measured times");
+  app->add_option("--spread", o->rule.spread, "race contenders within this factor of the choice")->check(CLI::Range(1.0, 100.0))->capture_default_str();
+  app->add_option("--budget", o->rule.budget, "contenders' conversions at most this share of the phase")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  app->add_option("--contenders", o->rule.max_contenders, "at most this many contenders")->check(CLI::Range(1, 16))->capture_default_str();
+  app->add_option("--probes", o->rule.probes, "timed reads per contender")->check(CLI::Range(1, 100))->capture_default_str();
+  app->add_option("--probe-share", o->rule.probe_share, "probes' share of the reads at most")->check(CLI::Range(0.0, 1.0))->capture_default_str();
 }
 
 }  // namespace fg::bench

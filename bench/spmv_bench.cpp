@@ -294,40 +294,8 @@ std::vector<result> measure(const options& o, double copy) {
   }
   return rs;
 }
-}  // namespace
 
-int run_spmv(const std::vector<std::string>& args) {
-  options o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto list = [&](std::vector<std::string>& v) {
-      FG_EXPECTS(i + 1 < args.size(), a + " needs a value");
-      v.clear();
-      const std::string s = args[++i];
-      for (std::size_t p = 0, q; p <= s.size(); p = q + 1) {
-        q = s.find(',', p);
-        if (q == std::string::npos) q = s.size();
-        v.push_back(s.substr(p, q - p));
-      }
-    };
-    if (a == "--json") {
-      FG_EXPECTS(i + 1 < args.size(), "--json needs a file");
-      o.json = args[++i];
-    } else if (a == "--runs") {
-      FG_EXPECTS(i + 1 < args.size(), "--runs needs a number");
-      o.runs = std::max(20, std::stoi(args[++i]));
-    } else if (a == "--types") {
-      list(o.types);
-    } else if (a == "--kernels") {
-      list(o.only);
-    } else if (a == "--points") {
-      FG_EXPECTS(i + 1 < args.size(), "--points needs a file");
-      o.points = args[++i];
-    } else {
-      o.specs.push_back(a);
-    }
-  }
-  FG_EXPECTS(!o.specs.empty(), std::string("bench spmv needs matrices\n") + bench_usage);
+int run_spmv(const options& o) {
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
   fmt::print("device-to-device copy bandwidth (read + write): {:.1f} GB/s\n", copy);
@@ -342,7 +310,12 @@ int run_spmv(const std::vector<std::string>& args) {
 // long regular rows out of L2 with enough rows to fill the GPU: 2^16 rows of 128 leave SELL / HYB
 // short of warps (slowest there) while 2^18 rows make them 1.5x the fastest (runs 25-30); the points go
 // to the cache file of this device, which the selector then uses instead of the built-in points.
-int run_calibrate(const std::vector<std::string>& args) {
+struct calibrate_options {
+  std::vector<std::string> specs;
+  std::string out;
+};
+
+int run_calibrate(const calibrate_options& given) {
   options o;
   o.calibrating = true;
   o.runs = 10;
@@ -350,12 +323,8 @@ int run_calibrate(const std::vector<std::string>& args) {
              "uniform:14:32", "uniform:12:128", "poisson2d:256", "poisson3d:48",
              "rmat:20:4", "rmat:20:16", "uniform:21:2", "uniform:20:8", "uniform:18:32", "uniform:16:128",
              "uniform:17:128", "poisson2d:1024", "poisson3d:100"};
-  std::string out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--out" && i + 1 < args.size()) out = args[++i];
-    else if (args[i].rfind("--", 0) == 0) throw invalid_argument("calibrate takes [--out FILE] [MATRIX...]");
-    else o.specs.push_back(args[i]);
-  }
+  o.specs.insert(o.specs.end(), given.specs.begin(), given.specs.end());
+  std::string out = given.out;
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 28);
   calibration c = to_points(copy, measure(o, copy));
@@ -363,6 +332,21 @@ int run_calibrate(const std::vector<std::string>& args) {
   else write_calibration(c, out);
   fmt::print("\ncalibration: {} points written to {}\n", c.points.size(), out);
   return 0;
+}
+
+}  // namespace
+
+void add_spmv(CLI::App& bench, CLI::App& top, int& status) {
+  auto [app, o] = subcommand<options>(bench, "spmv", "SpMV of every kernel on every matrix, float, double and pattern, against cuSPARSE (GB/s, fraction of the copy bandwidth)", status, run_spmv);
+  app->add_option("--json", o->json, "write the results as JSON");
+  app->add_option("--points", o->points, "write the measured points for the selector (bench select)");
+  app->add_option("--runs", o->runs, "timed runs per kernel (median), at least 20")->check(CLI::Range(20, 1000000))->capture_default_str();
+  app->add_option("--types", o->types, "value types, comma-separated")->delimiter(',')->allow_extra_args(false)->check(CLI::IsMember({"float", "double", "pattern"}));
+  app->add_option("--kernels", o->only, "only these kernels, comma-separated")->delimiter(',')->allow_extra_args(false);
+  app->add_option("MATRIX", o->specs, matrix_help)->required();
+  auto [cal, c] = subcommand<calibrate_options>(top, "calibrate", "measure this GPU for the kernel selector (a few seconds): points to this device's cache file or --out", status, run_calibrate);
+  cal->add_option("--out", c->out, "write the points here instead of the device's cache file");
+  cal->add_option("MATRIX", c->specs, std::string("more matrices to measure; ") + matrix_help);
 }
 
 }  // namespace fg::bench

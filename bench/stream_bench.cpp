@@ -233,30 +233,36 @@ void bench_graph(const std::string& spec, const stream_options& o, double copy_g
 }
 }  // namespace
 
-int run_stream(const std::vector<std::string>& args) {
+namespace {
+struct stream_cli {
   stream_options o;
+  std::string batches = "1e4,1e5,1e6,1e7";
   std::vector<std::string> graphs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const bool more = i + 1 < args.size();
-    if (a == "--json" && more) o.json = args[++i];
-    else if (a == "--batches" && more) o.batches = parse_sizes(args[++i]);
-    else if (a == "--rounds" && more) o.rounds = int(parse_sizes(args[++i]).front());
-    else if (a == "--spmvs" && more) o.spmvs = int(parse_sizes(args[++i]).front());
-    else if (a == "--hyb-tail" && more) o.hyb_tail = std::stod(args[++i]);
-    else if (a.rfind("--", 0) == 0) throw invalid_argument("bench stream: unknown option '" + a + "'\n" + bench_usage);
-    else graphs.push_back(a);
-  }
-  FG_EXPECTS(!graphs.empty(), std::string("bench stream needs matrices\n") + bench_usage);
-  FG_EXPECTS(o.hyb_tail > 0 && o.hyb_tail <= 1, "bench stream: --hyb-tail must be in (0, 1]");
+};
+
+int run_stream(stream_cli& c) {
+  stream_options& o = c.o;
+  o.batches = parse_sizes(c.batches);
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 28);
   table.record("-", "copy bandwidth (read + write)", copy, "GB/s");
   const defrag_policy policy = make_defrag_policy(defrag_mode::measured);
   fmt::print("defragmentation policy: measured, calibration {}\n", policy.cal.source);
-  for (const auto& g : graphs) bench_graph(g, o, copy, policy);
+  for (const auto& g : c.graphs) bench_graph(g, o, copy, policy);
   if (!o.json.empty()) table.write_json(o.json);
   return 0;
+}
+}  // namespace
+
+void add_stream(CLI::App& bench, int& status) {
+  auto [app, c] = subcommand<stream_cli>(bench, "stream", "streaming and iterative updates: DCSR against HYB + delta and a CSR rebuild, and the read overhead (King et al. IV-A, IV-C)", status, run_stream);
+  app->add_option("--json", c->o.json, "write the results as JSON");
+  app->add_option("--batches", c->batches, "batch sizes, comma-separated (1e5 notation)")->capture_default_str();
+  app->add_option("--rounds", c->o.rounds, "iterative rounds")->check(CLI::PositiveNumber)->capture_default_str();
+  app->add_option("--spmvs", c->o.spmvs, "SpMVs per round")->check(CLI::PositiveNumber)->capture_default_str();
+  app->add_option("--hyb-tail", c->o.hyb_tail, "HYB rebuild threshold: the delta's share of the entries")
+      ->check(CLI::Range(1e-9, 1.0))->capture_default_str();
+  app->add_option("MATRIX", c->graphs, matrix_help)->required();
 }
 
 }  // namespace fg::bench

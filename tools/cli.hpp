@@ -19,7 +19,7 @@
 
 namespace fg::cli {
 
-/// Usage error: exit code 1 with the message and a hint to --help.
+/// Usage error: exit code 1 with the message (run_command_line adds the hint to the command's --help).
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -35,8 +35,10 @@ struct options {
   std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const;
 };
 
-/// Parses argv against the options each command accepts; throws usage_error.
-options parse(int argc, char** argv);
+/// Parses argv (CLI11: tools/cli_spec.cpp) and runs the chosen command through `run`, or a
+/// benchmark; --help and --version print and give 0. Throws usage_error (with the command's
+/// "see ... --help" hint) for a bad command line.
+int run_command_line(int argc, char** argv, int (*run)(const options&));
 /// exec::reference or exec::device from --backend (cpu|cuda), and a description for the output.
 exec backend_of(const options& o, std::string& description);
 
@@ -87,7 +89,5 @@ void write_atomically(const std::string& path, F write) {
     throw error("cannot write " + path + ": " + std::strerror(err));
   }
 }
-
-extern const char* usage_text;
 
 }  // namespace fg::cli

@@ -97,6 +97,22 @@ struct pagerank_result {
   std::string kernel, kernel_reason;
 };
 
+/// @brief Read access, without a copy, to the rows of a graph whose store is in host memory
+///        (graph::host_view). Row r holds size[r] entries laid out in order over its nseg[r]
+///        segments: segment s is the positions [seg[s * pitch + 2r], seg[s * pitch + 2r + 1]) of
+///        col and val, and may have room past the row's last entry. Columns are in arrival order,
+///        not sorted. val is null for an unweighted graph. Valid until the graph's next batch,
+///        resize or defragmentation (as a container's iterators are).
+struct host_rows {
+  vertex_id rows = 0;
+  std::int64_t pitch = 0;
+  const std::int32_t* size = nullptr;
+  const std::uint8_t* nseg = nullptr;
+  const std::int64_t* seg = nullptr;
+  const std::int32_t* col = nullptr;
+  const double* val = nullptr;
+};
+
 /// Counters of a closure / reach run.
 struct closure_info {
   std::int64_t pairs = 0;
@@ -162,6 +178,10 @@ class graph {
   std::vector<vertex_id> neighbors(vertex_id v) const;
   csr to_csr() const;
   coo to_coo() const;
+  /// @brief The store's own arrays when they are in host memory: the CPU build, or device::cpu in
+  ///        the CUDA build (fluxgraph/boost_graph.hpp reads graphs through it).
+  /// @throws fluxgraph::invalid_argument for a store in GPU memory (take to_csr() instead)
+  host_rows host_view() const;
   /// @brief y = A x over the semiring; x and y have num_vertices() entries.
   std::vector<double> spmv(const std::vector<double>& x, semiring s = semiring::plus_times) const;
   /// @brief The same on caller arrays of num_vertices() doubles in `where` memory (no copy when the

@@ -224,9 +224,27 @@ fi
 # ---- --help -------------------------------------------------------------------------------------
 run --help
 status_text
-if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == usage:* ]]; then pass "--help: status 0, usage on stdout"
+if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == *"Usage: fluxgraph [OPTIONS] SUBCOMMAND"* ]]; then pass "--help: status 0, usage on stdout"
 else fail "--help" "$STATUS, stdout: ${OUT_TEXT:0:200}"
 fi
+# every command and benchmark: CMD --help gives status 0 and its own usage line, with its options
+for cmd in info pagerank stream closure reach pointsto cfl cfa calibrate "bench spmv" "bench select" "bench pagerank" \
+  "bench insert" "bench closure" "bench stream" "bench pointsto" "bench cfl"; do
+  # shellcheck disable=SC2086
+  run $cmd --help
+  status_text
+  if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == *"Usage: fluxgraph $cmd "* ]] && [[ $OUT_TEXT == *"--"[a-z]* ]] && [ -z "$ERR_TEXT" ]; then
+    pass "$cmd --help: status 0, its usage on stdout"
+  else fail "$cmd --help" "$STATUS, stdout: ${OUT_TEXT:0:200}, stderr: ${ERR_TEXT:0:200}"
+  fi
+done
+run --version
+status_text
+if [ "$RC" -eq 0 ] && [[ ${OUT_TEXT%$'\n'} =~ ^fluxgraph\ [0-9]+\.[0-9]+\.[0-9]+\ \((openmp|cuda)\ build\)$ ]]; then pass "--version: $OUT_TEXT"
+else fail "--version" "$STATUS, stdout: ${OUT_TEXT:0:200}"
+fi
+usage_error "a benchmark's bad option value" bench spmv --runs 3 poisson2d:8
+usage_error "an unknown benchmark" bench frobnicate
 
 # ---- info ---------------------------------------------------------------------------------------
 run info "$KARATE"

@@ -252,7 +252,7 @@ for fmt_name, code in (("bin", "<ii"), ("bin64", "<qq")):
 for args in (["--delete-fraction", "0.5"], ["--seed", "3"], ["--compare", "--pagerank"], ["--format", "csv"],
              ["--on-error", "ignore"], ["--max-delay", "-1"]):
     st, out, err = run(["stream", "-", "--batch", "10"] + args, b"1 2\n")
-    check(st == 1 and out == "" and len(err.splitlines()) == 1 and "see fluxgraph --help" in err,
+    check(st == 1 and out == "" and len(err.splitlines()) == 1 and "see fluxgraph stream --help" in err,
           f"usage error: stream - {' '.join(args)}: {err.strip()}", f"status {st}, stdout {out!r}, stderr {err!r}")
 st, out, err = run(["stream", email, "--batch", "10", "--format", "bin"])
 check(st == 1 and "goes with stream -" in err, f"usage error: --format with stream FILE: {err.strip()}", err)

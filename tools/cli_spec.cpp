@@ -1,0 +1,182 @@
+// The `fluxgraph` command line: every command, its options and its help, as CLI11 subcommands.
+// Ranges and meanings are checked by the commands (options::number/integer): one error style.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "bench/bench.hpp"
+#include "fluxgraph/graph.hpp"
+#include "tools/cli.hpp"
+
+namespace fg::cli {
+
+namespace {
+struct option_spec {
+  const char* name;
+  const char* value;  ///< the value's name in the help; null for a flag
+  const char* help;
+};
+struct command_spec {
+  const char* name;
+  std::vector<const char*> files;  ///< positional arguments, all required
+  const char* help;
+  std::vector<option_spec> options;
+  const char* notes;               ///< the help's footer
+};
+
+const option_spec backend{"backend", "cpu|cuda", "cpu: the host (OpenMP in the CPU build, the sequential reference in the "
+                                                 "CUDA build); cuda: the GPU (CUDA build only). Default: the build's device"};
+const option_spec kernel{"kernel", "auto|NAME", "the SpMV kernel: the cost model's pick (auto) or a name"};
+const std::vector<option_spec> pagerank_options = {
+    {"damping", "D", "damping factor (networkx's alpha), default 0.85"},
+    {"tol", "T", "stop when the L1 change < T * n (networkx's rule), default 1e-10"},
+    {"max-iter", "N", "at most N iterations, default 1000"},
+    {"top", "K", "print the K highest scores (default 10 without --out)"},
+    {"out", "FILE", "write 'id score' lines for every vertex"},
+};
+
+std::vector<option_spec> plus(std::vector<option_spec> a, const std::vector<option_spec>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+const std::vector<command_spec>& commands() {
+  static const std::vector<command_spec> all = {
+      {"info", {"FILE"}, "what the graph is and how the engine would read it",
+       {{"explain", nullptr, "the kernel selector's estimates for every kernel"},
+        {"reads", "R", "SpMVs expected (with --explain)"}, kernel},
+       "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz])."},
+      {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
+       plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel}),
+       "Damping 0.85, uniform teleport, dangling mass spread uniformly, duplicate edges counted once\n"
+       "(unless --weighted). Results use the file's own ids."},
+      {"stream", {"FILE"}, "stream a graph file (or standard input: FILE -) into DCSR in batches, then PageRank",
+       plus(pagerank_options,
+            {{"batch", "N", "edges per batch (required)"},
+             {"delete-fraction", "F", "stream FILE: after each insert batch, delete a random F of the edges it inserted"},
+             {"seed", "S", "the deletions' seed (default 1)"},
+             {"edges-out", "FILE", "write the edges that remain (Matrix Market, id = dense id + 1)"},
+             {"defrag", "none|limit|measured", "when to defragment between batches (default measured)"},
+             {"layout", "auto|rows|size", "where a defragmentation puts the rows (default auto)"},
+             {"max-delay", "MS", "stream -: cut a batch MS milliseconds after its first edge (default 10)"},
+             {"on-error", "skip|fail", "stream -: on a bad line, go on or stop (default fail)"},
+             {"format", "text|bin|bin64", "stream -: the input's format (default text)"},
+             {"pagerank", nullptr, "PageRank after every batch, warm-started from the last scores"},
+             {"closure", nullptr, "keep the transitive closure current after every batch"},
+             {"compare", nullptr, "stream FILE: also run each batch's analysis from scratch and check"},
+             backend, kernel}),
+       "stream FILE inserts the file's edges in batches in file order, then defragments and runs PageRank.\n"
+       "--defrag: never (none), when a row reaches k segments (limit), or when the reads before the next\n"
+       "batch make it pay off (measured). --layout size groups rows by length (the ADCSR kernels then read\n"
+       "the store with no copy); auto picks size when the selector would read with ADCSR.\n"
+       "stream -: edges from standard input as they arrive: 'u v' or '+ u v' inserts, '- u v' deletes, an\n"
+       "optional weight after u v (checked; each edge counts once), '#' comments. A batch is cut at N edges,\n"
+       "MS milliseconds after its first edge arrived, or at the end of the input. stdout: one JSON object\n"
+       "a line per batch, then a summary line. --format bin|bin64: little-endian int32|int64 (u, v) pairs,\n"
+       "inserts only. A bad line is named on stderr (<stdin>:LINE)."},
+      {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",
+       {{"count-only", nullptr, "keep the pairs on the device, print their number (default without --out)"},
+        {"out", "FILE", "write the pairs as 'x y' lines (file ids)"}, backend},
+       "Prints the pairs' number, the semi-naive iterations, the time and the peak memory."},
+      {"reach", {"FILE"}, "the vertices reachable from given sources (path length >= 1)",
+       {{"sources", "ID[,ID...]", "the sources, file ids (required)"}, {"out", "FILE", "write 'source vertex' lines"}, backend},
+       nullptr},
+      {"pointsto", {"FILE"}, "Andersen's points-to analysis of a constraint file",
+       {{"out", "FILE", "write 'var: objects' lines"}, {"sizes", nullptr, "with --out: 'var: count' lines"},
+        {"check", nullptr, "compare with the worklist solver"}, backend},
+       "FILE: Galois numeric '<vars> <constraints>' format, or 'p = &a', 'p = q', 'p = *q', '*p = q' lines."},
+      {"cfl", {"GRAPH", "GRAMMAR"}, "CFL-reachability of a labelled graph under a grammar (POCR .cfg)",
+       {{"check", nullptr, "run the worklist solver too"}, backend},
+       "GRAPH: 'src dst label [index]' lines. Prints the pairs of the grammar's Count: nonterminals."},
+      {"cfa", {"FILE"}, "0-CFA of a CPS lambda-calculus program (s-expressions)",
+       {{"out", "FILE", "write 'var@line: size: lambdas' lines"}, {"check", nullptr, "run the abstract interpreter too"},
+        backend},
+       nullptr},
+  };
+  return all;
+}
+
+std::string file_help(const std::string& name) {
+  if (name == "GRAPH") return "the labelled graph";
+  if (name == "GRAMMAR") return "the grammar";
+  return "the input file (graphs: Matrix Market or an edge list, .gz too; stream: - for standard input)";
+}
+
+// One command's options, filled by CLI11 while parsing; copied into `options` for the command.
+struct parsed {
+  std::vector<std::string> files;
+  std::map<std::string, std::string> values;
+  std::map<std::string, CLI::Option*> given;
+  std::map<std::string, bool> flags;
+};
+}  // namespace
+
+std::string version_line() {
+  return fmt::format("fluxgraph {} ({} build)", fluxgraph::version(), fluxgraph::build_backend());
+}
+
+int run_command_line(int argc, char** argv, int (*run)(const options&)) {
+  CLI::App app("fluxgraph: a dynamic graph analytics engine (DCSR store, semiring SpMV algorithms)", "fluxgraph");
+  app.set_version_flag("--version", version_line());
+  app.require_subcommand(1);
+  int status = 0;
+  std::vector<std::unique_ptr<parsed>> keep;
+  for (const command_spec& c : commands()) {
+    auto p = std::make_unique<parsed>();
+    CLI::App* sub = app.add_subcommand(c.name, c.help);
+    if (c.notes) sub->footer(c.notes);
+    p->files.resize(c.files.size());
+    for (std::size_t i = 0; i < c.files.size(); ++i) sub->add_option(c.files[i], p->files[i], file_help(c.files[i]))->required();
+    for (const option_spec& o : c.options) {
+      const std::string flag = std::string("--") + o.name;
+      if (o.value) p->given[o.name] = sub->add_option(flag, p->values[o.name], o.help)->type_name(o.value);
+      else p->given[o.name] = sub->add_flag(flag, p->flags[o.name], o.help);
+    }
+    parsed* q = p.get();
+    const std::string name = c.name;
+    sub->callback([q, name, run, &status] {
+      options o;
+      o.command = name;
+      o.file = q->files.at(0);
+      if (q->files.size() > 1) o.file2 = q->files[1];
+      for (const auto& [n, opt] : q->given)
+        if (opt->count() > 0) q->flags.count(n) ? o.flags.push_back(n) : void(o.values[n] = q->values[n]);
+      try {
+        status = run(o);
+      } catch (const usage_error& e) {
+        throw usage_error(fmt::format("{} (see fluxgraph {} --help)", e.what(), name));
+      }
+    });
+    keep.push_back(std::move(p));
+  }
+  CLI::App* bench = app.add_subcommand("bench", "the benchmarks (timed on this machine's device)");
+  bench->require_subcommand(1);
+  fg::bench::add_benchmarks(*bench, app, status);
+  app.footer("Run `fluxgraph COMMAND --help` for a command's options.");  // after the subcommands: not inherited
+  // CLI11 would say "a subcommand is required" of a misspelt command: name it instead.
+  const auto named = [&](CLI::App* s) { return argc >= 2 && s->check_name(argv[1]); };
+  if (argc >= 2 && argv[1][0] != '-' && app.get_subcommands(named).empty())
+    throw usage_error(fmt::format("unknown command '{}' (see fluxgraph --help)", argv[1]));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    fmt::print("{}", app.help());  // the help of the deepest subcommand named
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    fmt::print("{}\n", version_line());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::string where = "fluxgraph";
+    for (const CLI::App* s = &app; !s->get_subcommands().empty();) {
+      s = s->get_subcommands().front();
+      where += " " + s->get_name();
+    }
+    std::string what = e.what();
+    for (char& ch : what) if (ch == '\n') ch = ' ';
+    throw usage_error(fmt::format("{} (see {} --help)", what, where));
+  }
+  return status;
+}
+
+}  // namespace fg::cli
