@@ -3,5 +3,6 @@
 #pragma once
 
 #include "fluxgraph/error.hpp"
+#include "fluxgraph/analyses.hpp"
 #include "fluxgraph/graph.hpp"
 #include "fluxgraph/version.hpp"

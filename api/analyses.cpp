@@ -1,0 +1,175 @@
+// fluxgraph's program analyses (include/fluxgraph/analyses.hpp): the public types mapped onto the
+// engine's problems (algorithms/pointsto, cfl, cfa) and its results back to host arrays.
+#include "fluxgraph/analyses.hpp"
+
+#include <limits>
+#include <map>
+
+#include "algorithms/cfa.hpp"
+#include "algorithms/cfl.hpp"
+#include "algorithms/pointsto.hpp"
+
+namespace fluxgraph {
+
+struct cfl_grammar::impl {
+  fg::cfl_grammar g;
+};
+
+namespace {
+// Where an analysis runs: the build's device system, or the CUDA build's sequential host twin.
+fg::exec exec_of(device where) {
+#if defined(FG_WITH_CUDA)
+  return where == device::cpu ? fg::exec::reference : fg::exec::device;
+#else
+  if (where == device::cuda) throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
+  return fg::exec::device;
+#endif
+}
+
+csr to_csr(std::vector<fg::offset_t> row_ptr, std::vector<fg::vertex_t> col, vertex_id cols) {
+  csr c;
+  c.rows = vertex_id(row_ptr.empty() ? 0 : row_ptr.size() - 1);
+  c.cols = cols;
+  c.row_ptr = std::move(row_ptr);
+  c.col = std::move(col);
+  return c;
+}
+
+void same_length(std::size_t a, std::size_t b, const char* what) {
+  if (a != b) throw invalid_argument(std::string(what) + ": the two id vectors differ in length");
+}
+}  // namespace
+
+csr pointsto(const pointsto_constraints& c, device where, analysis_info* info) {
+  same_length(c.address_dst.size(), c.address_src.size(), "pointsto address-of");
+  same_length(c.copy_dst.size(), c.copy_src.size(), "pointsto copy");
+  same_length(c.load_dst.size(), c.load_src.size(), "pointsto load");
+  same_length(c.store_dst.size(), c.store_src.size(), "pointsto store");
+  vertex_id n = c.variables;
+  if (n == 0)
+    for (const auto* v : {&c.address_dst, &c.address_src, &c.copy_dst, &c.copy_src, &c.load_dst, &c.load_src,
+                          &c.store_dst, &c.store_src})
+      for (std::int32_t x : *v) n = std::max<vertex_id>(n, vertex_id(x) + 1);
+  if (n < 0 || n > std::numeric_limits<fg::vertex_t>::max() - 1)
+    throw invalid_argument("pointsto: " + std::to_string(n) + " variables is out of range");
+  fg::inclusion_problem p;
+  p.nodes = p.objects = fg::vertex_t(n);
+  p.base_node = c.address_dst, p.base_obj = c.address_src;
+  p.copy_dst = c.copy_dst, p.copy_src = c.copy_src;
+  p.load_dst = c.load_dst, p.load_ptr = c.load_src;
+  if (!c.store_dst.empty()) p.stores.push_back({c.store_dst, c.store_src, {}, {}});
+  p.check();  // ids in [0, n): fg::invalid_argument otherwise
+  const fg::inclusion_result r = fg::solve_inclusion(p, exec_of(where));
+  if (info) *info = {r.stats.facts, r.stats.iterations, r.stats.seconds, r.stats.peak_bytes};
+  return to_csr(r.row_ptr, r.col, n);
+}
+
+pointsto_constraints read_pointsto(const std::string& path) {
+  fg::pointsto_problem f = fg::read_pointsto(path);
+  fg::inclusion_problem& p = f.constraints;
+  pointsto_constraints c;
+  c.variables = vertex_id(f.names.size());
+  c.address_dst = std::move(p.base_node), c.address_src = std::move(p.base_obj);
+  c.copy_dst = std::move(p.copy_dst), c.copy_src = std::move(p.copy_src);
+  c.load_dst = std::move(p.load_dst), c.load_src = std::move(p.load_ptr);
+  if (!p.stores.empty()) c.store_dst = std::move(p.stores[0].ptr), c.store_src = std::move(p.stores[0].src);
+  c.names = std::move(f.names);
+  return c;
+}
+
+cfl_grammar cfl_grammar::read(const std::string& path) {
+  cfl_grammar g;
+  g.p = std::make_shared<impl>(impl{fg::read_cfl_grammar(path)});
+  return g;
+}
+std::vector<std::string> cfl_grammar::terminals() const {
+  std::vector<std::string> t;
+  for (std::size_t s = 0; s < p->g.names.size(); ++s)
+    if (p->g.terminal[s]) t.push_back(p->g.names[s]);
+  return t;
+}
+std::vector<std::string> cfl_grammar::counted() const {
+  std::vector<std::string> c;
+  for (int s : p->g.count) c.push_back(p->g.names[std::size_t(s)]);
+  return c;
+}
+
+namespace {
+cfl_result solve(const fg::cfl_grammar& g, const fg::cfl_graph& gr, device where, bool want_pairs) {
+  fg::cfl_options opt;
+  opt.want_pairs = want_pairs;
+  const fg::cfl_result r = fg::solve_cfl(g, gr, exec_of(where), opt);
+  cfl_result out;
+  for (std::size_t i = 0; i < g.count.size(); ++i) {
+    out.symbols.push_back(g.names[std::size_t(g.count[i])]);
+    out.counts.push_back(r.counts[i]);
+    out.info.facts += r.counts[i];
+  }
+  for (const auto& pairs : r.count_pairs) {
+    coo c;
+    for (const auto& [u, v] : pairs) c.src.push_back(u), c.dst.push_back(v);
+    out.pairs.push_back(std::move(c));
+  }
+  out.skipped = gr.skipped;
+  out.info.iterations = r.iterations;
+  out.info.seconds = r.seconds;
+  out.info.peak_bytes = r.peak_bytes;
+  return out;
+}
+}  // namespace
+
+cfl_result cfl_reach(const cfl_grammar& grammar, const labelled_edges& e, device where, bool want_pairs) {
+  if (!grammar.p) throw invalid_argument("cfl_reach: the grammar is empty (read one with cfl_grammar::read)");
+  const fg::cfl_grammar& g = grammar.p->g;
+  same_length(e.src.size(), e.dst.size(), "cfl_reach");
+  if (e.label.size() != e.src.size()) throw invalid_argument("cfl_reach: labels and edges differ in length");
+  if (!e.index.empty() && e.index.size() != e.src.size())
+    throw invalid_argument("cfl_reach: indexes and edges differ in length");
+  std::map<std::string, std::size_t, std::less<>> label;
+  for (std::size_t s = 0; s < g.names.size(); ++s)
+    if (g.terminal[s]) label.emplace(g.names[s], s);
+  fg::cfl_graph gr;
+  gr.src.resize(g.names.size()), gr.dst.resize(g.names.size()), gr.idx.resize(g.names.size());
+  std::int64_t max_id = -1;
+  for (std::size_t i = 0; i < e.src.size(); ++i) {
+    if (e.src[i] < 0 || e.dst[i] < 0 || e.src[i] == std::numeric_limits<std::int32_t>::max() ||
+        e.dst[i] == std::numeric_limits<std::int32_t>::max())
+      throw invalid_argument("cfl_reach: edge " + std::to_string(i) + " has an id outside [0, 2^31 - 1)");
+    max_id = std::max<std::int64_t>({max_id, e.src[i], e.dst[i]});
+    const auto it = label.find(e.label[i]);
+    if (it == label.end()) {
+      ++gr.skipped;
+      continue;
+    }
+    if (g.indexed[it->second]) {
+      if (e.index.empty() || e.index[i] < 0)
+        throw invalid_argument("cfl_reach: edge " + std::to_string(i) + ": the indexed label '" + e.label[i] + "' needs an index");
+      gr.idx[it->second].push_back(e.index[i]);
+    }
+    gr.src[it->second].push_back(e.src[i]);
+    gr.dst[it->second].push_back(e.dst[i]);
+    ++gr.edges;
+  }
+  gr.nodes = fg::vertex_t(max_id + 1);
+  return solve(g, gr, where, want_pairs);
+}
+
+cfl_result cfl_reach(const cfl_grammar& grammar, const std::string& graph_path, device where, bool want_pairs) {
+  if (!grammar.p) throw invalid_argument("cfl_reach: the grammar is empty (read one with cfl_grammar::read)");
+  return solve(grammar.p->g, fg::read_cfl_graph(graph_path, grammar.p->g), where, want_pairs);
+}
+
+cfa_result cfa(const std::string& program_path, device where) {
+  const fg::cfa_program p = fg::read_cfa_program(program_path);
+  const fg::cfa_result r = fg::analyse_cfa(p, exec_of(where));
+  cfa_result out;
+  for (const auto& v : p.vars) out.variables.push_back(v.name + "@" + std::to_string(v.line));
+  for (std::size_t l = 0; l < p.lambdas.size(); ++l) out.lambdas.push_back(p.lambda_name(int(l)));
+  out.flows = to_csr(r.row_ptr, r.col, vertex_id(p.lambdas.size()));
+  out.info.facts = r.facts;
+  out.info.iterations = r.iterations;
+  out.info.seconds = r.seconds;
+  return out;
+}
+
+}  // namespace fluxgraph

@@ -1,0 +1,94 @@
+// Program analyses as fixed points over the engine's sparse matrices: Andersen's points-to,
+// CFL-reachability under a context-free grammar, and 0-CFA of a CPS lambda-calculus program. Each
+// runs where `where` says (device::automatic: the GPU in the CUDA build, OpenMP threads in the CPU
+// build; device::cpu: the CUDA build's sequential host twin) and returns host arrays.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fluxgraph/graph.hpp"
+
+namespace fluxgraph {
+
+/// Counters of an analysis run.
+struct analysis_info {
+  std::int64_t facts = 0;     ///< pairs in the result (points-to facts, CFL pairs, flow facts)
+  int iterations = 0;         ///< semi-naive rounds, the last of which found nothing new
+  double seconds = 0;
+  std::size_t peak_bytes = 0; ///< device memory at the peak (0 where not measured)
+};
+
+// --- Andersen's points-to ------------------------------------------------------------------------
+/// @brief Constraints over variables 0 .. variables - 1 (an object is a variable whose address is
+///        taken), as parallel id vectors: dst = &src, dst = src, dst = *src and *dst = src.
+struct pointsto_constraints {
+  vertex_id variables = 0;  ///< 0: the largest id + 1
+  std::vector<std::int32_t> address_dst, address_src;
+  std::vector<std::int32_t> copy_dst, copy_src;
+  std::vector<std::int32_t> load_dst, load_src;
+  std::vector<std::int32_t> store_dst, store_src;
+  std::vector<std::string> names;  ///< optional: names[v] (read_pointsto fills it)
+};
+
+/// @brief The least solution: row v of the CSR lists the objects v may point to, sorted.
+/// @throws fluxgraph::invalid_argument (a negative or too large id, vectors of unequal length)
+csr pointsto(const pointsto_constraints& c, device where = device::automatic, analysis_info* info = nullptr);
+/// @brief A constraint file: the Galois numeric format or 'p = &a' / 'p = q' / 'p = *q' / '*p = q' lines.
+/// @throws fluxgraph::input_error naming the file and line
+pointsto_constraints read_pointsto(const std::string& path);
+
+// --- CFL-reachability ----------------------------------------------------------------------------
+/// A context-free grammar in POCR's .cfg format, normalised (at most two symbols a rule).
+class cfl_grammar {
+ public:
+  /// @throws fluxgraph::input_error naming the file and line
+  static cfl_grammar read(const std::string& path);
+  /// The terminals: the labels an edge may carry.
+  std::vector<std::string> terminals() const;
+  /// The Count: nonterminals, whose pairs cfl_reach reports.
+  std::vector<std::string> counted() const;
+  struct impl;
+  std::shared_ptr<const impl> p;
+};
+
+/// Labelled edges src[i] -label[i]-> dst[i]. index: empty, or one per edge (an indexed label's
+/// index, e.g. a call site; ignored for unindexed labels). Labels the grammar does not use are
+/// skipped (cfl_result::skipped).
+struct labelled_edges {
+  std::vector<std::int32_t> src, dst;
+  std::vector<std::string> label;
+  std::vector<std::int32_t> index;
+};
+
+struct cfl_result {
+  std::vector<std::string> symbols;  ///< the Count: nonterminals
+  std::vector<std::int64_t> counts;  ///< pairs of each
+  std::vector<coo> pairs;            ///< with want_pairs: each symbol's pairs, sorted
+  std::int64_t skipped = 0;          ///< edges whose label the grammar does not use
+  analysis_info info;
+};
+
+/// @brief All-pairs CFL-reachability: the pairs (u, v) joined by a path whose labels the grammar's
+///        Count: symbols derive.
+/// @throws fluxgraph::invalid_argument (a negative id, an indexed label without its index, vectors
+///         of unequal length)
+cfl_result cfl_reach(const cfl_grammar& g, const labelled_edges& e, device where = device::automatic,
+                     bool want_pairs = false);
+/// @brief The same on a graph file of 'src dst label [index]' lines (POCR's .peg / .vfg).
+cfl_result cfl_reach(const cfl_grammar& g, const std::string& graph_path, device where = device::automatic,
+                     bool want_pairs = false);
+
+// --- 0-CFA ---------------------------------------------------------------------------------------
+struct cfa_result {
+  std::vector<std::string> variables;  ///< "name@line"
+  std::vector<std::string> lambdas;    ///< "(x k)@line:column"
+  csr flows;                           ///< row v: the lambdas that may flow to variable v, sorted
+  analysis_info info;
+};
+/// @brief 0-CFA of a CPS lambda-calculus program (s-expressions).
+/// @throws fluxgraph::input_error naming the file and line
+cfa_result cfa(const std::string& program_path, device where = device::automatic);
+
+}  // namespace fluxgraph
