@@ -38,14 +38,19 @@ csr to_csr(std::vector<fg::offset_t> row_ptr, std::vector<fg::vertex_t> col, ver
 void same_length(std::size_t a, std::size_t b, const char* what) {
   if (a != b) throw invalid_argument(std::string(what) + ": the two id vectors differ in length");
 }
-}  // namespace
 
-csr pointsto(const pointsto_constraints& c, device where, analysis_info* info) {
+std::function<void(int, fg::offset_t, fg::offset_t)> engine_progress(const analysis_progress& p) {
+  if (!p) return {};
+  return [p](int round, fg::offset_t added, fg::offset_t total) { p(round, added, total); };
+}
+
+// The engine's problem for c (its ids checked).
+fg::inclusion_problem problem_of(const pointsto_constraints& c, vertex_id& n) {
   same_length(c.address_dst.size(), c.address_src.size(), "pointsto address-of");
   same_length(c.copy_dst.size(), c.copy_src.size(), "pointsto copy");
   same_length(c.load_dst.size(), c.load_src.size(), "pointsto load");
   same_length(c.store_dst.size(), c.store_src.size(), "pointsto store");
-  vertex_id n = c.variables;
+  n = c.variables;
   if (n == 0)
     for (const auto* v : {&c.address_dst, &c.address_src, &c.copy_dst, &c.copy_src, &c.load_dst, &c.load_src,
                           &c.store_dst, &c.store_src})
@@ -59,9 +64,26 @@ csr pointsto(const pointsto_constraints& c, device where, analysis_info* info) {
   p.load_dst = c.load_dst, p.load_ptr = c.load_src;
   if (!c.store_dst.empty()) p.stores.push_back({c.store_dst, c.store_src, {}, {}});
   p.check();  // ids in [0, n): fg::invalid_argument otherwise
-  const fg::inclusion_result r = fg::solve_inclusion(p, exec_of(where));
-  if (info) *info = {r.stats.facts, r.stats.iterations, r.stats.seconds, r.stats.peak_bytes};
+  return p;
+}
+
+csr result_of(const fg::inclusion_result& r, vertex_id n, analysis_info* info) {
+  if (info) *info = {r.stats.facts, r.stats.iterations, r.stats.seconds, r.stats.peak_bytes, r.stats.copy_edges};
   return to_csr(r.row_ptr, r.col, n);
+}
+}  // namespace
+
+csr pointsto(const pointsto_constraints& c, device where, analysis_info* info, const analysis_progress& progress) {
+  vertex_id n = 0;
+  const fg::inclusion_problem p = problem_of(c, n);
+  fg::inclusion_options opt;
+  opt.progress = engine_progress(progress);
+  return result_of(fg::solve_inclusion(p, exec_of(where), opt), n, info);
+}
+
+csr pointsto_reference(const pointsto_constraints& c, analysis_info* info) {
+  vertex_id n = 0;
+  return result_of(fg::solve_inclusion_worklist(problem_of(c, n)), n, info);
 }
 
 pointsto_constraints read_pointsto(const std::string& path) {
@@ -88,6 +110,9 @@ std::vector<std::string> cfl_grammar::terminals() const {
     if (p->g.terminal[s]) t.push_back(p->g.names[s]);
   return t;
 }
+std::vector<std::string> cfl_grammar::symbols() const { return p->g.names; }
+std::int64_t cfl_grammar::rules() const { return std::int64_t(p->g.rules.size()); }
+std::string cfl_grammar::path() const { return p->g.path; }
 std::vector<std::string> cfl_grammar::counted() const {
   std::vector<std::string> c;
   for (int s : p->g.count) c.push_back(p->g.names[std::size_t(s)]);
@@ -95,10 +120,7 @@ std::vector<std::string> cfl_grammar::counted() const {
 }
 
 namespace {
-cfl_result solve(const fg::cfl_grammar& g, const fg::cfl_graph& gr, device where, bool want_pairs) {
-  fg::cfl_options opt;
-  opt.want_pairs = want_pairs;
-  const fg::cfl_result r = fg::solve_cfl(g, gr, exec_of(where), opt);
+cfl_result result_of(const fg::cfl_grammar& g, const fg::cfl_graph& gr, const fg::cfl_result& r) {
   cfl_result out;
   for (std::size_t i = 0; i < g.count.size(); ++i) {
     out.symbols.push_back(g.names[std::size_t(g.count[i])]);
@@ -110,15 +132,27 @@ cfl_result solve(const fg::cfl_grammar& g, const fg::cfl_graph& gr, device where
     for (const auto& [u, v] : pairs) c.src.push_back(u), c.dst.push_back(v);
     out.pairs.push_back(std::move(c));
   }
+  out.symbol_pairs.assign(r.pairs.begin(), r.pairs.end());
+  out.nodes = gr.nodes;
+  out.edges = gr.edges;
   out.skipped = gr.skipped;
   out.info.iterations = r.iterations;
   out.info.seconds = r.seconds;
   out.info.peak_bytes = r.peak_bytes;
   return out;
 }
+
+cfl_result solve(const fg::cfl_grammar& g, const fg::cfl_graph& gr, device where, bool want_pairs,
+                 const analysis_progress& progress) {
+  fg::cfl_options opt;
+  opt.want_pairs = want_pairs;
+  opt.progress = engine_progress(progress);
+  return result_of(g, gr, fg::solve_cfl(g, gr, exec_of(where), opt));
+}
 }  // namespace
 
-cfl_result cfl_reach(const cfl_grammar& grammar, const labelled_edges& e, device where, bool want_pairs) {
+cfl_result cfl_reach(const cfl_grammar& grammar, const labelled_edges& e, device where, bool want_pairs,
+                     const analysis_progress& progress) {
   if (!grammar.p) throw invalid_argument("cfl_reach: the grammar is empty (read one with cfl_grammar::read)");
   const fg::cfl_grammar& g = grammar.p->g;
   same_length(e.src.size(), e.dst.size(), "cfl_reach");
@@ -151,18 +185,25 @@ cfl_result cfl_reach(const cfl_grammar& grammar, const labelled_edges& e, device
     ++gr.edges;
   }
   gr.nodes = fg::vertex_t(max_id + 1);
-  return solve(g, gr, where, want_pairs);
+  return solve(g, gr, where, want_pairs, progress);
 }
 
-cfl_result cfl_reach(const cfl_grammar& grammar, const std::string& graph_path, device where, bool want_pairs) {
+cfl_result cfl_reach(const cfl_grammar& grammar, const std::string& graph_path, device where, bool want_pairs,
+                     const analysis_progress& progress) {
   if (!grammar.p) throw invalid_argument("cfl_reach: the grammar is empty (read one with cfl_grammar::read)");
-  return solve(grammar.p->g, fg::read_cfl_graph(graph_path, grammar.p->g), where, want_pairs);
+  return solve(grammar.p->g, fg::read_cfl_graph(graph_path, grammar.p->g), where, want_pairs, progress);
 }
 
-cfa_result cfa(const std::string& program_path, device where) {
-  const fg::cfa_program p = fg::read_cfa_program(program_path);
-  const fg::cfa_result r = fg::analyse_cfa(p, exec_of(where));
+cfl_result cfl_reach_reference(const cfl_grammar& grammar, const std::string& graph_path) {
+  if (!grammar.p) throw invalid_argument("cfl_reach_reference: the grammar is empty (read one with cfl_grammar::read)");
+  const fg::cfl_graph gr = fg::read_cfl_graph(graph_path, grammar.p->g);
+  return result_of(grammar.p->g, gr, fg::solve_cfl_worklist(grammar.p->g, gr));
+}
+
+namespace {
+cfa_result result_of(const fg::cfa_program& p, const fg::cfa_result& r) {
   cfa_result out;
+  out.calls = std::int64_t(p.calls.size());
   for (const auto& v : p.vars) out.variables.push_back(v.name + "@" + std::to_string(v.line));
   for (std::size_t l = 0; l < p.lambdas.size(); ++l) out.lambdas.push_back(p.lambda_name(int(l)));
   out.flows = to_csr(r.row_ptr, r.col, vertex_id(p.lambdas.size()));
@@ -170,6 +211,17 @@ cfa_result cfa(const std::string& program_path, device where) {
   out.info.iterations = r.iterations;
   out.info.seconds = r.seconds;
   return out;
+}
+}  // namespace
+
+cfa_result cfa(const std::string& program_path, device where) {
+  const fg::cfa_program p = fg::read_cfa_program(program_path);
+  return result_of(p, fg::analyse_cfa(p, exec_of(where)));
+}
+
+cfa_result cfa_reference(const std::string& program_path) {
+  const fg::cfa_program p = fg::read_cfa_program(program_path);
+  return result_of(p, fg::analyse_cfa_interpreter(p));
 }
 
 }  // namespace fluxgraph

@@ -36,6 +36,13 @@ graph::graph(vertex_id vertices, const graph_options& opt) {
   p_->where = opt.where;
 }
 graph::graph(std::unique_ptr<impl> p) : p_(std::move(p)) {}
+
+std::string describe(device where) {
+  if (where == device::cuda && !cuda_build)
+    throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
+  if (where == device::cpu && cuda_build) return "reference (sequential host twin)";
+  return std::string(fg::device_backend_name()) + " (" + fg::device_description() + ")";
+}
 graph::~graph() = default;
 graph::graph(graph&&) noexcept = default;
 graph& graph::operator=(graph&&) noexcept = default;
@@ -91,8 +98,14 @@ std::vector<double> graph::spmv(const std::vector<double>& x, semiring s) const 
 void graph::spmv(const double* x, double* y, semiring s, memory where) const { p_->spmv(x, y, s, where); }
 
 pagerank_result graph::pagerank(const pagerank_options& opt) { return p_->pagerank(opt); }
-graph graph::closure(closure_info* info) const { return graph(p_->closure(info)); }
-csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info) const { return p_->reach(sources, info); }
+graph graph::closure(closure_info* info, const closure_progress& progress) const {
+  return graph(p_->closure(info, progress));
+}
+csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const {
+  return p_->reach(sources, info, progress);
+}
+graph_profile graph::profile() const { return p_->profile(); }
+read_plan graph::plan_reads(double reads, const std::string& kernel) const { return p_->plan_reads(reads, kernel); }
 
 graph read(const std::string& path, const graph_options& opt) {
   const fg::edge_file f = fg::read_graph(path);

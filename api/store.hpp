@@ -33,8 +33,10 @@ struct graph::impl {
   virtual host_rows host_view() const = 0;
   virtual void spmv(const double* x, double* y, semiring s, memory where) const = 0;
   virtual pagerank_result pagerank(const pagerank_options& o) = 0;
-  virtual std::unique_ptr<impl> closure(closure_info* info) const = 0;
-  virtual csr reach(const std::vector<vertex_id>& sources, closure_info* info) const = 0;
+  virtual std::unique_ptr<impl> closure(closure_info* info, const closure_progress& progress) const = 0;
+  virtual csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const = 0;
+  virtual graph_profile profile() const = 0;
+  virtual read_plan plan_reads(double reads, const std::string& kernel) const = 0;
   device where = device::automatic;
 };
 
@@ -67,8 +69,10 @@ class store final : public graph::impl {
   host_rows host_view() const override;
   void spmv(const double* x, double* y, semiring s, memory where) const override;
   pagerank_result pagerank(const pagerank_options& o) override;
-  std::unique_ptr<graph::impl> closure(closure_info* info) const override;
-  csr reach(const std::vector<vertex_id>& sources, closure_info* info) const override;
+  std::unique_ptr<graph::impl> closure(closure_info* info, const closure_progress& progress) const override;
+  csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const override;
+  graph_profile profile() const override;
+  read_plan plan_reads(double reads, const std::string& kernel) const override;
 
  private:
   template <class I>
@@ -92,6 +96,9 @@ class store final : public graph::impl {
   bool last_weighted_ = false;
   double last_damping_ = -1;
 };
+
+/// The engine's PageRank result as the public one.
+pagerank_result public_pagerank(fg::pagerank_result&& r, bool warm_started);
 
 /// Device helpers (api/device/convert.cpp): int64 ids to int32 in device memory; the index of the
 /// first id outside [0, 2^31 - 2], or -1. And double <-> 0/1 byte vectors (or_and SpMV).

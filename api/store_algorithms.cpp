@@ -31,6 +31,20 @@ std::unique_ptr<fg::graph<W, S>> transposed(const fg::dcsr_matrix<V, S>& out) {
 }
 }  // namespace
 
+pagerank_result public_pagerank(fg::pagerank_result&& r, bool warm_started) {
+  pagerank_result out;
+  out.score = std::move(r.score);
+  out.iterations = r.iterations;
+  out.converged = r.converged;
+  out.last_change = r.last_change;
+  out.warm_started = warm_started;
+  out.seconds = r.seconds;
+  out.view_seconds = r.view_seconds;
+  out.kernel = std::move(r.kernel);
+  out.kernel_reason = std::move(r.kernel_reason);
+  return out;
+}
+
 template <class V, class S>
 pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   fg::pagerank_options p;
@@ -38,6 +52,7 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   p.tol = o.tol;
   p.max_iter = o.max_iter;
   p.kernel = o.kernel;
+  p.progress = o.progress;
   fg::validate(p);
   const bool by_weight = o.weighted && !fg::is_pattern_v<V>;
   const bool warm = o.warm && !last_.score.empty() && last_weighted_ == by_weight && last_damping_ == o.damping;
@@ -50,15 +65,7 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
     if (!in_pattern_) in_pattern_ = transposed<pattern>(g_.store());
     r = fg::pagerank(in_pattern_->store(), p);
   }
-  pagerank_result out;
-  out.score = std::move(r.score);
-  out.iterations = r.iterations;
-  out.converged = r.converged;
-  out.last_change = r.last_change;
-  out.warm_started = warm;
-  out.seconds = r.seconds;
-  out.kernel = std::move(r.kernel);
-  out.kernel_reason = std::move(r.kernel_reason);
+  pagerank_result out = public_pagerank(std::move(r), warm);
   last_.score = out.score;
   last_weighted_ = by_weight;
   last_damping_ = o.damping;
@@ -89,13 +96,18 @@ closure_info info_of(const fg::closure_stats& st) {
   i.peak_bytes = st.peak_bytes;
   return i;
 }
+fg::closure_options options_of(const closure_progress& progress) {
+  fg::closure_options o;
+  if (progress) o.progress = [progress](int it, fg::offset_t added, fg::offset_t total) { progress(it, added, total); };
+  return o;
+}
 }  // namespace
 
 template <class V, class S>
-std::unique_ptr<graph::impl> store<V, S>::closure(closure_info* info) const {
+std::unique_ptr<graph::impl> store<V, S>::closure(closure_info* info, const closure_progress& progress) const {
   std::optional<fg::dcsr_matrix<pattern, S>> copy;
   fg::closure_stats st;
-  fg::dcsr_matrix<pattern, S> plus = fg::transitive_closure(pattern_store(copy), {}, &st);
+  fg::dcsr_matrix<pattern, S> plus = fg::transitive_closure(pattern_store(copy), options_of(progress), &st);
   plus.resize(g_.num_vertices(), g_.num_vertices());
   if (info) *info = info_of(st);
   graph_options o = opt_;
@@ -106,7 +118,7 @@ std::unique_ptr<graph::impl> store<V, S>::closure(closure_info* info) const {
 }
 
 template <class V, class S>
-csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info) const {
+csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const {
   std::vector<fg::vertex_t> src(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (sources[i] < 0 || sources[i] >= g_.num_vertices())
@@ -121,7 +133,7 @@ csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info
   if (sources.empty()) return r;
   std::optional<fg::dcsr_matrix<pattern, S>> copy;
   fg::closure_stats st;
-  const fg::dcsr_matrix<pattern, S> rows = fg::reachable(pattern_store(copy), src, {}, &st);
+  const fg::dcsr_matrix<pattern, S> rows = fg::reachable(pattern_store(copy), src, options_of(progress), &st);
   if (info) *info = info_of(st);
   const fg::csr_matrix<pattern, S> c = rows.to_csr();
   r.row_ptr = fg::to_vector(c.row_ptr);
@@ -134,8 +146,8 @@ csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info
 
 #define FG_INSTANTIATE(V, S)                                                                          \
   template pagerank_result store<V, S>::pagerank(const pagerank_options&);                             \
-  template std::unique_ptr<graph::impl> store<V, S>::closure(closure_info*) const;                     \
-  template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*) const;
+  template std::unique_ptr<graph::impl> store<V, S>::closure(closure_info*, const closure_progress&) const; \
+  template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*, const closure_progress&) const;
 FG_API_FOR_EACH_STORE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -8,8 +8,12 @@
 #include "engine/defrag_policy.hpp"
 #include "storage/dcsr.hpp"
 
-namespace fg {
+namespace fluxgraph {
 struct edge_file;
+}  // namespace fluxgraph
+
+namespace fg {
+using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
 
 /// Rows of the store are sources (out: row u lists u's successors) or targets (in: row v lists
 /// v's predecessors, what pull-style PageRank reads).

@@ -12,6 +12,7 @@
 
 #include "engine/id_map.hpp"
 #include "engine/stream_session.hpp"
+#include "fluxgraph/live.hpp"
 #include "loaders/edge_parser.hpp"
 
 namespace fg {
@@ -36,20 +37,8 @@ struct batch_cutter {
   }
 };
 
-/// One batch of live input, in dense ids.
-struct live_batch {
-  std::int64_t number = 0;            ///< 1-based
-  /// For stream_session::apply (batch_order::deletes_first). The lines' order is kept: an insert
-  /// that a later delete of the same edge in this batch undoes is dropped here, so the store ends
-  /// as if the lines were applied one by one, however the input was cut into batches. A delete
-  /// naming an id no insert has named (before it) is dropped too: that edge cannot exist.
-  edge_list inserts, deletes;
-  std::size_t insert_lines = 0, delete_lines = 0;  ///< edges as read
-  std::vector<std::int64_t> new_ids;  ///< input ids of the dense ids this batch gave out, in order
-  vertex_t vertices = 0;              ///< dense ids given out so far (this batch's included)
-  std::int64_t first_line = 0, last_line = 0;   ///< text: line numbers; binary: pair numbers
-  std::chrono::steady_clock::time_point arrived;  ///< when its first edge was read
-};
+/// One batch of live input, in dense ids: the public type (include/fluxgraph/live.hpp).
+using live_batch = fluxgraph::live_batch;
 
 /// @brief A parsed batch to dense ids (interning insert ids in line order), with the line-order
 ///        rule of live_batch::inserts. `out.number` and `out.arrived` are left to the caller.

@@ -169,7 +169,7 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.store_seconds += r.store_seconds;
   t.defragmentations += r.defrag.defragment ? 1 : 0;
   t.defrag_seconds += r.defrag_seconds;
-  t.last_defrag = r.defrag;
+  t.last_defrag = {r.defrag.defragment, r.defrag.reason};
   t.pr_iterations += r.pr_iterations;
   t.cold_iterations += r.cold_iterations;
   t.pr_seconds += r.pr_seconds;

@@ -14,10 +14,15 @@
 #include "core/types.hpp"
 #include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
+#include "fluxgraph/stream.hpp"
+
+namespace fluxgraph {
+struct edge_file;
+}  // namespace fluxgraph
 
 namespace fg {
 
-struct edge_file;
+using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
 
 struct stream_options {
   bool pagerank_per_batch = false;  ///< warm-started PageRank after every batch
@@ -34,14 +39,9 @@ struct stream_options {
   double expected_reads = 0;
 };
 
-/// The edges of one batch in the file's direction (src -> dst), dense ids >= 0.
-struct edge_list {
-  std::vector<vertex_t> src, dst;
-  std::vector<double> weight;  ///< empty or one per edge; the session's store is a pattern store
-                               ///< (each edge counts once, as in `stream FILE`), so it ignores them
-  std::size_t size() const noexcept { return src.size(); }
-  void clear() noexcept { src.clear(), dst.clear(), weight.clear(); }
-};
+/// The edges of one batch in the file's direction (src -> dst), dense ids >= 0: the public type
+/// (include/fluxgraph/stream.hpp), so a program's batches reach the session without a copy.
+using edge_list = fluxgraph::edge_list;
 
 /// How a batch of inserts and deletes reaches the store.
 enum class batch_order {
@@ -84,19 +84,8 @@ struct batch_report {
   }
 };
 
-/// Sums over the batches so far.
-struct stream_totals {
-  std::int64_t batches = 0;
-  std::int64_t inserts = 0, deletes = 0;  ///< edges given
-  double insert_seconds = 0, delete_seconds = 0, store_seconds = 0;
-  std::int64_t defragmentations = 0;
-  double defrag_seconds = 0;
-  defrag_decision last_defrag;
-  std::int64_t pr_iterations = 0, cold_iterations = 0;
-  double pr_seconds = 0, cold_seconds = 0;
-  std::int64_t closure_extended = 0, closure_recomputed = 0, closure_rounds = 0;
-  double closure_seconds = 0, closure_scratch_seconds = 0;
-};
+/// Sums over the batches so far: the public type (include/fluxgraph/stream.hpp).
+using stream_totals = fluxgraph::stream_totals;
 
 /// finish(): the read phase after the last batch.
 struct final_report {

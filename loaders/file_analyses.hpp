@@ -8,9 +8,13 @@
 #include "algorithms/pagerank.hpp"
 #include "core/types.hpp"
 
+namespace fluxgraph {
+struct edge_file;
+}  // namespace fluxgraph
+
 namespace fg {
 
-struct edge_file;
+using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
 
 /// @brief Load-to-result convenience used by the CLI and tests: builds the in-edge store from the
 ///        file's edges on the given twin, defragments it and runs PageRank.

@@ -4,21 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/stream.hpp"
+
 namespace fg {
 
 /// @brief A graph read from a file: edges in a dense vertex range [0, n), plus the map back to the
-///        file's own ids so results can be reported in the input's numbering.
-struct edge_file {
-  std::string path;
-  std::int64_t num_vertices = 0;   ///< n: .mtx: max(rows, cols) of the header; edge list: distinct ids
-  std::vector<std::int32_t> src;   ///< dense ids, one entry per edge as stored (symmetric .mtx: both directions)
-  std::vector<std::int32_t> dst;
-  std::vector<double> weight;      ///< empty when the file has no weights (pattern .mtx, 2-column edge list)
-  /// original_id[v] is the file's id for dense vertex v (.mtx: v + 1; edge list: the id as written).
-  std::vector<std::int64_t> original_id;
-  bool weighted() const noexcept { return !weight.empty(); }
-  std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
-};
+///        file's own ids so results can be reported in the input's numbering. The public type
+///        (include/fluxgraph/stream.hpp): fluxgraph::read_edges hands it over without a copy.
+using edge_file = fluxgraph::edge_file;
 
 enum class file_format { matrix_market, edge_list };
 

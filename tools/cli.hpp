@@ -1,4 +1,5 @@
-// The `fluxgraph` command: parsed options and the subcommands.
+// The `fluxgraph` command: parsed options and the subcommands. The command is a user of the public
+// API (include/fluxgraph) only; the benchmarks (bench/) are the one part that reads the engine.
 #pragma once
 #include <unistd.h>
 
@@ -7,17 +8,15 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "algorithms/pagerank.hpp"
-#include "core/error.hpp"
-#include "core/types.hpp"
-#include "engine/defrag_policy.hpp"
-#include "engine/stream_session.hpp"
-#include "loaders/graph_file.hpp"
+#include "fluxgraph/fluxgraph.hpp"
 
 namespace fg::cli {
+
+using fluxgraph::vertex_id;
 
 /// Usage error: exit code 1 with the message (run_command_line adds the hint to the command's --help).
 struct usage_error : std::runtime_error {
@@ -39,8 +38,8 @@ struct options {
 /// benchmark; --help and --version print and give 0. Throws usage_error (with the command's
 /// "see ... --help" hint) for a bad command line.
 int run_command_line(int argc, char** argv, int (*run)(const options&));
-/// exec::reference or exec::device from --backend (cpu|cuda), and a description for the output.
-exec backend_of(const options& o, std::string& description);
+/// The device from --backend (cpu|cuda), and what runs there for the output.
+fluxgraph::device backend_of(const options& o, std::string& description);
 
 int run_info(const options& o);
 int run_pagerank(const options& o);
@@ -54,18 +53,21 @@ int run_cfa(const options& o);
 
 // Shared by the subcommands (tools/commands.cpp).
 /// The graph file, and the seconds it took to read.
-edge_file load(const std::string& path, double& seconds);
-/// PageRank's options from --damping, --tol, --max-iter, --weighted, --kernel (progress on a tty).
-pagerank_options pagerank_opts(const options& o);
-/// The defragmentation policy from --defrag and --layout; a bad name is a usage error.
-defrag_policy defrag_opts(const options& o);
-/// The stream session's options from --pagerank, --closure, --compare and the above (tools/stream.cpp).
-stream_options stream_opts(const options& o);
-/// The edges e (0-based ids, sorted) as Matrix Market with ids + 1, n x n, naming `source`.
-void write_edges(const std::string& path, const std::string& source, std::int64_t n,
-                 const std::vector<std::pair<vertex_t, vertex_t>>& e);
-/// Prints a PageRank result (kernel, iterations) and writes --out or prints the --top vertices.
-void report(const options& o, const edge_file& f, const pagerank_result& r, const pagerank_options& p);
+fluxgraph::edge_file load(const std::string& path, double& seconds);
+/// The file's edges in a graph on `where` (weighted: with the file's weights, parallel edges apiece).
+fluxgraph::graph graph_of(const fluxgraph::edge_file& f, fluxgraph::device where, bool weighted);
+/// PageRank's options from --damping, --tol, --max-iter, --kernel (a progress line on a tty).
+fluxgraph::pagerank_options pagerank_opts(const options& o);
+/// The stream's options from --pagerank, --closure, --compare, --defrag, --layout and the above.
+fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where);
+/// The edges e (dense ids, sorted) as Matrix Market with ids + 1, n x n, naming `source`.
+void write_edges(const std::string& path, const std::string& source, std::int64_t n, const fluxgraph::coo& e);
+/// Prints a PageRank result (kernel, iterations) and writes --out or prints the --top vertices, by
+/// the file ids `id` (id[v] for dense vertex v).
+void report(const options& o, const std::vector<std::int64_t>& id, const fluxgraph::pagerank_result& r,
+            const fluxgraph::pagerank_options& p);
+/// A progress line on standard error when a person watches (a tty), else nothing.
+std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* step);
 
 // Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
 // `write` prints through the FILE* and returns false when a write failed.
@@ -73,7 +75,7 @@ template <class F>
 void write_atomically(const std::string& path, F write) {
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
   std::FILE* out = std::fopen(tmp.c_str(), "w");
-  if (out == nullptr) throw error("cannot write " + path + ": " + std::strerror(errno));
+  if (out == nullptr) throw fluxgraph::error("cannot write " + path + ": " + std::strerror(errno));
   bool ok = false;
   try {
     ok = write(out);
@@ -86,7 +88,7 @@ void write_atomically(const std::string& path, F write) {
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
-    throw error("cannot write " + path + ": " + std::strerror(err));
+    throw fluxgraph::error("cannot write " + path + ": " + std::strerror(err));
   }
 }
 

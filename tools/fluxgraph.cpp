@@ -9,7 +9,6 @@
 #include <new>
 #include <set>
 
-#include "core/error.hpp"
 #include "tools/cli.hpp"
 
 namespace fg::cli {

@@ -1,5 +1,5 @@
-// `fluxgraph stream FILE`: the file's edges through an engine stream_session in batches, one table
-// row per batch, then the totals and the final PageRank. (`stream -` is tools/stream_live.cpp.)
+// `fluxgraph stream FILE`: the file's edges through a fluxgraph::stream in batches, one table row
+// per batch, then the totals and the final PageRank. (`stream -` is tools/stream_live.cpp.)
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -8,31 +8,35 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
-#include "engine/stream_session.hpp"
 #include "tools/cli.hpp"
 
 namespace fg::cli {
 
-defrag_policy defrag_opts(const options& o) {
-  defrag_policy p;
-  try {
-    p = make_defrag_policy(parse_defrag_mode(o.get("defrag", "measured")));
-  } catch (const invalid_argument& e) {
-    throw usage_error(std::string("--defrag: ") + e.what());
-  }
-  try {
-    p.layout = parse_layout(o.get("layout", "auto"));
-  } catch (const invalid_argument& e) {
-    throw usage_error(std::string("--layout: ") + e.what());
-  }
-  return p;
-}
+using fluxgraph::batch_report;
 
-stream_options stream_opts(const options& o) {
-  stream_options s;
+namespace {
+fluxgraph::defrag_mode defrag_mode_of(const options& o) {
+  const std::string m = o.get("defrag", "measured");
+  if (m == "none") return fluxgraph::defrag_mode::none;
+  if (m == "limit") return fluxgraph::defrag_mode::segment_limit;
+  if (m == "measured") return fluxgraph::defrag_mode::measured;
+  throw usage_error("--defrag: must be none, limit or measured, got '" + m + "'");
+}
+fluxgraph::row_layout layout_of(const options& o) {
+  const std::string l = o.get("layout", "auto");
+  if (l == "auto") return fluxgraph::row_layout::automatic;
+  if (l == "rows") return fluxgraph::row_layout::rows;
+  if (l == "size") return fluxgraph::row_layout::size;
+  throw usage_error("--layout: must be auto, rows or size, got '" + l + "'");
+}
+}  // namespace
+
+fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where) {
+  fluxgraph::stream_options s;
+  s.where = where;
   s.pagerank = pagerank_opts(o);
-  s.defrag = defrag_opts(o);
+  s.defrag = defrag_mode_of(o);
+  s.layout = layout_of(o);
   s.pagerank_per_batch = o.has("pagerank");
   s.closure = o.has("closure");
   s.compare = o.has("compare");
@@ -40,13 +44,12 @@ stream_options stream_opts(const options& o) {
   return s;
 }
 
-void write_edges(const std::string& path, const std::string& source, std::int64_t n,
-                 const std::vector<std::pair<vertex_t, vertex_t>>& e) {
+void write_edges(const std::string& path, const std::string& source, std::int64_t n, const fluxgraph::coo& e) {
   write_atomically(path, [&](std::FILE* out) {
     bool ok = std::fprintf(out, "%%%%MatrixMarket matrix coordinate pattern general\n%% edges left by fluxgraph stream in %s\n"
                            "%lld %lld %zu\n", source.c_str(), static_cast<long long>(n), static_cast<long long>(n),
-                           e.size()) > 0;
-    for (std::size_t i = 0; i < e.size() && ok; ++i) ok = std::fprintf(out, "%d %d\n", e[i].first + 1, e[i].second + 1) > 0;
+                           e.src.size()) > 0;
+    for (std::size_t i = 0; i < e.src.size() && ok; ++i) ok = std::fprintf(out, "%d %d\n", e.src[i] + 1, e.dst[i] + 1) > 0;
     return ok;
   });
 }
@@ -74,7 +77,7 @@ struct table {
                rate(r.inserts, r.insert_seconds));
     if (deleting)
       fmt::print("  {:>10}  {:>10.3f}  {:>14.0f}", r.deletes, r.delete_seconds * 1e3, rate(r.deletes, r.delete_seconds));
-    if (r.defrag.defragment) fmt::print("  {:>10.3f}", r.defrag_seconds * 1e3);
+    if (r.defrag.defragmented) fmt::print("  {:>10.3f}", r.defrag_seconds * 1e3);
     else fmt::print("  {:>10}", "-");
     if (per_batch) fmt::print("  {:>8}  {:>10.3f}", r.pr_iterations, r.pr_seconds * 1e3);
     if (compare && per_batch) fmt::print("  {:>8}  {:>10.3f}", r.cold_iterations, r.cold_seconds * 1e3);
@@ -86,11 +89,13 @@ struct table {
   }
 };
 
-template <class S>
-void print_totals(const options& o, const edge_file& f, const stream_session<S>& s, const table& t) {
-  const stream_totals& tot = s.totals();
-  const dcsr_matrix<pattern, S>& store = s.current_graph().store();
-  const dcsr_stats& st = store.stats();
+const char* mode_name(fluxgraph::defrag_mode m) {
+  return m == fluxgraph::defrag_mode::none ? "none" : m == fluxgraph::defrag_mode::segment_limit ? "limit" : "measured";
+}
+
+void print_totals(const options& o, const fluxgraph::edge_file& f, const fluxgraph::stream& s, const table& t) {
+  const fluxgraph::stream_totals& tot = s.totals();
+  const fluxgraph::store_stats st = s.stats();
   fmt::print("inserted {} edges in {} batches: {:.3f} s, {:.0f} edges/s; {} duplicates dropped\n", f.num_edges(),
              tot.batches, tot.insert_seconds, double(f.num_edges()) / tot.insert_seconds, st.duplicates_dropped);
   if (t.deleting)
@@ -99,9 +104,9 @@ void print_totals(const options& o, const edge_file& f, const stream_session<S>&
                st.deletes_absent);
   fmt::print("{} distinct edges remain\n", s.num_edges());
   fmt::print("store: capacity {}, {} segments allocated, automatic compactions {} (segment limit) + {} (buffer full, {} grew)\n",
-             store.capacity(), st.segments_allocated, st.defrag_segment_limit, st.defrag_buffer_full, st.buffer_grows);
+             st.capacity, st.segments_allocated, st.compactions_segment_limit, st.compactions_buffer_full, st.buffer_grows);
   fmt::print("defragmentation policy {}: {} of {} batches defragmented, {:.3f} ms; last decision: {}\n",
-             to_string(defrag_opts(o).mode), tot.defragmentations, tot.batches, tot.defrag_seconds * 1e3,
+             mode_name(defrag_mode_of(o)), tot.defragmentations, tot.batches, tot.defrag_seconds * 1e3,
              tot.last_defrag.reason);
   if (o.values.count("edges-out")) {
     write_edges(o.get("edges-out", ""), f.path, f.num_vertices, s.edges());
@@ -109,27 +114,25 @@ void print_totals(const options& o, const edge_file& f, const stream_session<S>&
   }
   if (t.closing) {
     fmt::print("closure: {} pairs; extended after {} batches in {} rounds, {} recomputed after deletions: {:.3f} s\n",
-               s.closure().nnz(), tot.closure_extended, tot.closure_rounds, tot.closure_recomputed, tot.closure_seconds);
+               s.closure_pairs(), tot.closure_extended, tot.closure_rounds, tot.closure_recomputed, tot.closure_seconds);
     if (t.compare)
       fmt::print("from scratch after every batch: {:.3f} s; equal after every batch\n", tot.closure_scratch_seconds);
   }
 }
 
-template <class S>
-int stream_on(const options& o, const edge_file& f, const std::string& backend) {
+int stream_on(const options& o, const fluxgraph::edge_file& f, fluxgraph::device where, const std::string& backend) {
   const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
   const double fraction = o.number("delete-fraction", 0, 0, 1);
   const auto seed = std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
-  const stream_options so = stream_opts(o);
-  FG_EXPECTS(f.num_vertices < 2147483647, "too many vertices");
-  fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, to_string(so.defrag.mode));
-  stream_session<S> session(so, vertex_t(f.num_vertices));
+  const fluxgraph::stream_options so = stream_opts(o, where);
+  fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, mode_name(so.defrag));
+  fluxgraph::stream session(so, f.num_vertices);
   const table t{fraction > 0, so.pagerank_per_batch, so.compare, so.closure};
   t.print_header();
-  stream_file(session, f, batch, fraction, seed, [&](const batch_report& r) { t.print_row(r); });
+  session.stream_file(f, batch, fraction, seed, [&](const batch_report& r) { t.print_row(r); });
   print_totals(o, f, session, t);
-  const stream_totals& tot = session.totals();
-  const final_report end = session.finish();
+  const fluxgraph::stream_end end = session.finish();
+  const fluxgraph::stream_totals& tot = session.totals();
   if (so.pagerank_per_batch) {
     fmt::print("incremental pagerank: {} iterations over {} batches, {:.3f} s (each warm-started from the last)\n",
                tot.pr_iterations, tot.batches, tot.pr_seconds);
@@ -138,14 +141,14 @@ int stream_on(const options& o, const edge_file& f, const std::string& backend) 
                  tot.cold_seconds, tot.cold_iterations - tot.pr_iterations,
                  tot.cold_iterations > 0 ? 100.0 * double(tot.cold_iterations - tot.pr_iterations) / double(tot.cold_iterations)
                                          : 0.0);
-    pagerank_options quiet = so.pagerank;
+    fluxgraph::pagerank_options quiet = so.pagerank;
     quiet.progress = nullptr;
-    report(o, f, *end.pagerank, quiet);  // the last batch's scores: the graph as it is now
+    report(o, f.original_id, end.pagerank, quiet);  // the last batch's scores: the graph as it is now
     return 0;
   }
-  if (end.defrag.defragment) fmt::print("defragment: {:.3f} ms ({})\n", end.defrag_seconds * 1e3, end.defrag.reason);
+  if (end.defrag.defragmented) fmt::print("defragment: {:.3f} ms ({})\n", end.defrag_seconds * 1e3, end.defrag.reason);
   else fmt::print("defragment: skipped ({})\n", end.defrag.reason);
-  report(o, f, *end.pagerank, so.pagerank);
+  report(o, f.original_id, end.pagerank, so.pagerank);
   return 0;
 }
 }  // namespace
@@ -156,11 +159,11 @@ int run_stream(const options& o) {
   for (const char* live : {"max-delay", "on-error", "format"})
     if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
   std::string backend;
-  const exec where = backend_of(o, backend);
+  const fluxgraph::device where = backend_of(o, backend);
   double t_load = 0;
-  const edge_file f = load(o.file, t_load);
+  const fluxgraph::edge_file f = load(o.file, t_load);
   fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\n", f.path, f.num_vertices, f.num_edges(), t_load);
-  return where == exec::reference ? stream_on<host_space>(o, f, backend) : stream_on<device_space>(o, f, backend);
+  return stream_on(o, f, where, backend);
 }
 
 }  // namespace fg::cli

@@ -1,5 +1,5 @@
-// `fluxgraph stream -`: edges from standard input as they arrive (engine/live_reader), applied by
-// an engine stream_session. Standard output carries only JSON, one object a line and flushed after
+// `fluxgraph stream -`: edges from standard input as they arrive (fluxgraph::live_reader), applied
+// by a fluxgraph::stream. Standard output carries only JSON, one object a line and flushed after
 // each: a line per batch, then a summary line. Messages go to standard error.
 #include <fmt/format.h>
 #include <unistd.h>
@@ -12,9 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "engine/live_reader.hpp"
-#include "engine/stream_session.hpp"
 #include "tools/cli.hpp"
 
 namespace fg::cli {
@@ -31,15 +28,15 @@ void refuse_file_options(const options& o) {
   if (o.has("compare")) throw usage_error("--compare goes with stream FILE, not stream -");
 }
 
-live_options live_opts(const options& o) {
-  live_options l;
-  try {
-    l.format = parse_input_format(o.get("format", "text"));
-  } catch (const invalid_argument& e) {
-    throw usage_error(std::string("--format: ") + e.what());
-  }
-  l.cut.max_edges = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
-  l.cut.max_delay = o.number("max-delay", 10, 0, 1e9) / 1e3;
+fluxgraph::live_options live_opts(const options& o) {
+  fluxgraph::live_options l;
+  const std::string format = o.get("format", "text");
+  if (format == "text") l.format = fluxgraph::input_format::text;
+  else if (format == "bin") l.format = fluxgraph::input_format::bin32;
+  else if (format == "bin64") l.format = fluxgraph::input_format::bin64;
+  else throw usage_error("--format: must be text, bin or bin64, got '" + format + "'");
+  l.batch_edges = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
+  l.max_delay = o.number("max-delay", 10, 0, 1e9) / 1e3;
   const std::string on_error = o.get("on-error", "fail");
   if (on_error != "skip" && on_error != "fail") throw usage_error("--on-error must be skip or fail, got '" + on_error + "'");
   l.skip_bad = on_error == "skip";
@@ -76,23 +73,22 @@ struct json_line {
     b.push_back('}');
     b.push_back('\n');
     if (std::fwrite(b.data(), 1, b.size(), stdout) != b.size() || std::fflush(stdout) != 0)
-      throw error("cannot write to standard output");
+      throw fluxgraph::error("cannot write to standard output");
   }
 };
 
 // The dense ids in the order of their input ids: --out's line order; rank + 1 is --edges-out's id.
-std::vector<vertex_t> by_input_id(const std::vector<std::int64_t>& id) {
-  std::vector<vertex_t> order(id.size());
-  std::iota(order.begin(), order.end(), vertex_t(0));
-  std::sort(order.begin(), order.end(), [&](vertex_t a, vertex_t b) { return id[std::size_t(a)] < id[std::size_t(b)]; });
+std::vector<std::int32_t> by_input_id(const std::vector<std::int64_t>& id) {
+  std::vector<std::int32_t> order(id.size());
+  std::iota(order.begin(), order.end(), std::int32_t(0));
+  std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) { return id[std::size_t(a)] < id[std::size_t(b)]; });
   return order;
 }
 
-template <class S>
-void write_outputs(const options& o, const stream_session<S>& s, const std::vector<std::int64_t>& id) {
-  const std::vector<vertex_t> order = by_input_id(id);
+void write_outputs(const options& o, const fluxgraph::stream& s, const std::vector<std::int64_t>& id) {
+  const std::vector<std::int32_t> order = by_input_id(id);
   if (o.values.count("out")) {
-    const std::vector<double>& score = s.scores().score;
+    const std::vector<double> score = s.scores().score;
     write_atomically(o.get("out", ""), [&](std::FILE* out) {
       bool ok = true;
       for (std::size_t i = 0; i < score.size() && ok; ++i)
@@ -101,12 +97,15 @@ void write_outputs(const options& o, const stream_session<S>& s, const std::vect
     });
   }
   if (o.values.count("edges-out")) {  // ids = rank among the input ids + 1: what stream FILE writes
-    std::vector<vertex_t> rank(order.size());
-    for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = vertex_t(r);
-    auto e = s.edges();
-    for (auto& [u, v] : e) u = rank[std::size_t(u)], v = rank[std::size_t(v)];
+    std::vector<std::int32_t> rank(order.size());
+    for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = std::int32_t(r);
+    const fluxgraph::coo c = s.edges();
+    std::vector<std::pair<std::int32_t, std::int32_t>> e(c.src.size());
+    for (std::size_t i = 0; i < e.size(); ++i) e[i] = {rank[std::size_t(c.src[i])], rank[std::size_t(c.dst[i])]};
     std::sort(e.begin(), e.end());
-    write_edges(o.get("edges-out", ""), "<stdin>", std::int64_t(id.size()), e);
+    fluxgraph::coo sorted;
+    for (const auto& [u, v] : e) sorted.src.push_back(u), sorted.dst.push_back(v);
+    write_edges(o.get("edges-out", ""), "<stdin>", std::int64_t(id.size()), sorted);
   }
 }
 
@@ -117,27 +116,30 @@ double percentile(std::vector<double> v, double p) {  // nearest rank
   return v[std::min(k, v.size()) - 1];
 }
 
-template <class S>
-int live_on(const options& o) {
+}  // namespace
+
+int run_stream_live(const options& o) {
+  std::string backend;
+  const fluxgraph::device where = backend_of(o, backend);
   refuse_file_options(o);
-  stream_options so = stream_opts(o);
+  fluxgraph::stream_options so = stream_opts(o, where);
   so.pagerank.progress = nullptr;  // standard error stays for messages
-  const live_options lo = live_opts(o);
+  const fluxgraph::live_options lo = live_opts(o);
   const std::int64_t k = o.integer("top", 10, 0, 1000000000);
   const bool closing = so.closure, per_batch = so.pagerank_per_batch;
-  stream_session<S> session(so, 0);
+  fluxgraph::stream session(so, 0);
   session.warm_up();  // before the input's clock starts: the first batch would wait for it
-  live_reader reader(STDIN_FILENO, lo);
+  fluxgraph::live_reader reader(STDIN_FILENO, lo);
   std::vector<std::int64_t> id;  // dense -> input id, as the batches tell
   std::vector<double> latency;   // wait + apply per batch, microseconds
   std::vector<double> applying;  // apply per batch, seconds
   std::int64_t lines = 0;
   clock_type::time_point begin{}, end{};
-  for (live_batch b; reader.next(b);) {
+  for (fluxgraph::live_batch b; reader.next(b);) {
     const auto start = clock_type::now();
     if (b.number == 1) begin = b.arrived;
     id.insert(id.end(), b.new_ids.begin(), b.new_ids.end());
-    const batch_report r = session.apply(b.inserts, b.deletes, b.vertices);
+    const fluxgraph::batch_report r = session.apply(b.inserts, b.deletes, b.vertices);
     end = clock_type::now();
     const double wait = micros(start - b.arrived), apply = micros(end - start);
     latency.push_back(wait + apply);
@@ -147,12 +149,12 @@ int live_on(const options& o) {
     j.field("batch", b.number).field("inserted", b.insert_lines).field("deleted", b.delete_lines);
     j.field("edges", r.edges).field("vertices", r.vertices).field("lines", fmt::format("[{},{}]", b.first_line, b.last_line));
     j.field("wait_us", std::llround(wait)).field("apply_us", std::llround(apply));
-    j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragment);
+    j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
     if (per_batch) j.field("pr_iterations", r.pr_iterations).top(session.scores().score, id, k);
     if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
     j.print();
   }
-  const final_report f = session.finish();
+  const fluxgraph::stream_end f = session.finish();
   write_outputs(o, session, id);
   const double seconds = latency.empty() ? 0.0 : std::chrono::duration<double>(end - begin).count();
   json_line j;
@@ -161,20 +163,13 @@ int live_on(const options& o) {
   j.field("edges_per_s", seconds > 0 ? std::llround(double(lines) / seconds) : 0);
   j.field("latency_us_p50", std::llround(percentile(latency, 0.5))).field("latency_us_p99", std::llround(percentile(latency, 0.99)));
   // Where the time went: the stage that never waits is the stream's limit.
-  const live_reader_times t = reader.times();
+  const fluxgraph::live_times t = reader.times();
   j.field("apply_s", std::accumulate(applying.begin(), applying.end(), 0.0)).field("parse_s", t.parse);
   j.field("input_wait_s", t.input_wait).field("map_s", t.map);
-  if (f.pagerank) j.field("pr_iterations", f.pagerank->iterations).flag("pr_converged", f.pagerank->converged).top(f.pagerank->score, id, k);
-  if (closing) j.field("closure_pairs", session.closure().nnz());
+  if (f.has_pagerank) j.field("pr_iterations", f.pagerank.iterations).flag("pr_converged", f.pagerank.converged).top(f.pagerank.score, id, k);
+  if (closing) j.field("closure_pairs", session.closure_pairs());
   j.print();
   return 0;
-}
-}  // namespace
-
-int run_stream_live(const options& o) {
-  std::string backend;
-  const exec where = backend_of(o, backend);
-  return where == exec::reference ? live_on<host_space>(o) : live_on<device_space>(o);
 }
 
 }  // namespace fg::cli

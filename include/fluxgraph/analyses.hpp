@@ -4,6 +4,7 @@
 // build; device::cpu: the CUDA build's sequential host twin) and returns host arrays.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +19,11 @@ struct analysis_info {
   int iterations = 0;         ///< semi-naive rounds, the last of which found nothing new
   double seconds = 0;
   std::size_t peak_bytes = 0; ///< device memory at the peak (0 where not measured)
+  std::int64_t copy_edges = 0; ///< points-to: copy edges at the fixed point (given and derived)
 };
+
+/// Hears an analysis after every round: (round, new facts, facts so far).
+using analysis_progress = std::function<void(int, std::int64_t, std::int64_t)>;
 
 // --- Andersen's points-to ------------------------------------------------------------------------
 /// @brief Constraints over variables 0 .. variables - 1 (an object is a variable whose address is
@@ -34,7 +39,10 @@ struct pointsto_constraints {
 
 /// @brief The least solution: row v of the CSR lists the objects v may point to, sorted.
 /// @throws fluxgraph::invalid_argument (a negative or too large id, vectors of unequal length)
-csr pointsto(const pointsto_constraints& c, device where = device::automatic, analysis_info* info = nullptr);
+csr pointsto(const pointsto_constraints& c, device where = device::automatic, analysis_info* info = nullptr,
+             const analysis_progress& progress = {});
+/// @brief The oracle: a sequential worklist solver over hash sets (no matrices); the same CSR.
+csr pointsto_reference(const pointsto_constraints& c, analysis_info* info = nullptr);
 /// @brief A constraint file: the Galois numeric format or 'p = &a' / 'p = q' / 'p = *q' / '*p = q' lines.
 /// @throws fluxgraph::input_error naming the file and line
 pointsto_constraints read_pointsto(const std::string& path);
@@ -49,6 +57,10 @@ class cfl_grammar {
   std::vector<std::string> terminals() const;
   /// The Count: nonterminals, whose pairs cfl_reach reports.
   std::vector<std::string> counted() const;
+  /// Every symbol (fresh ones from the normalisation included), and the normalised rules' number.
+  std::vector<std::string> symbols() const;
+  std::int64_t rules() const;
+  std::string path() const;
   struct impl;
   std::shared_ptr<const impl> p;
 };
@@ -66,6 +78,9 @@ struct cfl_result {
   std::vector<std::string> symbols;  ///< the Count: nonterminals
   std::vector<std::int64_t> counts;  ///< pairs of each
   std::vector<coo> pairs;            ///< with want_pairs: each symbol's pairs, sorted
+  std::vector<std::int64_t> symbol_pairs;  ///< pairs of every grammar symbol (cfl_grammar::symbols)
+  vertex_id nodes = 0;               ///< the graph's: largest id + 1
+  std::int64_t edges = 0;            ///< edges with a label the grammar uses
   std::int64_t skipped = 0;          ///< edges whose label the grammar does not use
   analysis_info info;
 };
@@ -75,13 +90,17 @@ struct cfl_result {
 /// @throws fluxgraph::invalid_argument (a negative id, an indexed label without its index, vectors
 ///         of unequal length)
 cfl_result cfl_reach(const cfl_grammar& g, const labelled_edges& e, device where = device::automatic,
-                     bool want_pairs = false);
+                     bool want_pairs = false, const analysis_progress& progress = {});
 /// @brief The same on a graph file of 'src dst label [index]' lines (POCR's .peg / .vfg).
+/// @throws fluxgraph::input_error naming the file and line
 cfl_result cfl_reach(const cfl_grammar& g, const std::string& graph_path, device where = device::automatic,
-                     bool want_pairs = false);
+                     bool want_pairs = false, const analysis_progress& progress = {});
+/// @brief The oracle: the classic worklist algorithm over edge sets (sequential, no matrices).
+cfl_result cfl_reach_reference(const cfl_grammar& g, const std::string& graph_path);
 
 // --- 0-CFA ---------------------------------------------------------------------------------------
 struct cfa_result {
+  std::int64_t calls = 0;              ///< call sites in the program
   std::vector<std::string> variables;  ///< "name@line"
   std::vector<std::string> lambdas;    ///< "(x k)@line:column"
   csr flows;                           ///< row v: the lambdas that may flow to variable v, sorted
@@ -90,5 +109,7 @@ struct cfa_result {
 /// @brief 0-CFA of a CPS lambda-calculus program (s-expressions).
 /// @throws fluxgraph::input_error naming the file and line
 cfa_result cfa(const std::string& program_path, device where = device::automatic);
+/// @brief The oracle: a direct abstract interpreter (passes over the calls until nothing changes).
+cfa_result cfa_reference(const std::string& program_path);
 
 }  // namespace fluxgraph

@@ -5,4 +5,6 @@
 #include "fluxgraph/error.hpp"
 #include "fluxgraph/analyses.hpp"
 #include "fluxgraph/graph.hpp"
+#include "fluxgraph/live.hpp"
+#include "fluxgraph/stream.hpp"
 #include "fluxgraph/version.hpp"

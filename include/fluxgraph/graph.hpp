@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -85,6 +86,8 @@ struct pagerank_options {
   bool weighted = true;   ///< on a weighted graph, edges count by their weight (networkx's default)
   bool warm = true;       ///< start from the last result's scores (new vertices at 1/n)
   std::string kernel = "auto";  ///< the SpMV kernel: the engine's cost model picks, or a name
+  /// Called after every iteration with (iteration, L1 change), e.g. for a progress line.
+  std::function<void(int, double)> progress;
 };
 
 struct pagerank_result {
@@ -94,6 +97,7 @@ struct pagerank_result {
   double last_change = 0;     ///< L1 change of the last iteration
   bool warm_started = false;
   double seconds = 0;         ///< the iterations
+  double view_seconds = 0;    ///< building the kernel's view of the store (profile, selection, conversion)
   std::string kernel, kernel_reason;
 };
 
@@ -111,6 +115,38 @@ struct host_rows {
   const std::int64_t* seg = nullptr;
   const std::int32_t* col = nullptr;
   const double* val = nullptr;
+};
+
+/// Hears a closure / reach run after every iteration: (iteration, pairs it added, pairs so far).
+using closure_progress = std::function<void(int, std::int64_t, std::int64_t)>;
+
+/// The shape of a graph's rows, as the kernel selector sees it (graph::profile).
+struct graph_profile {
+  vertex_id rows = 0;
+  std::int64_t nnz = 0;
+  double mu = 0, sigma = 0;           ///< mean and standard deviation of the out-degree
+  std::int64_t max_row = 0, empty_rows = 0;
+  double q1 = 0, median = 0, q3 = 0;  ///< out-degree quartiles (from a log2 histogram)
+  double segments_per_row = 1;        ///< mean segments of the non-empty rows (1: packed, CSR)
+  double gap_fraction = 0;            ///< allocated but unused share of the store's buffer
+};
+
+/// The cost model's plan for a read phase of `reads` SpMVs (graph::plan_reads): every kernel's
+/// predicted cost, the choice and why, and the kernels a phase would race.
+struct read_plan {
+  struct estimate {
+    std::string kernel;
+    bool feasible = true;
+    std::string why_not;  ///< for an infeasible kernel
+    double spmv_ms = 0, convert_ms = 0, total_ms = 0;  ///< total = convert + reads x SpMV
+  };
+  double reads = 0;
+  std::string calibration;          ///< where the model's points come from
+  std::vector<estimate> estimates;  ///< cheapest total first
+  std::string kernel, reason;       ///< the choice, in one line a person can check
+  std::vector<std::string> race;    ///< contenders a phase times before keeping the fastest (empty: none)
+  double race_spread = 0, race_budget = 0;  ///< their rule: within spread x the choice, conversions <= budget
+  int race_probes = 0;              ///< timed reads of each
 };
 
 /// Counters of a closure / reach run.
@@ -178,6 +214,12 @@ class graph {
   std::vector<vertex_id> neighbors(vertex_id v) const;
   csr to_csr() const;
   coo to_coo() const;
+  /// @brief Row lengths and layout, as the kernel selector sees them.
+  graph_profile profile() const;
+  /// @brief How the engine would read this graph for `reads` SpMVs with double vectors: the cost
+  ///        model's estimates and choice (kernel "auto"), or a forced kernel's.
+  /// @throws fluxgraph::invalid_argument (reads < 1, an unknown kernel name)
+  read_plan plan_reads(double reads, const std::string& kernel = "auto") const;
   /// @brief The store's own arrays when they are in host memory: the CPU build, or device::cpu in
   ///        the CUDA build (fluxgraph/boost_graph.hpp reads graphs through it).
   /// @throws fluxgraph::invalid_argument for a store in GPU memory (take to_csr() instead)
@@ -195,9 +237,9 @@ class graph {
   pagerank_result pagerank(const pagerank_options& opt = {});
   /// @brief The transitive closure R+ (pairs joined by a path of length >= 1) as a new graph,
   ///        unweighted, on the same device.
-  graph closure(closure_info* info = nullptr) const;
-  /// @brief Row i: the vertices reachable from sources[i] by a path of length >= 1.
-  csr reach(const std::vector<vertex_id>& sources, closure_info* info = nullptr) const;
+  graph closure(closure_info* info = nullptr, const closure_progress& progress = {}) const;
+  /// @brief Row i: the vertices reachable from sources[i] by a path of length >= 1, sorted.
+  csr reach(const std::vector<vertex_id>& sources, closure_info* info = nullptr, const closure_progress& progress = {}) const;
 
   struct impl;
 
@@ -229,5 +271,9 @@ transfer_counts transfers() noexcept;
 /// "0.1.0" and the build: "cuda" or "openmp".
 std::string version();
 std::string build_backend();
+/// @brief What runs a graph's operations on `where`: "cuda (NVIDIA H100 ...)", "openmp (...)" or
+///        "reference (sequential host twin)" (device::cpu in the CUDA build).
+/// @throws fluxgraph::invalid_argument for device::cuda in the CPU build
+std::string describe(device where);
 
 }  // namespace fluxgraph

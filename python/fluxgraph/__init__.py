@@ -6,10 +6,14 @@
     scores = g.pagerank()           # kept current: the next call starts from these scores
     plus = g.closure()              # a new Graph: the transitive closure
 
+    s = fluxgraph.Stream(pagerank=True, closure=True)   # the streaming session of `fluxgraph stream`
+    s.apply(insert=(src, dst), delete=(src2, dst2))     # a report per batch; s.scores(), s.edges()
+
 Vertex ids are 0..n-1; results are arrays indexed by vertex. Vertex i is row i of to_scipy().
 Bad input raises ValueError or TypeError and leaves the graph unchanged.
 """
 from ._fluxgraph import BatchError, Error, InputError, __version__, build, transfers
 from ._graph import Graph, read
+from ._stream import Stream
 
-__all__ = ["Graph", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]
+__all__ = ["Graph", "Stream", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]

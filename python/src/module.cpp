@@ -13,26 +13,12 @@
 #include <vector>
 
 #include "fluxgraph/fluxgraph.hpp"
+#include "common.hpp"
 
 namespace py = pybind11;
 using fluxgraph::graph;
 
 namespace {
-
-// A NumPy array that owns `v` (moved into a capsule): no copy of the result.
-template <class T>
-py::array_t<T> owned(std::vector<T>&& v) {
-  auto* heap = new std::vector<T>(std::move(v));
-  py::capsule free(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-  return py::array_t<T>({heap->size()}, {sizeof(T)}, heap->data(), free);
-}
-
-fluxgraph::device device_of(const std::string& d) {
-  if (d == "auto") return fluxgraph::device::automatic;
-  if (d == "cpu") return fluxgraph::device::cpu;
-  if (d == "cuda") return fluxgraph::device::cuda;
-  throw py::value_error("device must be 'auto', 'cpu' or 'cuda', got '" + d + "'");
-}
 
 fluxgraph::semiring semiring_of(const std::string& s) {
   if (s == "plus_times") return fluxgraph::semiring::plus_times;
@@ -204,6 +190,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
         return py::make_tuple(csr_tuple(std::move(c)), info_of(i));
       });
 
+  register_stream(m);
   m.def("transfers", [] {
     const fluxgraph::transfer_counts c = fluxgraph::transfers();
     py::dict d;

@@ -1,0 +1,46 @@
+// fluxgraph::graph's store: how the engine would read it (profile, the cost model's plan).
+#include "api/store.hpp"
+#include "engine/cost_model.hpp"
+#include "engine/profile.hpp"
+
+namespace fluxgraph::api {
+
+template <class V, class S>
+graph_profile store<V, S>::profile() const {
+  const fg::matrix_profile p = fg::profile(g_.store());
+  graph_profile g;
+  g.rows = p.rows;
+  g.nnz = p.nnz;
+  g.mu = p.mu, g.sigma = p.sigma;
+  g.max_row = p.max_row, g.empty_rows = p.empty_rows;
+  g.q1 = p.q1, g.median = p.median, g.q3 = p.q3;
+  g.segments_per_row = p.segments_per_row;
+  g.gap_fraction = p.gap_fraction;
+  return g;
+}
+
+template <class V, class S>
+read_plan store<V, S>::plan_reads(double reads, const std::string& kernel) const {
+  if (!(reads >= 1)) throw invalid_argument("plan_reads: reads must be at least 1");
+  const auto cal = fg::load_calibration(fg::device_description());
+  const fg::selection s = fg::select_kernel(fg::profile(g_.store()), 8, reads, *cal, kernel);
+  read_plan r;
+  r.reads = reads;
+  r.calibration = cal->source;
+  for (const auto& e : s.estimates) r.estimates.push_back({e.kernel, e.feasible, e.why_not, e.spmv_ms, e.convert_ms, e.total_ms});
+  r.kernel = s.kernel;
+  r.reason = s.reason;
+  const fg::race_rule rule;
+  const std::vector<std::string> field = fg::race_contenders(s, reads, rule);
+  if (field.size() > 1) r.race = field;
+  r.race_spread = rule.spread, r.race_budget = rule.budget, r.race_probes = rule.probes;
+  return r;
+}
+
+#define FG_INSTANTIATE(V, S)                                   \
+  template graph_profile store<V, S>::profile() const;         \
+  template read_plan store<V, S>::plan_reads(double, const std::string&) const;
+FG_API_FOR_EACH_STORE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fluxgraph::api

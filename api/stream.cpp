@@ -1,0 +1,175 @@
+// fluxgraph::stream and read_edges (include/fluxgraph/stream.hpp): the engine's stream_session on
+// the chosen twin, its reports and counters translated to the public types.
+#include "fluxgraph/stream.hpp"
+
+#include <fmt/core.h>
+
+#include "api/store.hpp"
+#include "engine/stream_session.hpp"
+#include "loaders/graph_file.hpp"
+
+namespace fluxgraph {
+
+edge_file read_edges(const std::string& path) { return fg::read_graph(path); }
+
+namespace {
+defrag_decision decision(const fg::defrag_decision& d) { return {d.defragment, d.reason}; }
+
+fg::stream_options engine_options(const stream_options& o) {
+  fg::stream_options s;
+  s.pagerank_per_batch = o.pagerank_per_batch;
+  s.pagerank_at_end = o.pagerank_at_end;
+  s.pagerank.damping = o.pagerank.damping;
+  s.pagerank.tol = o.pagerank.tol;
+  s.pagerank.max_iter = o.pagerank.max_iter;
+  s.pagerank.kernel = o.pagerank.kernel;
+  s.pagerank.progress = o.pagerank.progress;
+  s.closure = o.closure;
+  s.compare = o.compare;
+  s.defrag = fg::make_defrag_policy(o.defrag == defrag_mode::none            ? fg::defrag_mode::none
+                                    : o.defrag == defrag_mode::segment_limit ? fg::defrag_mode::segment_limit
+                                                                             : fg::defrag_mode::measured);
+  if (o.layout == row_layout::rows) s.defrag.layout = fg::dcsr_layout::row_order;
+  if (o.layout == row_layout::size) s.defrag.layout = fg::dcsr_layout::size_order;
+  s.expected_reads = o.expected_reads;
+  return s;
+}
+
+batch_report report_of(const fg::batch_report& r) {
+  batch_report b;
+  b.batch = r.batch;
+  b.inserts = std::int64_t(r.inserts), b.deletes = std::int64_t(r.deletes);
+  b.stored = r.stored, b.removed = r.removed, b.edges = r.edges, b.vertices = r.vertices;
+  b.store_seconds = r.store_seconds, b.insert_seconds = r.insert_seconds, b.delete_seconds = r.delete_seconds;
+  b.defrag = decision(r.defrag), b.defrag_seconds = r.defrag_seconds;
+  b.pr_iterations = r.pr_iterations, b.pr_seconds = r.pr_seconds;
+  b.cold_iterations = r.cold_iterations, b.cold_seconds = r.cold_seconds;
+  b.closure_pairs = r.closure_pairs, b.closure_rounds = r.closure_rounds, b.closure_recomputed = r.closure_recomputed;
+  b.closure_seconds = r.closure_seconds, b.closure_scratch_seconds = r.closure_scratch_seconds;
+  return b;
+}
+
+}  // namespace
+
+struct stream::impl {
+  virtual ~impl() = default;
+  virtual fg::batch_report apply(const fg::edge_list& ins, const fg::edge_list& del, fg::vertex_t n, fg::batch_order o) = 0;
+  virtual void stream_file(const fg::edge_file& f, std::size_t batch, double fraction, std::uint64_t seed,
+                           const std::function<void(const fg::batch_report&)>& on) = 0;
+  virtual void warm_up() = 0;
+  virtual fg::final_report finish() = 0;
+  virtual vertex_id vertices() const = 0;
+  virtual std::int64_t edges() const = 0;
+  virtual const fg::stream_totals& totals() const = 0;
+  virtual fg::dcsr_stats stats(std::int64_t& capacity) const = 0;
+  virtual const fg::pagerank_result& scores() const = 0;
+  virtual std::int64_t closure_pairs() const = 0;
+  virtual std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const = 0;
+  virtual std::string backend() const = 0;
+  bool pagerank_per_batch = false;
+};
+
+namespace {
+template <class S>
+struct session final : stream::impl {
+  session(const fg::stream_options& o, fg::vertex_t n) : s(o, n) {}
+  fg::batch_report apply(const fg::edge_list& i, const fg::edge_list& d, fg::vertex_t n, fg::batch_order o) override {
+    return s.apply(i, d, n, o);
+  }
+  void stream_file(const fg::edge_file& f, std::size_t batch, double fraction, std::uint64_t seed,
+                   const std::function<void(const fg::batch_report&)>& on) override {
+    fg::stream_file(s, f, batch, fraction, seed, on);
+  }
+  void warm_up() override { s.warm_up(); }
+  fg::final_report finish() override { return s.finish(); }
+  vertex_id vertices() const override { return s.num_vertices(); }
+  std::int64_t edges() const override { return s.num_edges(); }
+  const fg::stream_totals& totals() const override { return s.totals(); }
+  fg::dcsr_stats stats(std::int64_t& capacity) const override {
+    capacity = s.current_graph().store().capacity();
+    return s.current_graph().store().stats();
+  }
+  const fg::pagerank_result& scores() const override { return s.scores(); }
+  std::int64_t closure_pairs() const override { return s.closure().nnz(); }
+  std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const override { return s.edges(); }
+  std::string backend() const override {
+    if constexpr (std::is_same_v<S, fg::host_space>) return "reference (sequential host twin)";
+    else return fmt::format("{} ({})", fg::device_backend_name(), fg::device_description());
+  }
+  fg::stream_session<S> s;
+};
+
+}  // namespace
+
+stream::stream(const stream_options& opt, vertex_id vertices) {
+  if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
+  const bool cuda = build_backend() == "cuda";
+  if (opt.where == device::cuda && !cuda) throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
+  const fg::stream_options o = engine_options(opt);
+  if (opt.where == device::cpu && cuda) p_ = std::make_unique<session<fg::host_space>>(o, fg::vertex_t(vertices));
+  else p_ = std::make_unique<session<fg::device_space>>(o, fg::vertex_t(vertices));
+  p_->pagerank_per_batch = opt.pagerank_per_batch;
+}
+stream::~stream() = default;
+stream::stream(stream&&) noexcept = default;
+stream& stream::operator=(stream&&) noexcept = default;
+
+batch_report stream::apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices, batch_order order) {
+  if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
+  if (inserts.src.size() != inserts.dst.size() || deletes.src.size() != deletes.dst.size())
+    throw invalid_argument("stream: src and dst differ in length");
+  const fg::batch_report r = p_->apply(inserts, deletes, fg::vertex_t(vertices),
+                                       order == batch_order::deletes_first ? fg::batch_order::deletes_first
+                                                                           : fg::batch_order::inserts_then_deletes);
+  return report_of(r);
+}
+
+void stream::stream_file(const edge_file& f, std::size_t batch, double delete_fraction, std::uint64_t seed,
+                         const std::function<void(const batch_report&)>& on_batch) {
+  if (batch == 0) throw invalid_argument("stream_file: the batch size must be at least 1");
+  if (!(delete_fraction >= 0 && delete_fraction <= 1)) throw invalid_argument("stream_file: delete_fraction must be in [0, 1]");
+  p_->stream_file(f, batch, delete_fraction, seed, [&](const fg::batch_report& r) {
+    if (on_batch) on_batch(report_of(r));
+  });
+}
+
+void stream::warm_up() { p_->warm_up(); }
+
+stream_end stream::finish() {
+  const fg::final_report r = p_->finish();
+  stream_end e;
+  e.defrag_asked = r.defrag_asked;
+  e.defrag = decision(r.defrag);
+  e.defrag_seconds = r.defrag_seconds;
+  if (r.pagerank) {
+    e.has_pagerank = true;
+    e.pagerank = api::public_pagerank(fg::pagerank_result(*r.pagerank), p_->pagerank_per_batch);
+  }
+  return e;
+}
+
+vertex_id stream::num_vertices() const noexcept { return p_->vertices(); }
+std::int64_t stream::num_edges() const noexcept { return p_->edges(); }
+const stream_totals& stream::totals() const noexcept { return p_->totals(); }
+store_stats stream::stats() const {
+  store_stats s;
+  const fg::dcsr_stats st = p_->stats(s.capacity);
+  s.segments_allocated = st.segments_allocated;
+  s.compactions_segment_limit = st.defrag_segment_limit;
+  s.compactions_buffer_full = st.defrag_buffer_full;
+  s.buffer_grows = st.buffer_grows;
+  s.duplicates_dropped = st.duplicates_dropped;
+  s.entries_deleted = st.entries_deleted;
+  s.deletes_absent = st.deletes_absent;
+  return s;
+}
+pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->pagerank_per_batch); }
+std::int64_t stream::closure_pairs() const { return p_->closure_pairs(); }
+coo stream::edges() const {
+  coo c;
+  for (const auto& [u, v] : p_->edge_pairs()) c.src.push_back(u), c.dst.push_back(v);
+  return c;
+}
+std::string stream::backend() const { return p_->backend(); }
+
+}  // namespace fluxgraph

@@ -1,0 +1,170 @@
+// fluxgraph::stream: a graph fed batch by batch with the analyses that follow each batch
+// (warm-started PageRank, the transitive closure extended from the batch), the defragmentation
+// policy between batches and the timings. The `fluxgraph stream` command (a file, or standard
+// input), C++ programs and Python drive this one object. And the graph files it reads.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fluxgraph/graph.hpp"
+
+namespace fluxgraph {
+
+/// @brief A graph file read whole: its edges in dense ids 0 .. num_vertices - 1, and each dense
+///        vertex's id in the file.
+struct edge_file {
+  std::string path;
+  std::int64_t num_vertices = 0;   ///< Matrix Market: the header's max(rows, cols); edge list: distinct ids
+  std::vector<std::int32_t> src;   ///< dense ids, one entry per edge as stored (symmetric .mtx: both ways)
+  std::vector<std::int32_t> dst;
+  std::vector<double> weight;      ///< empty when the file has no weights
+  /// original_id[v] is the file's id for dense vertex v (Matrix Market: v + 1; edge list: as written).
+  std::vector<std::int64_t> original_id;
+  bool weighted() const noexcept { return !weight.empty(); }
+  std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
+};
+/// @brief Matrix Market (.mtx) or a SNAP / whitespace edge list ('#' and '%' comments, an optional
+///        weight column); .gz is read transparently.
+/// @throws fluxgraph::input_error naming the file and line
+edge_file read_edges(const std::string& path);
+
+/// @brief The edges of one stream batch in host memory: src[i] -> dst[i], dense ids >= 0.
+struct edge_list {
+  std::vector<std::int32_t> src, dst;
+  std::vector<double> weight;  ///< empty or one per edge; a stream counts each edge once and ignores them
+  std::size_t size() const noexcept { return src.size(); }
+  void clear() noexcept { src.clear(), dst.clear(), weight.clear(); }
+};
+
+/// Where a defragmentation puts the rows: by the policy (size order when the kernel selector would
+/// read the store with ADCSR), in row order, or grouped by length.
+enum class row_layout { automatic, rows, size };
+/// How a batch of inserts and deletes reaches the store: one mixed batch (every delete, then every
+/// insert; atomic), or an insert batch then a delete batch, timed apart.
+enum class batch_order { deletes_first, inserts_then_deletes };
+
+struct stream_options {
+  device where = device::automatic;
+  bool pagerank_per_batch = false;  ///< warm-started PageRank after every batch
+  bool pagerank_at_end = true;      ///< finish() runs PageRank from scratch when not per batch
+  /// Both PageRanks' options (weighted is ignored: each edge counts once; progress is heard by
+  /// finish()'s PageRank only).
+  pagerank_options pagerank;
+  bool closure = false;             ///< keep the transitive closure current after every batch
+  /// Per batch, also PageRank from scratch (iterations the warm start saved) and, with the closure,
+  /// a closure from scratch that must equal the extended one (fluxgraph::error otherwise).
+  bool compare = false;
+  defrag_mode defrag = defrag_mode::measured;  ///< asked after every batch and in finish()
+  row_layout layout = row_layout::automatic;
+  /// SpMVs expected between batches when PageRank is not per batch (0: nothing reads).
+  double expected_reads = 0;
+};
+
+/// What one batch did and cost. Times in seconds.
+struct batch_report {
+  std::int64_t batch = 0;       ///< 1-based
+  std::int64_t inserts = 0, deletes = 0;  ///< edges given
+  std::int64_t stored = 0;      ///< entries written (inserts less duplicates)
+  std::int64_t removed = 0;     ///< entries removed (deletes less absent edges)
+  std::int64_t edges = 0;       ///< distinct edges after the batch
+  vertex_id vertices = 0;
+  double store_seconds = 0, insert_seconds = 0, delete_seconds = 0;
+  defrag_decision defrag;       ///< the policy's decision after the batch
+  double defrag_seconds = 0;
+  int pr_iterations = 0;        ///< per-batch PageRank
+  double pr_seconds = 0;
+  int cold_iterations = 0;      ///< with compare
+  double cold_seconds = 0;
+  std::int64_t closure_pairs = 0;
+  int closure_rounds = 0;       ///< rounds of the extension (0 when recomputed after deletions)
+  bool closure_recomputed = false;
+  double closure_seconds = 0, closure_scratch_seconds = 0;
+  double seconds() const noexcept {
+    return store_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds + closure_scratch_seconds;
+  }
+};
+
+/// Sums over the batches so far.
+struct stream_totals {
+  std::int64_t batches = 0, inserts = 0, deletes = 0;
+  double insert_seconds = 0, delete_seconds = 0, store_seconds = 0;
+  std::int64_t defragmentations = 0;
+  double defrag_seconds = 0;
+  defrag_decision last_defrag;
+  std::int64_t pr_iterations = 0, cold_iterations = 0;
+  double pr_seconds = 0, cold_seconds = 0;
+  std::int64_t closure_extended = 0, closure_recomputed = 0, closure_rounds = 0;
+  double closure_seconds = 0, closure_scratch_seconds = 0;
+};
+
+/// The DCSR store's counters.
+struct store_stats {
+  std::int64_t capacity = 0;            ///< entries the buffer holds
+  std::int64_t segments_allocated = 0;
+  std::int64_t compactions_segment_limit = 0;  ///< automatic: a row would pass k segments
+  std::int64_t compactions_buffer_full = 0;    ///< automatic: the buffer was full
+  std::int64_t buffer_grows = 0;               ///< of those, the ones that enlarged the buffer
+  std::int64_t duplicates_dropped = 0;
+  std::int64_t entries_deleted = 0;
+  std::int64_t deletes_absent = 0;             ///< deletions that removed nothing
+};
+
+/// finish(): the read phase after the last batch.
+struct stream_end {
+  bool defrag_asked = false;    ///< the policy was asked (PageRank from scratch ran)
+  defrag_decision defrag;
+  double defrag_seconds = 0;
+  bool has_pagerank = false;
+  pagerank_result pagerank;     ///< the last scores, by dense id
+};
+
+class stream {
+ public:
+  /// @param vertices  vertices from the start (a file's); more arrive with the batches
+  /// @throws fluxgraph::invalid_argument (bad PageRank options, compare without an analysis,
+  ///         device::cuda in the CPU build)
+  explicit stream(const stream_options& opt = {}, vertex_id vertices = 0);
+  ~stream();
+  stream(stream&&) noexcept;
+  stream& operator=(stream&&) noexcept;
+
+  /// @brief One batch in host memory (dense ids >= 0): the store update in `order`, the
+  ///        defragmentation policy, the per-batch analyses. The graph has at least `vertices`
+  ///        vertices afterwards. All or nothing: on an exception the graph is as before (an
+  ///        inserts_then_deletes batch whose delete fails keeps its inserts).
+  batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices = 0,
+                     batch_order order = batch_order::deletes_first);
+  /// @brief A file's edges in batches of `batch`, in file order; with delete_fraction F > 0 each
+  ///        insert batch is followed by the deletion of a random F (rounded) of the edges it
+  ///        inserted (seeded), as batch_order::inserts_then_deletes. on_batch hears every report.
+  void stream_file(const edge_file& f, std::size_t batch, double delete_fraction = 0, std::uint64_t seed = 1,
+                   const std::function<void(const batch_report&)>& on_batch = {});
+  /// @brief Starts the device and loads its code on a throwaway store, so the first batch does not
+  ///        pay for it (a few hundred ms on a GPU). The stream is unchanged.
+  void warm_up();
+  /// @brief The read phase: with per-batch PageRank its last scores; else the policy asked for a
+  ///        cold PageRank's reads, then PageRank from scratch. Batches may follow.
+  stream_end finish();
+
+  vertex_id num_vertices() const noexcept;
+  std::int64_t num_edges() const noexcept;
+  const stream_totals& totals() const noexcept;
+  store_stats stats() const;
+  /// The latest PageRank (per batch or finish()), by dense id; empty before the first.
+  pagerank_result scores() const;
+  /// The transitive closure's pairs (stream_options::closure).
+  std::int64_t closure_pairs() const;
+  /// The edges in the store, sorted by (src, dst).
+  coo edges() const;
+  std::string backend() const;
+
+  struct impl;
+
+ private:
+  std::unique_ptr<impl> p_;
+};
+
+}  // namespace fluxgraph

@@ -1,0 +1,92 @@
+"""fluxgraph.Stream: the Python face of fluxgraph::stream (include/fluxgraph/stream.hpp), the
+streaming session that `fluxgraph stream` drives: batches in, the defragmentation policy between
+them, PageRank and the transitive closure kept current after each."""
+import numpy as np
+
+from . import _fluxgraph
+from ._arrays import MAX_ID
+from ._graph import _count
+
+
+def _dense(a, name):
+    """Host ids as int32 (the stream's dense ids), checked before the stream is touched."""
+    if hasattr(a, "__cuda_array_interface__"):
+        import cupy
+
+        a = cupy.asnumpy(a)
+    a = np.asarray(a)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
+    if a.size == 0:
+        return np.zeros(0, dtype=np.int32)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, got dtype {a.dtype}")
+    lo, hi = int(a.min()), int(a.max())
+    if lo < 0:
+        raise ValueError(f"{name}: negative vertex id {lo}")
+    if hi > MAX_ID:
+        raise ValueError(f"{name}: vertex id {hi} is past the largest id, 2^31 - 2")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
+def _pair(edges, what):
+    if edges is None:
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
+    if len(edges) != 2:
+        raise ValueError(f"{what} must be (src, dst)")
+    s, d = _dense(edges[0], f"{what} src"), _dense(edges[1], f"{what} dst")
+    if s.size != d.size:
+        raise ValueError(f"{what}: src and dst differ in length ({s.size} and {d.size})")
+    return s, d
+
+
+class Stream:
+    """A graph fed batch by batch, with the analyses kept current after each batch.
+
+    Stream(n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
+           alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto")
+    pagerank: warm-started PageRank after every batch; closure: the transitive closure extended
+    from each batch; compare: each also from scratch (a closure that differs raises). defrag:
+    "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
+    for it). Each edge counts once; ids are dense (0..n-1).
+    """
+
+    def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
+                 alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto"):
+        self._s = _fluxgraph._Stream(_count(n, "n"), device, bool(pagerank), bool(closure), bool(compare), defrag,
+                                     layout, float(alpha), float(tol), int(max_iter), kernel)
+
+    def apply(self, insert=None, delete=None, vertices=0):
+        """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict:
+        batch, stored, removed, edges, vertices, pr_iterations, closure_pairs, times..."""
+        isrc, idst = _pair(insert, "insert")
+        dsrc, ddst = _pair(delete, "delete")
+        return self._s.apply(isrc, idst, dsrc, ddst, _count(vertices, "vertices"))
+
+    def finish(self):
+        """The read phase after the last batch (PageRank from scratch unless it ran per batch)."""
+        return self._s.finish()
+
+    def scores(self):
+        """The latest PageRank, by vertex (empty before the first)."""
+        return self._s.scores()
+
+    def edges(self):
+        """(src, dst) of the edges in the store, sorted."""
+        return self._s.edges()
+
+    def totals(self):
+        return self._s.totals()
+
+    def closure_pairs(self):
+        return self._s.closure_pairs()
+
+    @property
+    def num_vertices(self):
+        return self._s.num_vertices
+
+    def __len__(self):
+        return self._s.num_edges
+
+    def __repr__(self):
+        return f"fluxgraph.Stream({self.num_vertices} vertices, {len(self)} edges, {self._s.backend})"

@@ -1,0 +1,30 @@
+// Helpers the pybind11 layer's files share (python/src/module.cpp, stream.cpp).
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fluxgraph/fluxgraph.hpp"
+
+namespace py = pybind11;
+
+// A NumPy array that owns `v` (moved into a capsule): no copy of the result.
+template <class T>
+inline py::array_t<T> owned(std::vector<T>&& v) {
+  auto* heap = new std::vector<T>(std::move(v));
+  py::capsule free(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({heap->size()}, {sizeof(T)}, heap->data(), free);
+}
+
+inline fluxgraph::device device_of(const std::string& d) {
+  if (d == "auto") return fluxgraph::device::automatic;
+  if (d == "cpu") return fluxgraph::device::cpu;
+  if (d == "cuda") return fluxgraph::device::cuda;
+  throw py::value_error("device must be 'auto', 'cpu' or 'cuda', got '" + d + "'");
+}
+
+/// fluxgraph.Stream's C++ half (python/src/stream.cpp).
+void register_stream(py::module_& m);

@@ -1,0 +1,94 @@
+// fluxgraph.Stream's C++ half: fluxgraph::stream with the GIL released while it works. Batches
+// arrive as int32 NumPy arrays the package has checked (python/fluxgraph/_stream.py); reports go
+// back as dicts.
+#include <pybind11/stl.h>
+
+#include "common.hpp"
+
+namespace {
+using fluxgraph::stream;
+using ids = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+
+fluxgraph::edge_list list_of(const ids& src, const ids& dst) {
+  fluxgraph::edge_list l;
+  l.src.assign(src.data(), src.data() + src.size());
+  l.dst.assign(dst.data(), dst.data() + dst.size());
+  return l;
+}
+
+py::dict report_of(const fluxgraph::batch_report& r) {
+  py::dict d;
+  d["batch"] = r.batch, d["inserts"] = r.inserts, d["deletes"] = r.deletes, d["stored"] = r.stored;
+  d["removed"] = r.removed, d["edges"] = r.edges, d["vertices"] = r.vertices;
+  d["store_seconds"] = r.store_seconds, d["defragmented"] = r.defrag.defragmented, d["defrag_reason"] = r.defrag.reason;
+  d["defrag_seconds"] = r.defrag_seconds, d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds;
+  d["cold_iterations"] = r.cold_iterations, d["closure_pairs"] = r.closure_pairs;
+  d["closure_rounds"] = r.closure_rounds, d["closure_recomputed"] = r.closure_recomputed;
+  d["closure_seconds"] = r.closure_seconds, d["seconds"] = r.seconds();
+  return d;
+}
+
+fluxgraph::defrag_mode mode_of(const std::string& m) {
+  if (m == "none") return fluxgraph::defrag_mode::none;
+  if (m == "limit") return fluxgraph::defrag_mode::segment_limit;
+  if (m == "measured") return fluxgraph::defrag_mode::measured;
+  throw py::value_error("defrag must be 'none', 'limit' or 'measured', got '" + m + "'");
+}
+fluxgraph::row_layout layout_of(const std::string& l) {
+  if (l == "auto") return fluxgraph::row_layout::automatic;
+  if (l == "rows") return fluxgraph::row_layout::rows;
+  if (l == "size") return fluxgraph::row_layout::size;
+  throw py::value_error("layout must be 'auto', 'rows' or 'size', got '" + l + "'");
+}
+}  // namespace
+
+void register_stream(py::module_& m) {
+  py::class_<stream>(m, "_Stream")
+      .def(py::init([](std::int64_t n, const std::string& device, bool pagerank, bool closure, bool compare,
+                       const std::string& defrag, const std::string& layout, double damping, double tol, int max_iter,
+                       const std::string& kernel) {
+        fluxgraph::stream_options o;
+        o.where = device_of(device);
+        o.pagerank_per_batch = pagerank, o.closure = closure, o.compare = compare;
+        o.defrag = mode_of(defrag), o.layout = layout_of(layout);
+        o.pagerank.damping = damping, o.pagerank.tol = tol, o.pagerank.max_iter = max_iter, o.pagerank.kernel = kernel;
+        return stream(o, n);
+      }))
+      .def("apply", [](stream& s, const ids& isrc, const ids& idst, const ids& dsrc, const ids& ddst, std::int64_t n) {
+        const fluxgraph::edge_list ins = list_of(isrc, idst), del = list_of(dsrc, ddst);
+        fluxgraph::batch_report r;
+        {
+          py::gil_scoped_release release;
+          r = s.apply(ins, del, n);
+        }
+        return report_of(r);
+      })
+      .def("finish", [](stream& s) {
+        fluxgraph::stream_end e;
+        {
+          py::gil_scoped_release release;
+          e = s.finish();
+        }
+        py::dict d;
+        d["defrag_asked"] = e.defrag_asked, d["defragmented"] = e.defrag.defragmented, d["defrag_reason"] = e.defrag.reason;
+        d["pagerank_iterations"] = e.pagerank.iterations, d["pagerank_converged"] = e.pagerank.converged;
+        return d;
+      })
+      .def("scores", [](const stream& s) { return owned(s.scores().score); })
+      .def("edges", [](const stream& s) {
+        fluxgraph::coo c = s.edges();
+        return py::make_tuple(owned(std::move(c.src)), owned(std::move(c.dst)));
+      })
+      .def("totals", [](const stream& s) {
+        const fluxgraph::stream_totals& t = s.totals();
+        py::dict d;
+        d["batches"] = t.batches, d["inserts"] = t.inserts, d["deletes"] = t.deletes, d["store_seconds"] = t.store_seconds;
+        d["defragmentations"] = t.defragmentations, d["pr_iterations"] = t.pr_iterations, d["pr_seconds"] = t.pr_seconds;
+        d["closure_seconds"] = t.closure_seconds;
+        return d;
+      })
+      .def("closure_pairs", &stream::closure_pairs)
+      .def_property_readonly("num_vertices", &stream::num_vertices)
+      .def_property_readonly("num_edges", &stream::num_edges)
+      .def_property_readonly("backend", &stream::backend);
+}

@@ -1,0 +1,69 @@
+"""fluxgraph.Stream (the streaming session) against networkx and the CLI's `stream FILE`."""
+import subprocess
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import fluxgraph
+from conftest import CLI, data
+from test_oracles import file_edges
+
+
+def test_stream_keeps_pagerank_and_the_closure_current(device):
+    rng = np.random.default_rng(4)
+    n = 400
+    s = fluxgraph.Stream(n, pagerank=True, closure=True, tol=1e-12, device=device)
+    present = set()
+    for b in range(1, 31):
+        src, dst = rng.integers(0, n, 80, dtype=np.int64), rng.integers(0, n, 80, dtype=np.uint16)
+        gone = [e for e in sorted(present) if rng.random() < 0.05] if b % 3 == 0 else []
+        dsrc, ddst = np.array([u for u, _ in gone], dtype=np.int32), np.array([v for _, v in gone], dtype=np.int32)
+        present -= set(gone)
+        present |= set(zip(src.tolist(), dst.tolist()))
+        r = s.apply(insert=(src, dst), delete=(dsrc, ddst))
+        assert r["batch"] == b and r["edges"] == len(present) and r["vertices"] == n
+        G = nx.DiGraph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(present)
+        assert r["closure_pairs"] == nx.transitive_closure(G, reflexive=False).number_of_edges()
+    e = s.edges()
+    assert set(zip(e[0].tolist(), e[1].tolist())) == present and len(s) == len(present)
+    want = nx.pagerank(G, alpha=0.85, tol=1e-14, max_iter=10000)
+    got = s.scores()
+    assert np.abs(got - np.array([want[v] for v in range(n)])).sum() < 1e-6
+    assert s.finish()["pagerank_iterations"] > 0
+    assert s.totals()["batches"] == 30 and s.closure_pairs() == r["closure_pairs"]
+    assert "Stream(400 vertices" in repr(s)
+
+
+def test_stream_errors_leave_it_unchanged():
+    s = fluxgraph.Stream()
+    s.apply(insert=([0, 1], [1, 2]))
+    for bad, err in [((([0, 1], [1]),), ValueError), ((([-1], [2]),), ValueError), ((([0.5], [1]),), TypeError),
+                     ((([2**31], [1]),), ValueError), ((([[0]], [[1]]),), ValueError)]:
+        with pytest.raises(err):
+            s.apply(*bad)
+    with pytest.raises(ValueError):
+        fluxgraph.Stream(defrag="sometimes")
+    assert len(s) == 2 and s.totals()["batches"] == 1
+
+
+@pytest.mark.skipif(CLI is None, reason="FG_CLI (the fluxgraph command) not given")
+def test_stream_equals_the_cli_stream_file(tmp_path, device):
+    # The same file in the same batches: `fluxgraph stream FILE --batch 2000 --pagerank` and a
+    # Stream fed those batches end with the same edges and the same last scores.
+    path = data("pagerank", "graphs", "email-Eu-core.txt")
+    src, dst = file_edges(path)
+    ids = np.unique(np.concatenate([src, dst]))  # the CLI's dense ids: the file ids in order
+    dense_src, dense_dst = np.searchsorted(ids, src), np.searchsorted(ids, dst)
+    out = tmp_path / "scores.txt"
+    backend = ["--backend", "cpu"] if device == "cpu" else []
+    subprocess.run([CLI, "stream", path, "--batch", "2000", "--pagerank", "--tol", "1e-12", "--out", str(out)] + backend,
+                   check=True, capture_output=True)
+    s = fluxgraph.Stream(len(ids), pagerank=True, tol=1e-12, device=device)
+    for b in range(0, len(src), 2000):
+        s.apply(insert=(dense_src[b:b + 2000], dense_dst[b:b + 2000]))
+    cli = np.loadtxt(out)
+    ours = s.scores()
+    assert np.abs(ours[np.searchsorted(ids, cli[:, 0].astype(np.int64))] - cli[:, 1]).sum() < 1e-9
