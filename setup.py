@@ -1,6 +1,7 @@
 """`pip install --no-build-isolation .`: the Python module built by CMake (FG_BACKEND=auto|cpu|cuda,
 as `make`; the interpreter is this one), packaged from build/pip/python/fluxgraph. No network: the
 build needs what scripts/install-deps.sh installs. `make python` does the same without pip."""
+import glob
 import os
 import re
 import shutil
@@ -26,9 +27,10 @@ class cmake_build_py(build_py):
                                "-DFG_BACKEND=" + os.environ.get("FG_BACKEND", "auto"), "-DFG_PYTHON=" + sys.executable,
                                "-DFG_BUILD_TESTS=OFF"])
         subprocess.check_call(["cmake", "--build", build, "--target", "fluxgraph_python", "-j", str(os.cpu_count() or 2)])
+        super().run()  # the package's Python files
         dest = os.path.join(self.build_lib, "fluxgraph")
-        shutil.rmtree(dest, ignore_errors=True)
-        shutil.copytree(os.path.join(build, "python", "fluxgraph"), dest)
+        for f in glob.glob(os.path.join(build, "python", "fluxgraph", "_fluxgraph*.so")):
+            shutil.copy(f, dest)  # the extension CMake built
 
 
 class binary_distribution(Distribution):
@@ -36,4 +38,4 @@ class binary_distribution(Distribution):
         return True
 
 
-setup(version=version(), packages=[], cmdclass={"build_py": cmake_build_py}, distclass=binary_distribution)
+setup(version=version(), packages=["fluxgraph"], package_dir={"fluxgraph": "python/fluxgraph"}, cmdclass={"build_py": cmake_build_py}, distclass=binary_distribution)
