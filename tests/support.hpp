@@ -1,5 +1,6 @@
 // Helpers shared by the test suites: a host edge-set model and store comparisons.
 #pragma once
+#include <cstring>
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -127,7 +128,9 @@ struct raw_layout {
   std::vector<std::uint8_t> nseg;
   std::vector<offset_t> seg;  ///< row r's slot s at (r * k + s) * 2
   std::vector<vertex_t> col;
-  std::vector<double> val;
+  /// The values' bits: slots past a row's size hold whatever the buffer held (recycled memory, a
+  /// NaN's bits at times), and NaN != NaN would call two identical layouts different.
+  std::vector<std::uint64_t> val;
   bool operator==(const raw_layout& o) const {
     return sizes == o.sizes && nseg == o.nseg && seg == o.seg && col == o.col && val == o.val;
   }
@@ -157,7 +160,12 @@ raw_layout layout_of(const dcsr_matrix<V, S>& A) {
   }
   l.col = read_back<S>(v.col, used);
   if constexpr (!is_pattern_v<V>)
-    for (auto x : read_back<S>(v.val, used)) l.val.push_back(double(x));
+    for (auto x : read_back<S>(v.val, used)) {
+      const double d = double(x);
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      l.val.push_back(bits);
+    }
   return l;
 }
 
