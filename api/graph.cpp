@@ -7,6 +7,7 @@
 #include "core/memory.hpp"
 #include "fluxgraph/version.hpp"
 #include "loaders/graph_file.hpp"
+#include "loaders/text_reader.hpp"
 
 namespace fluxgraph {
 
@@ -106,6 +107,9 @@ csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info, cons
 }
 graph_profile graph::profile() const { return p_->profile(); }
 read_plan graph::plan_reads(double reads, const std::string& kernel) const { return p_->plan_reads(reads, kernel); }
+
+void set_max_line_bytes(std::size_t bytes) noexcept { fg::set_max_line_bytes(bytes); }
+std::size_t max_line_bytes() noexcept { return fg::max_line_bytes(); }
 
 graph read(const std::string& path, const graph_options& opt) {
   const fg::edge_file f = fg::read_graph(path);

@@ -115,15 +115,27 @@ class text_parser final : public edge_parser {
     const char* end = data + n;
     tail_n_ = 0;
     cur_ = stop_ = end;
+    if (skipping_) {  // the rest of an overlong line goes, up to its end
+      const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
+      if (nl == nullptr) return;
+      skipping_ = false;
+      data = nl + 1;
+    }
     if (!carry_.empty()) {  // a line began in an earlier chunk
       const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
-      if (nl == nullptr) {
+      const std::size_t more = nl ? std::size_t(nl + 1 - data) : n;
+      if (carry_.size() + more > max_line_ + 2) {  // + 2: its "\r\n"
+        overlong(nl == nullptr);
+        if (nl == nullptr) return;
+        data = nl + 1;
+      } else if (nl == nullptr) {
         carry_.append(data, n);
         return;
+      } else {
+        carry_.append(data, more);
+        carry_ready_ = true;
+        data = nl + 1;
       }
-      carry_.append(data, std::size_t(nl + 1 - data));
-      carry_ready_ = true;
-      data = nl + 1;
     }
     const char* last = static_cast<const char*>(memrchr(data, '\n', std::size_t(end - data)));
     cur_ = data;
@@ -141,6 +153,10 @@ class text_parser final : public edge_parser {
   }
 
   parse_stop parse(raw_edges& out, std::size_t limit) override {
+    if (overlong_) {
+      overlong_ = false;
+      return parse_stop::bad_input;
+    }
     if (carry_ready_) {
       if (out.size() >= limit) return parse_stop::batch_full;
       carry_ready_ = false;
@@ -154,8 +170,13 @@ class text_parser final : public edge_parser {
       if (!line(cur_, out, cur_)) return parse_stop::bad_input;
     }
     if (tail_n_ > 0) {  // the chunk's unterminated end waits for the rest of its line
-      carry_.assign(tail_, tail_n_);
+      if (tail_n_ > max_line_ + 2) overlong(true);
+      else carry_.assign(tail_, tail_n_);
       tail_n_ = 0;
+      if (overlong_) {
+        overlong_ = false;
+        return parse_stop::bad_input;
+      }
     }
     return parse_stop::need_input;
   }
@@ -169,6 +190,7 @@ class text_parser final : public edge_parser {
     char c = *p;
     if (c == '\n' || c == '#' || c == '%') {  // blank or comment
       while (*p != '\n') ++p;
+      if (longer(start, p)) return bad(start, number, next);
       next = p + 1;
       return true;
     }
@@ -182,6 +204,7 @@ class text_parser final : public edge_parser {
     while (is_sep(*p)) ++p;
     if (!read_id(p, v)) return bad(start, number, next);
     while (is_sep(*p)) ++p;
+    if (*p == '\n' && longer(start, p)) return bad(start, number, next);  // "1 2" and a sea of blanks
     if (out.size() == 0) out.first_line = number;
     if (*p == '\n') {
       if (del) out.add_delete(u, v);
@@ -192,7 +215,7 @@ class text_parser final : public edge_parser {
       double w = 0;
       const std::string_view tok(w0, std::size_t(p - w0));
       while (is_sep(*p)) ++p;
-      if (del || *p != '\n' || parse_double(tok, w) != parse_status::ok || !std::isfinite(w)) {
+      if (del || *p != '\n' || longer(start, p) || parse_double(tok, w) != parse_status::ok || !std::isfinite(w)) {
         if (out.size() == 0) out.first_line = 0;
         return bad(start, number, next);
       }
@@ -204,12 +227,29 @@ class text_parser final : public edge_parser {
   }
 
   __attribute__((noinline, cold)) bool bad(const char* start, std::int64_t number, const char*& next) {
-    error_ = parse_error{number, -1, diagnose(start)};
-    while (*start != '\n') ++start;
-    next = start + 1;
+    const char* nl = start;
+    while (*nl != '\n') ++nl;
+    error_ = parse_error{number, -1, longer(start, nl) ? too_long() : diagnose(start)};
+    next = nl + 1;
     return false;
   }
+  // [start, nl) is past the limit ('\r' of a "\r\n" line not counted).
+  bool longer(const char* start, const char* nl) const noexcept { return std::size_t(nl - start) > max_line_ + 1; }
+  std::string too_long() const { return "line longer than " + std::to_string(max_line_) + " bytes (the limit: --max-line raises it)"; }
 
+  // A line past max_line_ bytes: an error at its number, without holding it (a stream of one
+  // endless line stays in bounded memory); `open`: its end has not arrived yet, so skip to it.
+  void overlong(bool open) {
+    error_ = parse_error{++position_, -1, too_long()};
+    carry_.clear();
+    carry_ready_ = false;
+    skipping_ = open;
+    overlong_ = true;
+  }
+
+  std::size_t max_line_ = max_line_bytes();
+  bool skipping_ = false;       // inside an overlong line: drop input up to its '\n'
+  bool overlong_ = false;       // parse() owes a bad_input for it
   const char* cur_ = nullptr;   // the next line of the chunk
   const char* stop_ = nullptr;  // past the chunk's last '\n'
   const char* tail_ = nullptr;  // the chunk's bytes after it ...

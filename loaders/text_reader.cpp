@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -17,7 +18,12 @@ constexpr std::size_t read_chunk = std::size_t{1} << 20;
 constexpr unsigned zlib_buffer = 1u << 17;
 
 gzFile as_gz(void* p) { return static_cast<gzFile>(p); }
+
+std::atomic<std::size_t> max_line{std::size_t{1} << 20};
 }  // namespace
+
+std::size_t max_line_bytes() noexcept { return max_line.load(std::memory_order_relaxed); }
+void set_max_line_bytes(std::size_t bytes) noexcept { max_line.store(bytes > 0 ? bytes : 1, std::memory_order_relaxed); }
 
 std::string quote_token(std::string_view tok) {
   constexpr std::size_t max_shown = 40;
@@ -32,7 +38,7 @@ std::string quote_token(std::string_view tok) {
   return out;
 }
 
-text_reader::text_reader(const std::string& path) : path_(path) {
+text_reader::text_reader(const std::string& path) : path_(path), max_line_(max_line_bytes()) {
   // gzopen() opens a directory without complaint and only fails at the first read, with a
   // message that would carry a misleading line number; catch it here instead.
   std::error_code ec;
@@ -104,6 +110,7 @@ bool text_reader::next(std::string_view& line) {
       const char* nl = static_cast<const char*>(std::memchr(begin, '\n', avail));
       if (nl != nullptr) {
         const std::size_t len = static_cast<std::size_t>(nl - begin);
+        if (carry_.size() + len > max_line_ + 1) too_long();  // + 1: a "\r\n" line's '\r'
         pos_ += len + 1;
         if (carrying) {
           carry_.append(begin, len);
@@ -113,6 +120,7 @@ bool text_reader::next(std::string_view& line) {
         }
         break;
       }
+      if (carry_.size() + avail > max_line_ + 1) too_long();
       carry_.append(begin, avail);
       carrying = true;
       pos_ = end_;
@@ -125,8 +133,14 @@ bool text_reader::next(std::string_view& line) {
     }
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line_no_ == 0 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a UTF-8 byte-order mark
   ++line_no_;
   return true;
+}
+
+void text_reader::too_long() const {
+  throw input_error(path_, line_no_ + 1,
+                    "line longer than " + std::to_string(max_line_) + " bytes (the limit: --max-line raises it)");
 }
 
 }  // namespace fg

@@ -11,9 +11,16 @@
 
 namespace fg {
 
+/// The longest line a text_reader returns, in bytes (default 1 MiB): process-wide, set by the
+/// CLI's --max-line and fluxgraph::set_max_line_bytes.
+std::size_t max_line_bytes() noexcept;
+void set_max_line_bytes(std::size_t bytes) noexcept;
+
 /// @brief Reads a plain or gzip-compressed text file line by line (zlib detects which).
 ///
-/// Lines may be arbitrarily long. The line terminator ("\n" or "\r\n") is not part of the line; a
+/// A line longer than max_line_bytes() is an input_error at that line, raised while reading it:
+/// a decompression bomb (a small .gz of one endless line) fails fast, in bounded memory. A UTF-8
+/// byte-order mark at the start of the file is skipped. The line terminator ("\n" or "\r\n") is not part of the line; a
 /// last line without a terminator is still returned. Every error is an fg::input_error naming the
 /// path: "cannot open file: ..." (line 0) from the constructor, "truncated gzip stream" or
 /// "corrupt gzip stream: ..." / "read error: ..." from next(), at the number of the line that
@@ -36,6 +43,7 @@ class text_reader {
 
  private:
   void fill();  // refills buf_; sets eof_ at a clean end, throws on a broken stream
+  [[noreturn]] void too_long() const;
 
   std::string path_;
   void* file_ = nullptr;  // gzFile, kept opaque so that users need not include zlib.h
@@ -43,6 +51,7 @@ class text_reader {
   std::size_t pos_ = 0, end_ = 0;
   std::string carry_;  // a line that straddles two refills of buf_
   std::int64_t line_no_ = 0;
+  std::size_t max_line_ = 0;
   bool eof_ = false;
 };
 

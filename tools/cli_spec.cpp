@@ -27,6 +27,8 @@ struct command_spec {
 
 const option_spec backend{"backend", "cpu|cuda", "cpu: the host (OpenMP in the CPU build, the sequential reference in the "
                                                  "CUDA build); cuda: the GPU (CUDA build only). Default: the build's device"};
+const option_spec max_line{"max-line", "BYTES", "the longest input line accepted (default 1048576): a longer one is an "
+                                                 "error at its line, found while reading"};
 const option_spec kernel{"kernel", "auto|NAME", "the SpMV kernel: the cost model's pick (auto) or a name"};
 const std::vector<option_spec> pagerank_options = {
     {"damping", "D", "damping factor (networkx's alpha), default 0.85"},
@@ -128,7 +130,9 @@ int run_command_line(int argc, char** argv, int (*run)(const options&)) {
     if (c.notes) sub->footer(c.notes);
     p->files.resize(c.files.size());
     for (std::size_t i = 0; i < c.files.size(); ++i) sub->add_option(c.files[i], p->files[i], file_help(c.files[i]))->required();
-    for (const option_spec& o : c.options) {
+    std::vector<option_spec> opts = c.options;
+    opts.push_back(max_line);
+    for (const option_spec& o : opts) {
       const std::string flag = std::string("--") + o.name;
       if (o.value) p->given[o.name] = sub->add_option(flag, p->values[o.name], o.help)->type_name(o.value);
       else p->given[o.name] = sub->add_flag(flag, p->flags[o.name], o.help);

@@ -260,6 +260,13 @@ class graph {
 /// @throws fluxgraph::input_error naming the file and line
 graph read(const std::string& path, const graph_options& opt = {});
 
+/// @brief The longest line the file readers accept, in bytes (default 1 MiB; process-wide; every
+///        loader: graphs, constraint files, grammars, programs). A longer line is an input_error
+///        naming the file and line, raised while the line is read: a decompression bomb (a small
+///        .gz holding one endless line) fails fast, in bounded memory.
+void set_max_line_bytes(std::size_t bytes) noexcept;
+std::size_t max_line_bytes() noexcept;
+
 /// Bytes fluxgraph copied from host to device memory and back since the program started (the CUDA
 /// build; the CPU build counts the same copies, which are host to host there). A batch given in
 /// device memory moves none: tests check it.

@@ -246,6 +246,34 @@ fi
 usage_error "a benchmark's bad option value" bench spmv --runs 3 poisson2d:8
 usage_error "an unknown benchmark" bench frobnicate
 
+# ---- input caps: a decompression bomb fails fast; --max-line; a byte-order mark ------------------
+head -c $((256 << 20)) /dev/zero | tr '\0' '1' | gzip -1 >"$TMP/bomb.txt.gz"  # one 256 MiB line, ~1 MB
+start=$(date +%s%N)
+run pagerank "$TMP/bomb.txt.gz" --out "$TMP/usage.out"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+PROBLEM=
+error_exit_problem
+leftover_problem "$TMP/usage.out"
+[ -z "$PROBLEM" ] && [[ $ERR_TEXT != *"bomb.txt.gz:1: line longer than 1048576 bytes"* ]] && PROBLEM="stderr: ${ERR_TEXT:0:300}"
+[ -z "$PROBLEM" ] && [ "$ms" -gt 5000 ] && PROBLEM="took $ms ms"
+if [ -z "$PROBLEM" ]; then pass "a 256 MiB line in 1 MB of gzip fails at line 1 in $ms ms: $ERR_TEXT"
+else fail "decompression bomb" "$PROBLEM"
+fi
+printf '1 2\n%0300d 3\n' 7 >"$TMP/long.txt"
+run info "$TMP/long.txt" --max-line 100
+PROBLEM=
+error_exit_problem
+[ -z "$PROBLEM" ] && [[ $ERR_TEXT != *"long.txt:2: line longer than 100 bytes"* ]] && PROBLEM="stderr: ${ERR_TEXT:0:300}"
+if [ -z "$PROBLEM" ]; then pass "--max-line 100: a 304-byte line is an error at its number: $ERR_TEXT"
+else fail "--max-line" "$PROBLEM"
+fi
+printf '\xEF\xBB\xBF1 2\n2 3\n' >"$TMP/bom.txt"
+run info "$TMP/bom.txt"
+status_text
+if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == *"edges: 2 in the file"* ]]; then pass "a UTF-8 byte-order mark before the first line is skipped"
+else fail "byte-order mark" "$STATUS: ${ERR_TEXT:0:300}"
+fi
+
 # ---- info ---------------------------------------------------------------------------------------
 run info "$KARATE"
 status_text

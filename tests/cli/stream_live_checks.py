@@ -257,6 +257,16 @@ for args in (["--delete-fraction", "0.5"], ["--seed", "3"], ["--compare", "--pag
 st, out, err = run(["stream", email, "--batch", "10", "--format", "bin"])
 check(st == 1 and "goes with stream -" in err, f"usage error: --format with stream FILE: {err.strip()}", err)
 
+# ---- a line past --max-line: an error at its number, the stream holds none of it ----------------
+long_input = b"1 2\n" + b"7" * 300000 + b" 3\n2 3\n"
+st, out, err = run(["stream", "-", "--batch", "10", "--max-line", "1000"], long_input)
+check(st == 1 and "<stdin>:2: line longer than 1000 bytes" in err, f"--max-line: stream - stops at the long line: {err.strip()}",
+      f"status {st}, stderr {err!r}")
+st, out, err = run(["stream", "-", "--batch", "10", "--max-line", "1000", "--on-error", "skip"], long_input)
+summary = json.loads(out.strip().splitlines()[-1]) if st == 0 else {}
+check(st == 0 and summary.get("edges") == 2 and summary.get("lines_skipped") == 1,
+      "--max-line with --on-error skip: the long line is skipped, the edges on both sides stay", f"status {st}, {out!r} {err!r}")
+
 if failures:
     print(f"\n{len(failures)} of {checks} checks FAILED:")
     print("\n".join("  " + f for f in failures))

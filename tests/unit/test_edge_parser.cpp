@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "loaders/edge_parser.hpp"
+#include "loaders/text_reader.hpp"
 
 namespace {
 using namespace fg;
@@ -186,6 +187,26 @@ std::string pairs64(const std::vector<std::int64_t>& ids) {
   for (std::int64_t x : ids)
     for (int b = 0; b < 8; ++b) s += char((std::uint64_t(x) >> (8 * b)) & 0xff);
   return s;
+}
+
+TEST_CASE("text: a line carried past max_line_bytes is an error at its number, in bounded memory; parsing goes on") {
+  set_max_line_bytes(64);
+  const std::string text = "1 2\n" + std::string(300, '7') + " 8\n3 4\n# " + std::string(500, '9') + "\n5 6\n" +
+                           std::string(100, '1');
+  for (const std::vector<std::size_t>& chunks : {std::vector<std::size_t>{7}, {50, 3}, {80}, {1000}}) {
+    CAPTURE(chunks[0]);
+    const parsed p = parse_all(input_format::text, text, chunks);
+    const std::vector<edge> want = {{'+', 1, 2, 1}, {'+', 3, 4, 1}, {'+', 5, 6, 1}};
+    std::vector<std::int64_t> lines, long_lines;
+    for (const auto& e : p.errors) {
+      lines.push_back(e.line);
+      if (e.message("<stdin>").find("line longer than 64 bytes") != std::string::npos) long_lines.push_back(e.line);
+    }
+    CHECK(p.edges == want);
+    CHECK(lines == std::vector<std::int64_t>{2, 4, 6});
+    CHECK(long_lines == std::vector<std::int64_t>{2, 4, 6});  // within one read or carried across reads
+  }
+  set_max_line_bytes(std::size_t(1) << 20);
 }
 
 TEST_CASE("binary: little-endian int32 and int64 pairs, split across reads anyhow") {

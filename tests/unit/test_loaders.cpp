@@ -141,8 +141,26 @@ TEST_CASE("text_reader: lines longer than its buffer, plain and gzip") {
   temp_file plain(".txt"), gz(".txt.gz");
   plain.write(content);
   gz.write_gz(content);
+  fg::set_max_line_bytes(std::size_t{4} << 20);  // the 3 MiB line is past the default limit
   CHECK(lines_of(plain.path()) == expected);
   CHECK(lines_of(gz.path()) == expected);
+  fg::set_max_line_bytes(std::size_t{1} << 20);
+  CHECK_THROWS_WITH_AS(lines_of(gz.path()), doctest::Contains(":5: line longer than 1048576 bytes"), fg::input_error);
+}
+
+TEST_CASE("text_reader: a line past max_line_bytes fails at its number while it is read; a byte-order mark is skipped") {
+  fg::set_max_line_bytes(1000);
+  temp_file bomb(".txt.gz");
+  bomb.write_gz("1 2\n" + std::string(std::size_t{64} << 20, '1'));  // 64 MiB of one line: 64 KiB of gzip
+  CHECK_THROWS_WITH_AS(fg::read_graph(bomb.path()), doctest::Contains(":2: line longer than 1000 bytes"), fg::input_error);
+  fg::set_max_line_bytes(std::size_t{1} << 20);
+  temp_file bom(".txt");
+  bom.write("\xEF\xBB\xBF# a comment after a byte-order mark\n1 2\n2 3\n");
+  const fg::edge_file f = fg::read_graph(bom.path());
+  CHECK(f.num_edges() == 2);
+  temp_file bom_mtx(".mtx");
+  bom_mtx.write("\xEF\xBB\xBF%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+  CHECK(fg::read_graph(bom_mtx.path()).num_edges() == 1);
 }
 
 TEST_CASE("missing files and directories are input_errors at line 0") {
