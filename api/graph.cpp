@@ -7,6 +7,7 @@
 #include "core/memory.hpp"
 #include "fluxgraph/version.hpp"
 #include "loaders/graph_file.hpp"
+#include "loaders/snapshot.hpp"
 #include "loaders/text_reader.hpp"
 
 namespace fluxgraph {
@@ -107,6 +108,34 @@ csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info, cons
 }
 graph_profile graph::profile() const { return p_->profile(); }
 read_plan graph::plan_reads(double reads, const std::string& kernel) const { return p_->plan_reads(reads, kernel); }
+
+void graph::save(const std::string& path, const std::vector<std::int64_t>& ids) const {
+  if (!ids.empty() && ids.size() != std::size_t(num_vertices()))
+    throw invalid_argument("save: " + std::to_string(ids.size()) + " ids for " + std::to_string(num_vertices()) + " vertices");
+  csr c = to_csr();
+  fg::snapshot s;
+  s.vertices = num_vertices();
+  s.weighted = weighted();
+  s.row_ptr = std::move(c.row_ptr);
+  s.col = std::move(c.col);
+  s.val = std::move(c.val);
+  s.original_id = ids;
+  fg::write_snapshot(path, s);
+}
+
+graph load(const std::string& path, const graph_options& opt, std::vector<std::int64_t>* ids) {
+  fg::snapshot s = fg::read_snapshot(path);  // checked whole before anything is built
+  graph_options o = opt;
+  o.weighted = s.weighted;
+  graph g(s.vertices, o);
+  std::vector<std::int32_t> src(s.col.size());
+  for (std::size_t v = 0; v + 1 < s.row_ptr.size(); ++v)
+    std::fill(src.begin() + s.row_ptr[v], src.begin() + s.row_ptr[v + 1], std::int32_t(v));
+  if (!src.empty())
+    g.insert(edge_span<std::int32_t>{src.data(), s.col.data(), src.size(), s.weighted ? s.val.data() : nullptr});
+  if (ids) *ids = std::move(s.original_id);
+  return g;
+}
 
 void set_max_line_bytes(std::size_t bytes) noexcept { fg::set_max_line_bytes(bytes); }
 std::size_t max_line_bytes() noexcept { return fg::max_line_bytes(); }

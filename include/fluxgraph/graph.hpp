@@ -214,6 +214,11 @@ class graph {
   std::vector<vertex_id> neighbors(vertex_id v) const;
   csr to_csr() const;
   coo to_coo() const;
+  /// @brief Saves the graph as a snapshot (docs/snapshot.md: versioned, a checksum per section),
+  ///        with each vertex's id in `ids` when given (one per vertex). Atomic: a temporary file,
+  ///        fsync, then a rename; a failure (a full disk) leaves the old file, if any, whole.
+  /// @throws fluxgraph::error naming the path and the reason; invalid_argument for ids of the wrong length
+  void save(const std::string& path, const std::vector<std::int64_t>& ids = {}) const;
   /// @brief Row lengths and layout, as the kernel selector sees them.
   graph_profile profile() const;
   /// @brief How the engine would read this graph for `reads` SpMVs with double vectors: the cost
@@ -265,6 +270,12 @@ graph read(const std::string& path, const graph_options& opt = {});
 ///        naming the file and line, raised while the line is read: a decompression bomb (a small
 ///        .gz holding one endless line) fails fast, in bounded memory.
 void set_max_line_bytes(std::size_t bytes) noexcept;
+
+/// @brief A graph from a snapshot (graph::save), on opt.where; weighted as it was saved. The ids
+///        saved with it, if any, go to *ids (else *ids is left empty).
+/// @throws fluxgraph::input_error naming the file: not a snapshot, another version, truncated,
+///         corrupted (a checksum does not match), out-of-range contents. Nothing is built then.
+graph load(const std::string& path, const graph_options& opt = {}, std::vector<std::int64_t>* ids = nullptr);
 std::size_t max_line_bytes() noexcept;
 
 /// Bytes fluxgraph copied from host to device memory and back since the program started (the CUDA

@@ -1,0 +1,213 @@
+// The snapshot format (docs/snapshot.md): a 48-byte header, then the sections in a fixed order,
+// each a 16-byte frame (tag, byte length, CRC-32 of the payload) and its payload. Little-endian.
+#include "loaders/snapshot.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace fg {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the snapshot format is little-endian");
+
+namespace {
+constexpr char magic[8] = {'F', 'G', 'S', 'N', 'A', 'P', '\r', '\n'};  // "\r\n": a text-mode copy breaks it
+constexpr std::uint32_t flag_weighted = 1, flag_ids = 2;
+
+struct header {
+  char magic[8];
+  std::uint32_t version, flags;
+  std::int64_t vertices, edges;
+  std::uint32_t sections, reserved;
+  std::uint32_t crc;  ///< of the whole header, this field read as 0
+  std::uint32_t pad;
+};
+static_assert(sizeof(header) == 48);
+
+struct frame {
+  char tag[4];
+  std::uint32_t crc;
+  std::uint64_t bytes;
+};
+static_assert(sizeof(frame) == 16);
+
+std::uint32_t crc_of(const void* p, std::size_t n);
+
+std::uint32_t header_crc(header h) {
+  h.crc = 0;
+  return crc_of(&h, sizeof h);
+}
+
+std::uint32_t crc_of(const void* p, std::size_t n) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  const auto* b = static_cast<const Bytef*>(p);
+  while (n > 0) {  // zlib takes 32-bit lengths
+    const auto k = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
+    c = crc32(c, b, k);
+    b += k, n -= k;
+  }
+  return std::uint32_t(c);
+}
+
+// --- writing -----------------------------------------------------------------------------------
+struct writer {
+  std::string path;
+  int fd = -1;
+  void put(const void* p, std::size_t n) {
+    const char* b = static_cast<const char*>(p);
+    while (n > 0) {
+      const ssize_t k = ::write(fd, b, n);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) throw error("cannot write " + path + ": " + std::strerror(k < 0 ? errno : ENOSPC));
+      b += k, n -= std::size_t(k);
+    }
+  }
+  template <class T>
+  void section(const char (&tag)[5], const std::vector<T>& v) {
+    frame f{};
+    std::memcpy(f.tag, tag, 4);
+    f.bytes = v.size() * sizeof(T);
+    f.crc = crc_of(v.data(), f.bytes);
+    put(&f, sizeof f);
+    put(v.data(), f.bytes);
+  }
+};
+
+void check_consistent(const snapshot& s) {
+  FG_EXPECTS(s.vertices >= 0 && s.row_ptr.size() == std::size_t(s.vertices) + 1 && s.row_ptr[0] == 0 &&
+                 s.row_ptr.back() == std::int64_t(s.col.size()),
+             "snapshot: row_ptr does not describe col");
+  FG_EXPECTS(!s.weighted || s.val.size() == s.col.size(), "snapshot: one value per entry needed");
+  FG_EXPECTS(s.original_id.empty() || s.original_id.size() == std::size_t(s.vertices), "snapshot: one id per vertex needed");
+}
+
+void sync_folder(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (d >= 0) {  // the rename is durable once the folder's entry is
+    ::fsync(d);
+    ::close(d);
+  }
+}
+
+// --- reading -----------------------------------------------------------------------------------
+struct reader {
+  std::string path;
+  std::vector<char> bytes;
+  std::size_t pos = 0;
+  [[noreturn]] void fail(const std::string& what) const { throw input_error(path, 0, what); }
+  template <class T>
+  std::vector<T> section(const char (&tag)[5], std::size_t count) {
+    if (bytes.size() - pos < sizeof(frame)) fail(std::string("truncated before section '") + tag + "'");
+    frame f;
+    std::memcpy(&f, bytes.data() + pos, sizeof f);
+    if (std::memcmp(f.tag, tag, 4) != 0) fail(std::string("expected section '") + tag + "' at byte " + std::to_string(pos));
+    if (f.bytes != count * sizeof(T))
+      fail(std::string("section '") + tag + "' holds " + std::to_string(f.bytes) + " bytes, the header says " +
+           std::to_string(count * sizeof(T)));
+    pos += sizeof f;
+    if (bytes.size() - pos < f.bytes) fail(std::string("truncated in section '") + tag + "'");
+    if (crc_of(bytes.data() + pos, f.bytes) != f.crc) fail(std::string("section '") + tag + "': checksum mismatch (corrupted)");
+    std::vector<T> v(count);
+    std::memcpy(v.data(), bytes.data() + pos, f.bytes);
+    pos += f.bytes;
+    return v;
+  }
+};
+
+std::vector<char> slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(path, 0, std::string("cannot open file: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff n = in.tellg();
+  if (n < 0) throw input_error(path, 0, "cannot read the file");
+  std::vector<char> b(static_cast<std::size_t>(n));
+  in.seekg(0);
+  if (!in.read(b.data(), n)) throw input_error(path, 0, "read error");
+  return b;
+}
+
+void check_contents(const reader& r, const snapshot& s) {
+  for (std::size_t v = 0; v + 1 < s.row_ptr.size(); ++v)
+    if (s.row_ptr[v] > s.row_ptr[v + 1]) r.fail("row offsets decrease at vertex " + std::to_string(v));
+  if (s.row_ptr.front() != 0 || s.row_ptr.back() != std::int64_t(s.col.size())) r.fail("row offsets do not span the entries");
+  for (std::size_t i = 0; i < s.col.size(); ++i)
+    if (s.col[i] < 0 || s.col[i] >= s.vertices) r.fail("entry " + std::to_string(i) + ": vertex " + std::to_string(s.col[i]) + " out of range");
+  for (std::size_t i = 0; i < s.val.size(); ++i)
+    if (!std::isfinite(s.val[i])) r.fail("entry " + std::to_string(i) + ": a value that is not finite");
+}
+}  // namespace
+
+void write_snapshot(const std::string& path, const snapshot& s) {
+  check_consistent(s);
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  writer w{tmp, ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+  if (w.fd < 0) throw error("cannot write " + path + ": " + std::strerror(errno));
+  try {
+    header h{};
+    std::memcpy(h.magic, magic, 8);
+    h.version = snapshot_version;
+    h.flags = (s.weighted ? flag_weighted : 0) | (s.original_id.empty() ? 0 : flag_ids);
+    h.vertices = s.vertices;
+    h.edges = std::int64_t(s.col.size());
+    h.sections = 2 + (s.weighted ? 1 : 0) + (s.original_id.empty() ? 0 : 1);
+    h.crc = header_crc(h);
+    w.put(&h, sizeof h);
+    w.section("ROWS", s.row_ptr);
+    w.section("COLS", s.col);
+    if (s.weighted) w.section("VALS", s.val);
+    if (!s.original_id.empty()) w.section("IDS ", s.original_id);
+    if (::fsync(w.fd) != 0) throw error("cannot write " + path + ": " + std::strerror(errno));
+    if (::close(std::exchange(w.fd, -1)) != 0) throw error("cannot write " + path + ": " + std::strerror(errno));
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw error("cannot write " + path + ": " + std::strerror(errno));
+  } catch (...) {
+    if (w.fd >= 0) ::close(w.fd);
+    std::remove(tmp.c_str());
+    throw;
+  }
+  sync_folder(path);
+}
+
+snapshot read_snapshot(const std::string& path) {
+  reader r{path, slurp(path)};
+  if (r.bytes.size() < sizeof(header)) r.fail("not a fluxgraph snapshot (too short for its header)");
+  header h;
+  std::memcpy(&h, r.bytes.data(), sizeof h);
+  if (std::memcmp(h.magic, magic, 8) != 0) r.fail("not a fluxgraph snapshot");
+  if (h.crc != header_crc(h)) r.fail("the header is corrupted (checksum mismatch)");
+  if (h.version != snapshot_version)
+    r.fail("snapshot version " + std::to_string(h.version) + ": this fluxgraph reads version " + std::to_string(snapshot_version));
+  if ((h.flags & ~(flag_weighted | flag_ids)) != 0 || h.vertices < 0 || h.vertices > 2147483647 || h.edges < 0 ||
+      h.edges > (std::int64_t(1) << 50))
+    r.fail("the header holds impossible sizes");
+  const std::uint64_t n = std::uint64_t(h.vertices), m = std::uint64_t(h.edges);
+  const std::uint64_t announced = sizeof(header) + sizeof(frame) + 8 * (n + 1) + sizeof(frame) + 4 * m +
+                                  ((h.flags & flag_weighted) ? sizeof(frame) + 8 * m : 0) +
+                                  ((h.flags & flag_ids) ? sizeof(frame) + 8 * n : 0);
+  if (r.bytes.size() < announced)
+    r.fail("truncated: the header announces " + std::to_string(announced) + " bytes, the file has " + std::to_string(r.bytes.size()));
+  r.pos = sizeof h;
+  snapshot s;
+  s.vertices = h.vertices;
+  s.weighted = (h.flags & flag_weighted) != 0;
+  s.row_ptr = r.section<std::int64_t>("ROWS", std::size_t(h.vertices) + 1);
+  s.col = r.section<std::int32_t>("COLS", std::size_t(h.edges));
+  if (s.weighted) s.val = r.section<double>("VALS", std::size_t(h.edges));
+  if (h.flags & flag_ids) s.original_id = r.section<std::int64_t>("IDS ", std::size_t(h.vertices));
+  if (r.pos != r.bytes.size()) r.fail(std::to_string(r.bytes.size() - r.pos) + " bytes after the last section");
+  check_contents(r, s);
+  return s;
+}
+
+}  // namespace fg
