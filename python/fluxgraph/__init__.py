@@ -13,7 +13,7 @@ Vertex ids are 0..n-1; results are arrays indexed by vertex. Vertex i is row i o
 Bad input raises ValueError or TypeError and leaves the graph unchanged.
 """
 from ._fluxgraph import BatchError, Error, InputError, __version__, build, transfers
-from ._graph import Graph, read
+from ._graph import Graph, load, read
 from ._stream import Stream
 
-__all__ = ["Graph", "Stream", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]
+__all__ = ["Graph", "Stream", "load", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]

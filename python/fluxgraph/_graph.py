@@ -244,6 +244,12 @@ class Graph:
         g, self.closure_info = self._g.closure()
         return Graph._wrap(g, self._device)
 
+    def save(self, path, ids=None):
+        """Saves the graph as a snapshot (versioned, a checksum per section, written atomically),
+        with one id per vertex when `ids` is given. fluxgraph.load reads it back."""
+        ids = [] if ids is None else [int(i) for i in np.asarray(ids).ravel()]
+        self._g.save(os.fspath(path), ids)
+
     def reach(self, sources):
         """For each source, the sorted vertices reachable from it by a path of length >= 1."""
         src = np.atleast_1d(np.asarray(sources))
@@ -254,6 +260,15 @@ class Graph:
 
 
 _NO_SIDE = _fluxgraph._Side()  # the absent half of an insert or a delete
+
+
+def load(path, device="auto"):
+    """A Graph from a snapshot that Graph.save wrote (docs/snapshot.md). Returns (graph, ids): ids
+    is the array saved with it (empty when none was). A wrong, truncated or corrupted file raises
+    fluxgraph.InputError (a ValueError) and builds nothing."""
+    path = os.fspath(path)
+    g, ids = _fluxgraph._load(path, device)
+    return Graph._wrap(g, device), ids
 
 
 def read(path, weighted=False, device="auto"):

@@ -180,6 +180,10 @@ PYBIND11_MODULE(_fluxgraph, m) {
         }();
         return py::make_tuple(std::move(plus), info_of(i));
       })
+      .def("save", [](const graph& g, const std::string& path, const std::vector<std::int64_t>& ids) {
+        py::gil_scoped_release release;
+        g.save(path, ids);
+      })
       .def("reach", [](const graph& g, const std::vector<std::int64_t>& sources) {
         fluxgraph::closure_info i;
         fluxgraph::csr c;
@@ -198,6 +202,16 @@ PYBIND11_MODULE(_fluxgraph, m) {
     d["to_host"] = c.to_host;
     return d;
   }, "Bytes fluxgraph copied host -> device and device -> host since the program started.");
+  m.def("_load", [](const std::string& path, const std::string& device) {
+    fluxgraph::graph_options o;
+    o.where = device_of(device);
+    std::vector<std::int64_t> ids;
+    graph g = [&] {
+      py::gil_scoped_release release;
+      return fluxgraph::load(path, o, &ids);
+    }();
+    return py::make_tuple(std::move(g), owned(std::move(ids)));
+  });
   m.def("_read", [](const std::string& path, bool weighted, const std::string& device) {
     fluxgraph::graph_options o;
     o.weighted = weighted;

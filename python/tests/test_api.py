@@ -196,3 +196,23 @@ def test_gil_released_while_the_engine_works():
         iterations *= 4
     assert took[0] > 0.1, "the engine call was too short to tell"
     assert ticks > 0.1 * rate * took[0], (ticks, rate, took[0])
+
+
+def test_snapshot_round_trip_and_corruption(tmp_path, device):
+    rng = np.random.default_rng(8)
+    g = fluxgraph.Graph(weighted=True, device=device)
+    g.insert(rng.integers(0, 300, 3000), rng.integers(0, 300, 3000), rng.random(3000))
+    path = tmp_path / "g.snap"
+    ids = np.arange(g.num_vertices) * 3 + 1
+    g.save(path, ids)
+    h, back = fluxgraph.load(path, device=device)
+    assert h.weighted and np.array_equal(back, ids)
+    a, b = g.to_scipy(), h.to_scipy()
+    assert (a != b).nnz == 0
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0x10
+    path.write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        fluxgraph.load(path)
+    with pytest.raises(ValueError):
+        g.save(tmp_path / "x.snap", [1, 2, 3])  # one id per vertex or none
