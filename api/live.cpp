@@ -13,7 +13,7 @@ struct live_reader::impl {
 namespace {
 fg::live_options engine_options(const live_options& o) {
   if (o.batch_edges == 0) throw invalid_argument("live_reader: batch_edges must be at least 1");
-  if (!(o.max_delay >= 0)) throw invalid_argument("live_reader: max_delay must be >= 0 seconds");
+  if (!(o.max_delay >= 0 && o.max_delay <= 1e6)) throw invalid_argument("live_reader: max_delay must be in [0, 1e6] seconds");
   fg::live_options l;
   l.format = o.format == input_format::bin32   ? fg::input_format::bin32
              : o.format == input_format::bin64 ? fg::input_format::bin64

@@ -128,6 +128,8 @@ void stream::stream_file(const edge_file& f, std::size_t batch, double delete_fr
                          const std::function<void(const batch_report&)>& on_batch) {
   if (batch == 0) throw invalid_argument("stream_file: the batch size must be at least 1");
   if (!(delete_fraction >= 0 && delete_fraction <= 1)) throw invalid_argument("stream_file: delete_fraction must be in [0, 1]");
+  if (f.src.size() != f.dst.size() || (!f.weight.empty() && f.weight.size() != f.src.size()))
+    throw invalid_argument("stream_file: src, dst and weight differ in length");
   p_->stream_file(f, batch, delete_fraction, seed, [&](const fg::batch_report& r) {
     if (on_batch) on_batch(report_of(r));
   });

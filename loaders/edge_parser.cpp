@@ -115,6 +115,8 @@ class text_parser final : public edge_parser {
     const char* end = data + n;
     tail_n_ = 0;
     cur_ = stop_ = end;
+    if (!started_ && n >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0) data += 3, n -= 3;  // a UTF-8 byte-order mark
+    started_ = true;
     if (skipping_) {  // the rest of an overlong line goes, up to its end
       const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
       if (nl == nullptr) return;
@@ -234,7 +236,11 @@ class text_parser final : public edge_parser {
     return false;
   }
   // [start, nl) is past the limit ('\r' of a "\r\n" line not counted).
-  bool longer(const char* start, const char* nl) const noexcept { return std::size_t(nl - start) > max_line_ + 1; }
+  bool longer(const char* start, const char* nl) const noexcept {
+    std::size_t len = std::size_t(nl - start);
+    if (len > 0 && start[len - 1] == '\r') --len;
+    return len > max_line_;
+  }
   std::string too_long() const { return "line longer than " + std::to_string(max_line_) + " bytes (the limit: --max-line raises it)"; }
 
   // A line past max_line_ bytes: an error at its number, without holding it (a stream of one
@@ -248,6 +254,7 @@ class text_parser final : public edge_parser {
   }
 
   std::size_t max_line_ = max_line_bytes();
+  bool started_ = false;        // input has been fed (a byte-order mark is looked for before it)
   bool skipping_ = false;       // inside an overlong line: drop input up to its '\n'
   bool overlong_ = false;       // parse() owes a bad_input for it
   const char* cur_ = nullptr;   // the next line of the chunk

@@ -3,6 +3,7 @@
 #include "loaders/snapshot.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -101,42 +102,30 @@ void sync_folder(const std::string& path) {
   }
 }
 
-// --- reading -----------------------------------------------------------------------------------
+// --- reading: the header first, then each section straight into its vector ----------------------
 struct reader {
   std::string path;
-  std::vector<char> bytes;
-  std::size_t pos = 0;
+  std::ifstream in;
+  std::uint64_t size = 0, pos = 0;
   [[noreturn]] void fail(const std::string& what) const { throw input_error(path, 0, what); }
+  void get(void* p, std::size_t n) {
+    if (!in.read(static_cast<char*>(p), std::streamsize(n))) fail("read error");
+    pos += n;
+  }
   template <class T>
   std::vector<T> section(const char (&tag)[5], std::size_t count) {
-    if (bytes.size() - pos < sizeof(frame)) fail(std::string("truncated before section '") + tag + "'");
     frame f;
-    std::memcpy(&f, bytes.data() + pos, sizeof f);
-    if (std::memcmp(f.tag, tag, 4) != 0) fail(std::string("expected section '") + tag + "' at byte " + std::to_string(pos));
+    get(&f, sizeof f);
+    if (std::memcmp(f.tag, tag, 4) != 0) fail(std::string("expected section '") + tag + "' at byte " + std::to_string(pos - sizeof f));
     if (f.bytes != count * sizeof(T))
       fail(std::string("section '") + tag + "' holds " + std::to_string(f.bytes) + " bytes, the header says " +
            std::to_string(count * sizeof(T)));
-    pos += sizeof f;
-    if (bytes.size() - pos < f.bytes) fail(std::string("truncated in section '") + tag + "'");
-    if (crc_of(bytes.data() + pos, f.bytes) != f.crc) fail(std::string("section '") + tag + "': checksum mismatch (corrupted)");
-    std::vector<T> v(count);
-    std::memcpy(v.data(), bytes.data() + pos, f.bytes);
-    pos += f.bytes;
+    std::vector<T> v(count);  // the header's sizes were checked against the file's: no giant buffer
+    get(v.data(), f.bytes);
+    if (crc_of(v.data(), f.bytes) != f.crc) fail(std::string("section '") + tag + "': checksum mismatch (corrupted)");
     return v;
   }
 };
-
-std::vector<char> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path, 0, std::string("cannot open file: ") + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff n = in.tellg();
-  if (n < 0) throw input_error(path, 0, "cannot read the file");
-  std::vector<char> b(static_cast<std::size_t>(n));
-  in.seekg(0);
-  if (!in.read(b.data(), n)) throw input_error(path, 0, "read error");
-  return b;
-}
 
 void check_contents(const reader& r, const snapshot& s) {
   for (std::size_t v = 0; v + 1 < s.row_ptr.size(); ++v)
@@ -151,9 +140,11 @@ void check_contents(const reader& r, const snapshot& s) {
 
 void write_snapshot(const std::string& path, const snapshot& s) {
   check_consistent(s);
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  writer w{tmp, ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+  // A name of its own (mkstemp): two saves to one path at once must not share a temporary.
+  std::string tmp = path + ".tmpXXXXXX";
+  writer w{path, ::mkstemp(tmp.data())};
   if (w.fd < 0) throw error("cannot write " + path + ": " + std::strerror(errno));
+  ::fchmod(w.fd, 0644);
   try {
     header h{};
     std::memcpy(h.magic, magic, 8);
@@ -180,32 +171,37 @@ void write_snapshot(const std::string& path, const snapshot& s) {
 }
 
 snapshot read_snapshot(const std::string& path) {
-  reader r{path, slurp(path)};
-  if (r.bytes.size() < sizeof(header)) r.fail("not a fluxgraph snapshot (too short for its header)");
+  reader r{path, std::ifstream()};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    r.fail(std::string("cannot open file: ") + (std::filesystem::exists(path, ec) ? "not a regular file" : std::strerror(ENOENT)));
+  r.size = std::filesystem::file_size(path, ec);
+  r.in.open(path, std::ios::binary);
+  if (ec || !r.in) r.fail(std::string("cannot open file: ") + std::strerror(errno));
+  if (r.size < sizeof(header)) r.fail("not a fluxgraph snapshot (too short for its header)");
   header h;
-  std::memcpy(&h, r.bytes.data(), sizeof h);
+  r.get(&h, sizeof h);
   if (std::memcmp(h.magic, magic, 8) != 0) r.fail("not a fluxgraph snapshot");
   if (h.crc != header_crc(h)) r.fail("the header is corrupted (checksum mismatch)");
   if (h.version != snapshot_version)
     r.fail("snapshot version " + std::to_string(h.version) + ": this fluxgraph reads version " + std::to_string(snapshot_version));
+  const bool weighted = (h.flags & flag_weighted) != 0, ids = (h.flags & flag_ids) != 0;
   if ((h.flags & ~(flag_weighted | flag_ids)) != 0 || h.vertices < 0 || h.vertices > 2147483647 || h.edges < 0 ||
-      h.edges > (std::int64_t(1) << 50))
-    r.fail("the header holds impossible sizes");
+      h.edges > (std::int64_t(1) << 50) || h.reserved != 0 || h.pad != 0 || h.sections != 2u + weighted + ids)
+    r.fail("the header holds impossible values");
   const std::uint64_t n = std::uint64_t(h.vertices), m = std::uint64_t(h.edges);
   const std::uint64_t announced = sizeof(header) + sizeof(frame) + 8 * (n + 1) + sizeof(frame) + 4 * m +
-                                  ((h.flags & flag_weighted) ? sizeof(frame) + 8 * m : 0) +
-                                  ((h.flags & flag_ids) ? sizeof(frame) + 8 * n : 0);
-  if (r.bytes.size() < announced)
-    r.fail("truncated: the header announces " + std::to_string(announced) + " bytes, the file has " + std::to_string(r.bytes.size()));
-  r.pos = sizeof h;
+                                  (weighted ? sizeof(frame) + 8 * m : 0) + (ids ? sizeof(frame) + 8 * n : 0);
+  if (r.size < announced)
+    r.fail("truncated: the header announces " + std::to_string(announced) + " bytes, the file has " + std::to_string(r.size));
+  if (r.size > announced) r.fail(std::to_string(r.size - announced) + " bytes after the last section");
   snapshot s;
   s.vertices = h.vertices;
-  s.weighted = (h.flags & flag_weighted) != 0;
-  s.row_ptr = r.section<std::int64_t>("ROWS", std::size_t(h.vertices) + 1);
-  s.col = r.section<std::int32_t>("COLS", std::size_t(h.edges));
-  if (s.weighted) s.val = r.section<double>("VALS", std::size_t(h.edges));
-  if (h.flags & flag_ids) s.original_id = r.section<std::int64_t>("IDS ", std::size_t(h.vertices));
-  if (r.pos != r.bytes.size()) r.fail(std::to_string(r.bytes.size() - r.pos) + " bytes after the last section");
+  s.weighted = weighted;
+  s.row_ptr = r.section<std::int64_t>("ROWS", std::size_t(n) + 1);
+  s.col = r.section<std::int32_t>("COLS", std::size_t(m));
+  if (weighted) s.val = r.section<double>("VALS", std::size_t(m));
+  if (ids) s.original_id = r.section<std::int64_t>("IDS ", std::size_t(n));
   check_contents(r, s);
   return s;
 }

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -23,7 +24,10 @@ std::atomic<std::size_t> max_line{std::size_t{1} << 20};
 }  // namespace
 
 std::size_t max_line_bytes() noexcept { return max_line.load(std::memory_order_relaxed); }
-void set_max_line_bytes(std::size_t bytes) noexcept { max_line.store(bytes > 0 ? bytes : 1, std::memory_order_relaxed); }
+void set_max_line_bytes(std::size_t bytes) noexcept {
+  // At least 1; at most 2^62, so the readers' "+ 2" allowances for a line's "\r\n" cannot wrap.
+  max_line.store(std::clamp<std::size_t>(bytes, 1, std::size_t{1} << 62), std::memory_order_relaxed);
+}
 
 std::string quote_token(std::string_view tok) {
   constexpr std::size_t max_shown = 40;
@@ -110,7 +114,7 @@ bool text_reader::next(std::string_view& line) {
       const char* nl = static_cast<const char*>(std::memchr(begin, '\n', avail));
       if (nl != nullptr) {
         const std::size_t len = static_cast<std::size_t>(nl - begin);
-        if (carry_.size() + len > max_line_ + 1) too_long();  // + 1: a "\r\n" line's '\r'
+        if (carry_.size() + len > max_line_ + 4) too_long();  // + 4: room for a '\r' and a byte-order mark
         pos_ += len + 1;
         if (carrying) {
           carry_.append(begin, len);
@@ -120,7 +124,7 @@ bool text_reader::next(std::string_view& line) {
         }
         break;
       }
-      if (carry_.size() + avail > max_line_ + 1) too_long();
+      if (carry_.size() + avail > max_line_ + 4) too_long();
       carry_.append(begin, avail);
       carrying = true;
       pos_ = end_;
@@ -134,6 +138,7 @@ bool text_reader::next(std::string_view& line) {
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line_no_ == 0 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a UTF-8 byte-order mark
+  if (line.size() > max_line_) too_long();  // the scan above allowed for a '\r' and a mark
   ++line_no_;
   return true;
 }

@@ -95,6 +95,11 @@ class view {
     if (g.where() == device::cpu || build_backend() != "cuda") rows_ = g.host_view();
     else snapshot(g.to_csr());
   }
+  // rows_ points into this view's own arrays (a snapshot): moving keeps them, copying would not.
+  view(const view&) = delete;
+  view& operator=(const view&) = delete;
+  view(view&&) noexcept = default;
+  view& operator=(view&&) noexcept = default;
   const host_rows& rows() const noexcept { return rows_; }
   /// True when the view holds its own copy (the graph's store is in GPU memory).
   bool is_snapshot() const noexcept { return snapshot_; }

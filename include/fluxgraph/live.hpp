@@ -58,7 +58,7 @@ struct live_times {
 class live_reader {
  public:
   /// @brief Starts reading `fd` on threads of its own; the descriptor stays the caller's.
-  /// @throws fluxgraph::invalid_argument for batch_edges 0 or a negative max_delay
+  /// @throws fluxgraph::invalid_argument for batch_edges 0 or max_delay outside [0, 1e6] seconds
   live_reader(int fd, const live_options& opt);
   /// Stops the threads, even one waiting for input that never comes.
   ~live_reader();

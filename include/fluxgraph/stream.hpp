@@ -133,8 +133,10 @@ class stream {
 
   /// @brief One batch in host memory (dense ids >= 0): the store update in `order`, the
   ///        defragmentation policy, the per-batch analyses. The graph has at least `vertices`
-  ///        vertices afterwards. All or nothing: on an exception the graph is as before (an
-  ///        inserts_then_deletes batch whose delete fails keeps its inserts).
+  ///        vertices afterwards. The store update is all or nothing: when it throws (a bad id, out
+  ///        of memory) the graph is as before (an inserts_then_deletes batch whose delete fails
+  ///        keeps its inserts). An analysis that throws after it (out of memory, or compare finding
+  ///        the closures differ) leaves the batch applied and that analysis stale.
   batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices = 0,
                      batch_order order = batch_order::deletes_first);
   /// @brief A file's edges in batches of `batch`, in file order; with delete_fraction F > 0 each

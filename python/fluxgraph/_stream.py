@@ -48,7 +48,8 @@ class Stream:
     pagerank: warm-started PageRank after every batch; closure: the transitive closure extended
     from each batch; compare: each also from scratch (a closure that differs raises). defrag:
     "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
-    for it). Each edge counts once; ids are dense (0..n-1).
+    for it). Each edge counts once; ids are dense (0..n-1). The GIL is released while it works:
+    call one Stream from one thread at a time (as with a Graph).
     """
 
     def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",

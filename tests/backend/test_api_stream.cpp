@@ -104,6 +104,9 @@ TEST_CASE("api stream: a bad batch throws and leaves the stream as it was; strea
   std::int64_t batches = 0, removed = 0;
   t.stream_file(f, 1000, 0.25, 7, [&](const fluxgraph::batch_report& r) { ++batches, removed += r.removed; });
   CHECK(batches == 8);
+  fluxgraph::edge_file broken = f;
+  broken.dst.pop_back();
+  CHECK_THROWS_AS(t.stream_file(broken, 1000), fluxgraph::invalid_argument);
   CHECK(removed > 1000);
   std::set<edge> all;
   for (std::size_t i = 0; i < f.src.size(); ++i) all.insert({f.src[i], f.dst[i]});
@@ -162,4 +165,6 @@ TEST_CASE("api live_reader: text from a pipe, cut into batches, applied to a str
   }
   close(fd[0]);
   CHECK_THROWS_AS(fluxgraph::live_reader(0, fluxgraph::live_options{fluxgraph::input_format::text, 0}), fluxgraph::invalid_argument);
+  CHECK_THROWS_AS(fluxgraph::live_reader(0, fluxgraph::live_options{fluxgraph::input_format::text, 10, 1.0 / 0.0}),
+                  fluxgraph::invalid_argument);
 }

@@ -209,6 +209,13 @@ TEST_CASE("text: a line carried past max_line_bytes is an error at its number, i
   set_max_line_bytes(std::size_t(1) << 20);
 }
 
+TEST_CASE("text: a UTF-8 byte-order mark before the first line is skipped, and only there") {
+  const parsed p = parse_all(input_format::text, "\xEF\xBB\xBF" "1 2\n3 4\n");
+  CHECK(p.errors.empty());
+  CHECK(p.edges == std::vector<edge>{{'+', 1, 2, 1}, {'+', 3, 4, 1}});
+  CHECK(parse_all(input_format::text, "1 2\n\xEF\xBB\xBF" "3 4\n").errors.size() == 1);
+}
+
 TEST_CASE("binary: little-endian int32 and int64 pairs, split across reads anyhow") {
   const std::vector<edge> want = {{'+', 1, 2, 1}, {'+', 70000, 3, 1}, {'+', 2147483647, 0, 1}};
   const std::string b32 = pairs32({1, 2, 70000, 3, 2147483647, 0});

@@ -153,6 +153,15 @@ TEST_CASE("text_reader: a line past max_line_bytes fails at its number while it 
   temp_file bomb(".txt.gz");
   bomb.write_gz("1 2\n" + std::string(std::size_t{64} << 20, '1'));  // 64 MiB of one line: 64 KiB of gzip
   CHECK_THROWS_WITH_AS(fg::read_graph(bomb.path()), doctest::Contains(":2: line longer than 1000 bytes"), fg::input_error);
+  // Exactly the limit passes ('\r' of a "\r\n" line not counted); one byte more fails.
+  fg::set_max_line_bytes(8);
+  temp_file exact(".txt"), over(".txt");
+  exact.write("1      2\r\n3      4\n");
+  over.write("1       2\n");
+  CHECK(fg::read_graph(exact.path()).num_edges() == 2);
+  CHECK_THROWS_WITH_AS(fg::read_graph(over.path()), doctest::Contains(":1: line longer than 8 bytes"), fg::input_error);
+  fg::set_max_line_bytes(SIZE_MAX);  // "no limit" is clamped, not wrapped around
+  CHECK(fg::read_graph(over.path()).num_edges() == 1);
   fg::set_max_line_bytes(std::size_t{1} << 20);
   temp_file bom(".txt");
   bom.write("\xEF\xBB\xBF# a comment after a byte-order mark\n1 2\n2 3\n");
