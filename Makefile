@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 BUILD := build/$(FG_BACKEND)
 DEMO_GRAPH := data/wiki-Vote.txt.gz
 
-.PHONY: all deps configure build demo test python build-cuda clean
+.PHONY: all deps configure build demo test test-asan python build-cuda clean
 
 all: build
 
@@ -24,6 +24,14 @@ demo: build
 
 test: build
 	@ctest --preset $(FG_BACKEND) -j $(JOBS)
+
+# The suites under AddressSanitizer + UBSan (CPU build; UB stops a test, except Thrust's null
+# reference idiom: tests/sanitizers/ubsan.supp). The Python suite is left out: an instrumented
+# extension needs the sanitizer runtime preloaded into an uninstrumented python3.
+test-asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+	@UBSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/ubsan.supp:print_stacktrace=1 ctest --preset asan -j $(JOBS) -E python
 
 # The Python module for the python3 the build found (FG_PYTHON): `import fluxgraph` from anywhere.
 python: build

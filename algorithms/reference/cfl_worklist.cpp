@@ -16,7 +16,8 @@ struct edge {
 };
 struct edge_hash {
   std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const noexcept {
-    return std::hash<std::int64_t>()(k.first * 1000003 ^ k.second);
+    // unsigned: the product wraps by definition (a signed one overflowed: UB, found by UBSan)
+    return std::size_t(std::uint64_t(k.first) * 1000003u ^ std::uint64_t(k.second));
   }
 };
 }  // namespace
