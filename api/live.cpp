@@ -31,9 +31,6 @@ live_reader::live_reader(int fd, const live_options& opt) : p_(new impl{fg::live
 live_reader::~live_reader() = default;
 bool live_reader::next(live_batch& out) { return p_->r.next(out); }
 std::int64_t live_reader::skipped() const noexcept { return p_->r.skipped(); }
-live_times live_reader::times() const {
-  const fg::live_reader_times t = p_->r.times();
-  return {t.parse, t.input_wait, t.reader_blocked, t.map, t.mapper_blocked};
-}
+live_times live_reader::times() const { return p_->r.times(); }
 
 }  // namespace fluxgraph

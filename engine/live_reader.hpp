@@ -55,15 +55,8 @@ struct live_options {
   std::size_t chunk = 1 << 20;    ///< bytes per read()
 };
 
-/// Where the reader's two threads spent their time, in seconds (a stream's bottleneck is the
-/// stage that never waits).
-struct live_reader_times {
-  double parse = 0;        ///< reader: parsing and cutting
-  double input_wait = 0;   ///< reader: waiting for input (poll) and reading it
-  double reader_blocked = 0;  ///< reader: waiting for room in the queue to the mapper
-  double map = 0;          ///< mapper: input ids to dense ids
-  double mapper_blocked = 0;  ///< mapper: waiting for room in the queue to next()
-};
+/// Where the reader's two threads spent their time: the public type (include/fluxgraph/live.hpp).
+using live_reader_times = fluxgraph::live_times;
 
 class live_reader {
  public:
