@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 BUILD := build/$(FG_BACKEND)
 DEMO_GRAPH := data/wiki-Vote.txt.gz
 
-.PHONY: all deps configure build demo test test-asan python build-cuda clean
+.PHONY: all deps configure build demo test test-asan fuzz python build-cuda clean
 
 all: build
 
@@ -32,6 +32,12 @@ test-asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 	@UBSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/ubsan.supp:print_stacktrace=1 ctest --preset asan -j $(JOBS) -E python
+
+# libFuzzer on every loader (fuzz/, docs/fuzzing.md): FUZZ_SECONDS each, JOBS at a time, from a
+# seed corpus out of tests/data; a table of runs and crashes at the end. CI runs it for 45 s each.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS) $(JOBS)
 
 # The Python module for the python3 the build found (FG_PYTHON): `import fluxgraph` from anywhere.
 python: build

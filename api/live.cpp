@@ -23,6 +23,7 @@ fg::live_options engine_options(const live_options& o) {
   l.skip_bad = o.skip_bad;
   l.name = o.name;
   l.on_skip = o.on_skip;
+  l.known_ids = o.known_ids;
   return l;
 }
 }  // namespace

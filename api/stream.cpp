@@ -4,9 +4,12 @@
 
 #include <fmt/core.h>
 
+#include "fluxgraph/live.hpp"
+
 #include "api/store.hpp"
 #include "engine/stream_session.hpp"
 #include "loaders/graph_file.hpp"
+#include "loaders/snapshot.hpp"
 
 namespace fluxgraph {
 
@@ -32,6 +35,16 @@ fg::stream_options engine_options(const stream_options& o) {
   if (o.layout == row_layout::rows) s.defrag.layout = fg::dcsr_layout::row_order;
   if (o.layout == row_layout::size) s.defrag.layout = fg::dcsr_layout::size_order;
   s.expected_reads = o.expected_reads;
+  const durability_options& d = o.durability;
+  if (!d.dir.empty()) {
+    if (!(d.sync_interval > 0 && d.sync_interval <= 1e6)) throw invalid_argument("stream: sync_interval must be in (0, 1e6] seconds");
+    if (d.snapshot_every < 0 || d.snapshot_bytes < 0) throw invalid_argument("stream: snapshot_every and snapshot_bytes must be >= 0");
+  }
+  s.durability.dir = d.dir;
+  s.durability.sync = d.sync == sync_mode::batch ? fg::sync_mode::batch : d.sync == sync_mode::interval ? fg::sync_mode::interval : fg::sync_mode::none;
+  s.durability.interval = d.sync_interval;
+  s.durability.snapshot_every = d.snapshot_every;
+  s.durability.snapshot_bytes = d.snapshot_bytes;
   return s;
 }
 
@@ -46,6 +59,7 @@ batch_report report_of(const fg::batch_report& r) {
   b.cold_iterations = r.cold_iterations, b.cold_seconds = r.cold_seconds;
   b.closure_pairs = r.closure_pairs, b.closure_rounds = r.closure_rounds, b.closure_recomputed = r.closure_recomputed;
   b.closure_seconds = r.closure_seconds, b.closure_scratch_seconds = r.closure_scratch_seconds;
+  b.log_seconds = r.log_seconds, b.snapshot = r.snapshot, b.snapshot_seconds = r.snapshot_seconds;
   return b;
 }
 
@@ -53,7 +67,14 @@ batch_report report_of(const fg::batch_report& r) {
 
 struct stream::impl {
   virtual ~impl() = default;
-  virtual fg::batch_report apply(const fg::edge_list& ins, const fg::edge_list& del, fg::vertex_t n, fg::batch_order o) = 0;
+  virtual fg::batch_report apply(const fg::edge_list& ins, const fg::edge_list& del, fg::vertex_t n, fg::batch_order o,
+                                 const fg::batch_origin& origin) = 0;
+  virtual const fg::recovery_report& recovery() const = 0;
+  virtual const std::vector<std::int64_t>& ids() const = 0;
+  virtual std::int64_t lines() const = 0;
+  virtual void checkpoint() = 0;
+  virtual fg::snapshot to_snapshot() const = 0;
+  virtual void seed(const fg::snapshot& s) = 0;
   virtual void stream_file(const fg::edge_file& f, std::size_t batch, double fraction, std::uint64_t seed,
                            const std::function<void(const fg::batch_report&)>& on) = 0;
   virtual void warm_up() = 0;
@@ -73,9 +94,16 @@ namespace {
 template <class S>
 struct session final : stream::impl {
   session(const fg::stream_options& o, fg::vertex_t n) : s(o, n) {}
-  fg::batch_report apply(const fg::edge_list& i, const fg::edge_list& d, fg::vertex_t n, fg::batch_order o) override {
-    return s.apply(i, d, n, o);
+  fg::batch_report apply(const fg::edge_list& i, const fg::edge_list& d, fg::vertex_t n, fg::batch_order o,
+                         const fg::batch_origin& origin) override {
+    return s.apply(i, d, n, o, origin);
   }
+  const fg::recovery_report& recovery() const override { return s.recovery(); }
+  const std::vector<std::int64_t>& ids() const override { return s.ids(); }
+  std::int64_t lines() const override { return s.lines(); }
+  void checkpoint() override { s.checkpoint(); }
+  fg::snapshot to_snapshot() const override { return s.to_snapshot(); }
+  void seed(const fg::snapshot& snap) override { s.seed(snap); }
   void stream_file(const fg::edge_file& f, std::size_t batch, double fraction, std::uint64_t seed,
                    const std::function<void(const fg::batch_report&)>& on) override {
     fg::stream_file(s, f, batch, fraction, seed, on);
@@ -120,8 +148,16 @@ batch_report stream::apply(const edge_list& inserts, const edge_list& deletes, v
     throw invalid_argument("stream: src and dst differ in length");
   const fg::batch_report r = p_->apply(inserts, deletes, fg::vertex_t(vertices),
                                        order == batch_order::deletes_first ? fg::batch_order::deletes_first
-                                                                           : fg::batch_order::inserts_then_deletes);
+                                                                           : fg::batch_order::inserts_then_deletes,
+                                       {});
   return report_of(r);
+}
+
+batch_report stream::apply(const live_batch& b) {
+  if (b.vertices < 0 || b.inserts.src.size() != b.inserts.dst.size() || b.deletes.src.size() != b.deletes.dst.size())
+    throw invalid_argument("stream: a malformed live batch");
+  const fg::batch_origin origin{&b.new_ids, std::int64_t(b.insert_lines + b.delete_lines)};
+  return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, origin));
 }
 
 void stream::stream_file(const edge_file& f, std::size_t batch, double delete_fraction, std::uint64_t seed,
@@ -173,5 +209,22 @@ coo stream::edges() const {
   return c;
 }
 std::string stream::backend() const { return p_->backend(); }
+const std::vector<std::int64_t>& stream::ids() const noexcept { return p_->ids(); }
+std::int64_t stream::lines() const noexcept { return p_->lines(); }
+void stream::checkpoint() { p_->checkpoint(); }
+void stream::save(const std::string& path, const std::vector<std::int64_t>& ids) const {
+  fg::snapshot s = p_->to_snapshot();
+  if (!ids.empty()) {
+    if (ids.size() != std::size_t(s.vertices))
+      throw invalid_argument("stream::save: " + std::to_string(ids.size()) + " ids for " + std::to_string(s.vertices) + " vertices");
+    s.original_id = ids;
+  }
+  fg::write_snapshot(path, s);
+}
+void stream::load(const std::string& path) { p_->seed(fg::read_snapshot(path)); }
+recovery_info stream::recovery() const {
+  const fg::recovery_report& r = p_->recovery();
+  return {r.durable, r.snapshot_batch, r.snapshot_path, r.replayed, r.batches, r.lines, r.torn_bytes, r.warnings, r.seconds};
+}
 
 }  // namespace fluxgraph

@@ -169,12 +169,18 @@ struct live_reader::impl {
   spares<raw_edges> spare_raw;
   spares<live_batch> spare_batch;
   bool done = false;  // next() saw the end or the error
+  id_map known;  // the known ids, handed to the mapper
   std::thread reader, mapper;
 
   impl(int f, live_options o) : fd(f), opt(std::move(o)), parsed(std::max<std::size_t>(opt.queue, 1)), mapped(std::max<std::size_t>(opt.queue, 1)) {
     FG_EXPECTS(opt.cut.max_edges >= 1, "live_reader: batches need at least 1 edge");
     FG_EXPECTS(opt.cut.max_delay >= 0 && std::isfinite(opt.cut.max_delay), "live_reader: the delay must be >= 0");
     FG_EXPECTS(opt.queue >= 1 && opt.chunk >= 1, "live_reader: queue and chunk must be >= 1");
+    for (const std::int64_t id : opt.known_ids) {
+      FG_EXPECTS(id >= 0, "live_reader: a negative known id");
+      const vertex_t next = known.size();
+      FG_EXPECTS(known.intern(id) == next, "live_reader: id " + std::to_string(id) + " is known twice");
+    }
     if (pipe(wake) != 0) throw error(std::string("live_reader: pipe: ") + std::strerror(errno));
     // A pipe holds 64 KiB by default: a read, and a switch to the writer, every 64 KiB. Ask for a
     // chunk's worth (best effort: the system caps it, and a failure only costs speed).
@@ -207,7 +213,7 @@ struct live_reader::impl {
 
   // Batches to dense ids, in order; an end or an error passes through and ends the thread.
   void map_loop() {
-    id_map ids;
+    id_map ids = std::move(known);
     double busy = 0, blocked = 0;
     auto account = [&] {
       std::lock_guard<std::mutex> lk(times_m);

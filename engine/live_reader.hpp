@@ -53,6 +53,7 @@ struct live_options {
   std::function<void(const std::string&)> on_skip;
   std::size_t queue = 4;          ///< parsed batches waiting at most; the reader then waits too
   std::size_t chunk = 1 << 20;    ///< bytes per read()
+  std::vector<std::int64_t> known_ids;  ///< input ids with dense ids 0, 1, ... already (distinct, >= 0)
 };
 
 /// Where the reader's two threads spent their time: the public type (include/fluxgraph/live.hpp).

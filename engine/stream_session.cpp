@@ -53,6 +53,10 @@ struct stream_session<S>::state {
   const pagerank_result* scores = nullptr;
   stream_totals totals;
   double reads = -1;  // SpMVs expected before the next batch; < 0: not known yet
+  std::unique_ptr<journal> log;  // a durable session's
+  recovery_report recovered;
+  std::vector<std::int64_t> ids;  // dense -> input id, from the batches' origins
+  std::int64_t lines = 0;         // edge lines consumed
 
   state(const stream_options& o, vertex_t n)
       : opt(o), quiet(silenced(o.pagerank)), g(orientation_for(o), n), inc(quiet) {
@@ -60,6 +64,7 @@ struct stream_session<S>::state {
     FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure,
                "stream_session: compare goes with per-batch PageRank or the closure");
     FG_EXPECTS(o.expected_reads >= 0, "stream_session: expected reads must be >= 0");
+    if (!o.durability.dir.empty()) recover();
     if (o.closure) plus = transitive_closure(g.store());
   }
   static pagerank_options silenced(pagerank_options p) {
@@ -74,6 +79,10 @@ struct stream_session<S>::state {
     return reads >= 0 ? reads : pagerank_expected_reads(opt.pagerank, g.num_vertices());
   }
 
+  void recover();
+  void restore(const snapshot& base);
+  void log_batch(const edge_list& ins, const edge_list& del, batch_order order, const batch_origin& origin, batch_report& r);
+  void snapshot_now(batch_report* r, const stream_session& self);
   void update_store(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r,
                     coo_matrix<pattern, S>& added);
   void analyse(const coo_matrix<pattern, S>& added, batch_report& r);
@@ -110,6 +119,106 @@ void stream_session<S>::state::update_store(const edge_list& ins, const edge_lis
     r.delete_seconds = since(t);
   }
   r.store_seconds = r.insert_seconds + r.delete_seconds;
+}
+
+// A durable session's start: the journal's snapshot, then its log's batches (store updates only:
+// the analyses start from the rebuilt graph, the closure from scratch).
+template <class S>
+void stream_session<S>::state::recover() {
+  const auto t = clock_type::now();
+  log = std::make_unique<journal>(opt.durability);
+  journal_recovery jr = log->take_recovery();
+  restore(jr.base);
+  recovered.snapshot_batch = jr.base.stream_batches;
+  edge_list ins, del;
+  for (wal_record& w : jr.records) {
+    ins.src = std::move(w.ins_src), ins.dst = std::move(w.ins_dst);
+    del.src = std::move(w.del_src), del.dst = std::move(w.del_dst);
+    batch_report ignored;
+    coo_matrix<pattern, S> added;
+    update_store(ins, del, w.inserts_first ? batch_order::inserts_then_deletes : batch_order::deletes_first, ignored, added);
+    if (w.vertices > g.num_vertices()) g.grow(w.vertices);
+    ids.insert(ids.end(), w.new_ids.begin(), w.new_ids.end());
+    lines = w.lines;
+    totals.batches = w.batch;
+  }
+  memory::synchronize();
+  recovered.durable = true;
+  recovered.snapshot_path = jr.snapshot_path;
+  recovered.replayed = std::int64_t(jr.records.size());
+  recovered.batches = totals.batches;
+  recovered.lines = lines;
+  recovered.torn_bytes = jr.torn_bytes;
+  recovered.warnings = std::move(jr.warnings);
+  recovered.seconds = since(t);
+}
+
+// The snapshot's graph as one insert batch, compacted; its ids and position.
+template <class S>
+void stream_session<S>::state::restore(const snapshot& base) {
+  if (base.vertices > g.num_vertices()) g.grow(vertex_t(base.vertices));
+  std::vector<vertex_t> src(base.col.size());
+  for (std::size_t v = 0; v + 1 < base.row_ptr.size(); ++v)
+    std::fill(src.begin() + base.row_ptr[v], src.begin() + base.row_ptr[v + 1], vertex_t(v));
+  if (!src.empty()) {
+    g.insert(g.batch(src, base.col));
+    g.defragment();
+  }
+  ids = base.original_id;
+  lines = base.stream_lines;
+  totals.batches = base.stream_batches;
+}
+
+// The batch into the journal, as applied: what replay will apply again.
+template <class S>
+void stream_session<S>::state::log_batch(const edge_list& ins, const edge_list& del, batch_order order,
+                                         const batch_origin& origin, batch_report& r) {
+  const auto t = clock_type::now();
+  wal_record w;
+  w.batch = r.batch;
+  w.lines = lines + (origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size()));
+  w.vertices = g.num_vertices();
+  w.inserts_first = order == batch_order::inserts_then_deletes;
+  if (origin.new_ids) w.new_ids = *origin.new_ids;
+  w.ins_src = ins.src, w.ins_dst = ins.dst, w.del_src = del.src, w.del_dst = del.dst;
+  log->append(w);
+  lines = w.lines;
+  ids.insert(ids.end(), w.new_ids.begin(), w.new_ids.end());
+  r.log_seconds = since(t);
+}
+
+// The store as a snapshot in the file's direction, with the ids when every vertex has one.
+template <class S>
+snapshot stream_session<S>::to_snapshot() const {
+  const state& st = *s_;
+  const csr_matrix<pattern, S> c = st.g.store().to_csr();
+  const std::vector<offset_t> rp = to_vector(c.row_ptr);
+  const std::vector<vertex_t> col = to_vector(c.col);
+  snapshot s;
+  s.vertices = st.g.num_vertices();
+  if (st.g.oriented() == orientation::out) {
+    s.row_ptr.assign(rp.begin(), rp.end());
+    s.col = col;
+  } else {  // in-edges (row = target): transposed, so that the snapshot's rows are sources
+    s.row_ptr.assign(std::size_t(s.vertices) + 1, 0);
+    for (const vertex_t u : col) ++s.row_ptr[std::size_t(u) + 1];
+    for (std::size_t v = 0; v < std::size_t(s.vertices); ++v) s.row_ptr[v + 1] += s.row_ptr[v];
+    s.col.resize(col.size());
+    std::vector<std::int64_t> next(s.row_ptr.begin(), s.row_ptr.end() - 1);
+    for (std::size_t v = 0; v + 1 < rp.size(); ++v)
+      for (offset_t i = rp[v]; i < rp[v + 1]; ++i) s.col[std::size_t(next[std::size_t(col[std::size_t(i)])]++)] = vertex_t(v);
+  }
+  if (st.ids.size() == std::size_t(s.vertices)) s.original_id = st.ids;
+  s.stream_batches = st.totals.batches;
+  s.stream_lines = st.lines;
+  return s;
+}
+
+template <class S>
+void stream_session<S>::state::snapshot_now(batch_report* r, const stream_session<S>& self) {
+  const auto t = clock_type::now();
+  log->write_snapshot(self.to_snapshot());
+  if (r) r->snapshot = true, r->snapshot_seconds = since(t);
 }
 
 // After the store update: the defragmentation policy, then PageRank and the closure.
@@ -178,6 +287,9 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.closure_rounds += r.closure_rounds;
   t.closure_seconds += r.closure_seconds;
   t.closure_scratch_seconds += r.closure_scratch_seconds;
+  t.log_seconds += r.log_seconds;
+  t.snapshots += r.snapshot ? 1 : 0;
+  t.snapshot_seconds += r.snapshot_seconds;
 }
 
 template <class S>
@@ -192,7 +304,7 @@ stream_session<S>& stream_session<S>::operator=(stream_session&&) noexcept = def
 
 template <class S>
 batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del, vertex_t vertices,
-                                      batch_order order) {
+                                      batch_order order, const batch_origin& origin) {
   FG_EXPECTS(vertices >= 0, "stream_session: negative vertex count");
   state& st = *s_;
   batch_report r;
@@ -203,6 +315,9 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   coo_matrix<pattern, S> added;
   st.update_store(ins, del, order, r, added);
   if (vertices > st.g.num_vertices()) st.g.grow(vertices);
+  if (st.log) st.log_batch(ins, del, order, origin, r);
+  else if (origin.new_ids) st.ids.insert(st.ids.end(), origin.new_ids->begin(), origin.new_ids->end());
+  if (!st.log) st.lines += origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size());
   const dcsr_stats& after = st.g.store().stats();
   r.stored = after.entries_inserted - before.entries_inserted;
   r.removed = after.entries_deleted - before.entries_deleted;
@@ -210,6 +325,7 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   r.edges = st.g.num_edges();
   r.vertices = st.g.num_vertices();
   st.add_up(r);
+  if (st.log && st.log->snapshot_due()) st.snapshot_now(&r, *this);
   return r;
 }
 
@@ -250,6 +366,29 @@ final_report stream_session<S>::finish() {
   return f;
 }
 
+template <class S>
+void stream_session<S>::checkpoint() {
+  FG_EXPECTS(s_->log != nullptr, "stream_session: checkpoint needs a durable session");
+  s_->snapshot_now(nullptr, *this);
+}
+template <class S>
+void stream_session<S>::seed(const snapshot& s) {
+  state& st = *s_;
+  if (st.totals.batches > 0 || st.g.num_edges() > 0 || !st.ids.empty())
+    throw error("stream: a snapshot can only start a stream, and this one holds batches already");
+  snapshot base = s;
+  base.stream_batches = 0;  // the stream's own position starts here
+  base.stream_lines = 0;
+  st.restore(base);
+  if (st.opt.closure) st.plus = transitive_closure(st.g.store());
+  if (st.log) st.snapshot_now(nullptr, *this);
+}
+template <class S>
+const recovery_report& stream_session<S>::recovery() const noexcept { return s_->recovered; }
+template <class S>
+const std::vector<std::int64_t>& stream_session<S>::ids() const noexcept { return s_->ids; }
+template <class S>
+std::int64_t stream_session<S>::lines() const noexcept { return s_->lines; }
 template <class S>
 const fg::graph<pattern, S>& stream_session<S>::current_graph() const noexcept { return s_->g; }
 template <class S>

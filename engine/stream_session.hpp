@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "core/types.hpp"
 #include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
+#include "engine/journal.hpp"
 #include "fluxgraph/stream.hpp"
 
 namespace fluxgraph {
@@ -37,6 +39,9 @@ struct stream_options {
   /// SpMVs the caller expects between batches when PageRank is not per batch (0: nothing reads).
   /// With per-batch PageRank the session uses its last iteration count (a priori at first).
   double expected_reads = 0;
+  /// With a folder: the stream is durable (engine/journal.hpp). It starts from what the folder
+  /// holds, and every batch is in the journal before apply() returns.
+  journal_options durability;
 };
 
 /// The edges of one batch in the file's direction (src -> dst), dense ids >= 0: the public type
@@ -78,10 +83,35 @@ struct batch_report {
   bool closure_recomputed = false;
   double closure_seconds = 0;
   double closure_scratch_seconds = 0;  ///< with compare: the from-scratch closure it was checked against
-  /// Everything the batch cost: store, defragmentation and analyses.
+  // A durable session (stream_options::durability): the journal append, and a snapshot when due.
+  double log_seconds = 0;
+  bool snapshot = false;
+  double snapshot_seconds = 0;
+  /// Everything the batch cost: store, journal, defragmentation and analyses.
   double seconds() const noexcept {
-    return store_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds + closure_scratch_seconds;
+    return store_seconds + log_seconds + snapshot_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds +
+           closure_scratch_seconds;
   }
+};
+
+/// Where a batch came from, for the journal: the input ids of the dense ids it gave out (in order)
+/// and the edge lines it consumed (-1: its inserts + deletes).
+struct batch_origin {
+  const std::vector<std::int64_t>* new_ids = nullptr;
+  std::int64_t lines = -1;
+};
+
+/// What a durable session rebuilt on start. Times in seconds.
+struct recovery_report {
+  bool durable = false;
+  std::int64_t snapshot_batch = 0;  ///< the batch the snapshot held (0: none)
+  std::string snapshot_path;
+  std::int64_t replayed = 0;        ///< batches replayed from the log after it
+  std::int64_t batches = 0;         ///< the stream's position: batches ...
+  std::int64_t lines = 0;           ///< ... and edge lines consumed
+  std::int64_t torn_bytes = 0;
+  std::vector<std::string> warnings;
+  double seconds = 0;
 };
 
 /// Sums over the batches so far: the public type (include/fluxgraph/stream.hpp).
@@ -113,8 +143,11 @@ class stream_session {
   /// @throws fg::batch_error for a negative id / fg::out_of_memory (the store is then unchanged:
   ///         a failed inserts_then_deletes delete leaves its insert batch applied), fg::error when
   ///         compare finds the closures differ.
+  ///        A durable session appends the batch to its journal after the store update (before the
+  ///        analyses) and writes a snapshot when one is due; a journal failure throws fg::error
+  ///        with the batch applied but not durable (the caller must not acknowledge it).
   batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_t vertices = 0,
-                     batch_order order = batch_order::deletes_first);
+                     batch_order order = batch_order::deletes_first, const batch_origin& origin = {});
   /// @brief Runs the store's batch kernels once on a throwaway store of the same configuration, so
   ///        that the first batch does not pay for starting the device and loading its code (a few
   ///        hundred ms on a GPU: every batch queued behind the first would wait for it). Live input
@@ -124,6 +157,20 @@ class stream_session {
   ///        (pagerank_at_end) the policy asked for a cold PageRank's reads, then PageRank from
   ///        scratch. Call once; batches may still follow (finish() again reruns the phase).
   final_report finish();
+
+  /// @brief A durable session: writes a snapshot now (nothing when the last one is current).
+  void checkpoint();
+  /// @brief The graph as a snapshot in the file's direction, with ids() when every vertex has one
+  ///        and the stream's position.
+  snapshot to_snapshot() const;
+  /// @brief Starts from a snapshot's graph and ids, before any batch (a durable session writes it
+  ///        to the journal as its first snapshot). @throws fg::error when batches came already
+  void seed(const snapshot& s);
+  const recovery_report& recovery() const noexcept;
+  /// Input ids of the dense ids, as the batches' origins gave them (and recovery restored).
+  const std::vector<std::int64_t>& ids() const noexcept;
+  /// Edge lines consumed so far, recovered ones included.
+  std::int64_t lines() const noexcept;
 
   const fg::graph<pattern, Space>& current_graph() const noexcept;
   vertex_t num_vertices() const noexcept { return current_graph().num_vertices(); }

@@ -115,8 +115,8 @@ class text_parser final : public edge_parser {
     const char* end = data + n;
     tail_n_ = 0;
     cur_ = stop_ = end;
-    if (!started_ && n >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0) data += 3, n -= 3;  // a UTF-8 byte-order mark
-    started_ = true;
+    if (!started_) skip_bom(data, n);
+    if (n == 0) return;
     if (skipping_) {  // the rest of an overlong line goes, up to its end
       const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
       if (nl == nullptr) return;
@@ -147,6 +147,7 @@ class text_parser final : public edge_parser {
   }
 
   bool finish() override {
+    if (!started_) unmatched_bom();
     if (!carry_.empty() && !carry_ready_) {
       carry_ += '\n';
       carry_ready_ = true;
@@ -253,8 +254,22 @@ class text_parser final : public edge_parser {
     overlong_ = true;
   }
 
+  // A UTF-8 byte-order mark at the start is skipped, even one that a pipe delivers split across
+  // chunks; bytes that began like one and were not are given back as the first line's start.
+  static constexpr char bom_[3] = {'\xEF', '\xBB', '\xBF'};
+  void skip_bom(const char*& data, std::size_t& n) {
+    while (n > 0 && bom_n_ < 3 && *data == bom_[bom_n_]) ++data, --n, ++bom_n_;
+    if (bom_n_ == 3) started_ = true;
+    else if (n > 0) unmatched_bom();  // a byte that breaks the mark: the input has started
+  }
+  void unmatched_bom() {
+    carry_.assign(bom_, bom_n_);
+    started_ = true;
+  }
+
   std::size_t max_line_ = max_line_bytes();
-  bool started_ = false;        // input has been fed (a byte-order mark is looked for before it)
+  std::size_t bom_n_ = 0;       // bytes of a byte-order mark matched so far
+  bool started_ = false;        // past the byte-order mark, or sure there is none
   bool skipping_ = false;       // inside an overlong line: drop input up to its '\n'
   bool overlong_ = false;       // parse() owes a bad_input for it
   const char* cur_ = nullptr;   // the next line of the chunk

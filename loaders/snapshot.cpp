@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cmath>
@@ -16,6 +15,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "loaders/durable_io.hpp"
 
 namespace fg {
 
@@ -23,7 +23,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the snapshot format is
 
 namespace {
 constexpr char magic[8] = {'F', 'G', 'S', 'N', 'A', 'P', '\r', '\n'};  // "\r\n": a text-mode copy breaks it
-constexpr std::uint32_t flag_weighted = 1, flag_ids = 2;
+constexpr std::uint32_t flag_weighted = 1, flag_ids = 2, flag_stream = 4;
 
 struct header {
   char magic[8];
@@ -42,43 +42,22 @@ struct frame {
 };
 static_assert(sizeof(frame) == 16);
 
-std::uint32_t crc_of(const void* p, std::size_t n);
-
 std::uint32_t header_crc(header h) {
   h.crc = 0;
-  return crc_of(&h, sizeof h);
-}
-
-std::uint32_t crc_of(const void* p, std::size_t n) {
-  uLong c = crc32(0L, Z_NULL, 0);
-  const auto* b = static_cast<const Bytef*>(p);
-  while (n > 0) {  // zlib takes 32-bit lengths
-    const auto k = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
-    c = crc32(c, b, k);
-    b += k, n -= k;
-  }
-  return std::uint32_t(c);
+  return crc32_of(&h, sizeof h);
 }
 
 // --- writing -----------------------------------------------------------------------------------
 struct writer {
   std::string path;
   int fd = -1;
-  void put(const void* p, std::size_t n) {
-    const char* b = static_cast<const char*>(p);
-    while (n > 0) {
-      const ssize_t k = ::write(fd, b, n);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) throw error("cannot write " + path + ": " + std::strerror(k < 0 ? errno : ENOSPC));
-      b += k, n -= std::size_t(k);
-    }
-  }
+  void put(const void* p, std::size_t n) { write_all(fd, p, n, path); }
   template <class T>
   void section(const char (&tag)[5], const std::vector<T>& v) {
     frame f{};
     std::memcpy(f.tag, tag, 4);
     f.bytes = v.size() * sizeof(T);
-    f.crc = crc_of(v.data(), f.bytes);
+    f.crc = crc32_of(v.data(), f.bytes);
     put(&f, sizeof f);
     put(v.data(), f.bytes);
   }
@@ -90,16 +69,7 @@ void check_consistent(const snapshot& s) {
              "snapshot: row_ptr does not describe col");
   FG_EXPECTS(!s.weighted || s.val.size() == s.col.size(), "snapshot: one value per entry needed");
   FG_EXPECTS(s.original_id.empty() || s.original_id.size() == std::size_t(s.vertices), "snapshot: one id per vertex needed");
-}
-
-void sync_folder(const std::string& path) {
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
-  const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (d >= 0) {  // the rename is durable once the folder's entry is
-    ::fsync(d);
-    ::close(d);
-  }
+  FG_EXPECTS(s.stream_batches >= -1 && s.stream_lines >= 0, "snapshot: a negative stream position");
 }
 
 // --- reading: the header first, then each section straight into its vector ----------------------
@@ -122,7 +92,7 @@ struct reader {
            std::to_string(count * sizeof(T)));
     std::vector<T> v(count);  // the header's sizes were checked against the file's: no giant buffer
     get(v.data(), f.bytes);
-    if (crc_of(v.data(), f.bytes) != f.crc) fail(std::string("section '") + tag + "': checksum mismatch (corrupted)");
+    if (crc32_of(v.data(), f.bytes) != f.crc) fail(std::string("section '") + tag + "': checksum mismatch (corrupted)");
     return v;
   }
 };
@@ -149,16 +119,18 @@ void write_snapshot(const std::string& path, const snapshot& s) {
     header h{};
     std::memcpy(h.magic, magic, 8);
     h.version = snapshot_version;
-    h.flags = (s.weighted ? flag_weighted : 0) | (s.original_id.empty() ? 0 : flag_ids);
+    const bool stream = s.stream_batches >= 0;
+    h.flags = (s.weighted ? flag_weighted : 0) | (s.original_id.empty() ? 0 : flag_ids) | (stream ? flag_stream : 0);
     h.vertices = s.vertices;
     h.edges = std::int64_t(s.col.size());
-    h.sections = 2 + (s.weighted ? 1 : 0) + (s.original_id.empty() ? 0 : 1);
+    h.sections = 2 + (s.weighted ? 1 : 0) + (s.original_id.empty() ? 0 : 1) + (stream ? 1 : 0);
     h.crc = header_crc(h);
     w.put(&h, sizeof h);
     w.section("ROWS", s.row_ptr);
     w.section("COLS", s.col);
     if (s.weighted) w.section("VALS", s.val);
     if (!s.original_id.empty()) w.section("IDS ", s.original_id);
+    if (stream) w.section("STRM", std::vector<std::int64_t>{s.stream_batches, s.stream_lines});
     if (::fsync(w.fd) != 0) throw error("cannot write " + path + ": " + std::strerror(errno));
     if (::close(std::exchange(w.fd, -1)) != 0) throw error("cannot write " + path + ": " + std::strerror(errno));
     if (std::rename(tmp.c_str(), path.c_str()) != 0) throw error("cannot write " + path + ": " + std::strerror(errno));
@@ -167,7 +139,7 @@ void write_snapshot(const std::string& path, const snapshot& s) {
     std::remove(tmp.c_str());
     throw;
   }
-  sync_folder(path);
+  sync_folder_of(path);
 }
 
 snapshot read_snapshot(const std::string& path) {
@@ -186,12 +158,14 @@ snapshot read_snapshot(const std::string& path) {
   if (h.version != snapshot_version)
     r.fail("snapshot version " + std::to_string(h.version) + ": this fluxgraph reads version " + std::to_string(snapshot_version));
   const bool weighted = (h.flags & flag_weighted) != 0, ids = (h.flags & flag_ids) != 0;
-  if ((h.flags & ~(flag_weighted | flag_ids)) != 0 || h.vertices < 0 || h.vertices > 2147483647 || h.edges < 0 ||
-      h.edges > (std::int64_t(1) << 50) || h.reserved != 0 || h.pad != 0 || h.sections != 2u + weighted + ids)
+  const bool stream = (h.flags & flag_stream) != 0;
+  if ((h.flags & ~(flag_weighted | flag_ids | flag_stream)) != 0 || h.vertices < 0 || h.vertices > 2147483647 || h.edges < 0 ||
+      h.edges > (std::int64_t(1) << 50) || h.reserved != 0 || h.pad != 0 || h.sections != 2u + weighted + ids + stream)
     r.fail("the header holds impossible values");
   const std::uint64_t n = std::uint64_t(h.vertices), m = std::uint64_t(h.edges);
   const std::uint64_t announced = sizeof(header) + sizeof(frame) + 8 * (n + 1) + sizeof(frame) + 4 * m +
-                                  (weighted ? sizeof(frame) + 8 * m : 0) + (ids ? sizeof(frame) + 8 * n : 0);
+                                  (weighted ? sizeof(frame) + 8 * m : 0) + (ids ? sizeof(frame) + 8 * n : 0) +
+                                  (stream ? sizeof(frame) + 16 : 0);
   if (r.size < announced)
     r.fail("truncated: the header announces " + std::to_string(announced) + " bytes, the file has " + std::to_string(r.size));
   if (r.size > announced) r.fail(std::to_string(r.size - announced) + " bytes after the last section");
@@ -202,6 +176,11 @@ snapshot read_snapshot(const std::string& path) {
   s.col = r.section<std::int32_t>("COLS", std::size_t(m));
   if (weighted) s.val = r.section<double>("VALS", std::size_t(m));
   if (ids) s.original_id = r.section<std::int64_t>("IDS ", std::size_t(n));
+  if (stream) {
+    const std::vector<std::int64_t> pos = r.section<std::int64_t>("STRM", 2);
+    if (pos[0] < 0 || pos[1] < 0) r.fail("a negative stream position");
+    s.stream_batches = pos[0], s.stream_lines = pos[1];
+  }
   check_contents(r, s);
   return s;
 }

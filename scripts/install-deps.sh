@@ -28,6 +28,9 @@ py_has networkx || missing+=(python3-networkx)
 py_has pytest || missing+=(python3-pytest)
 py_has matplotlib || missing+=(python3-matplotlib)  # examples/python/plot_scores.py
 have_header CLI11.hpp || have_header CLI/CLI.hpp || missing+=(libcli11-dev)
+# The fuzz targets (make fuzz, fuzz/): clang with its libFuzzer runtime.
+command -v clang++ >/dev/null || missing+=(clang)
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing+=(libclang-rt-dev)
 cmake_ok=$(cmake --version 2>/dev/null | awk 'NR==1 { split($3, v, "."); print (v[1] > 3 || (v[1] == 3 && v[2] >= 24)) }')
 [ "${cmake_ok:-0}" = 1 ] || missing+=(cmake)
 

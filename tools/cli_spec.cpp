@@ -67,6 +67,11 @@ const std::vector<command_spec>& commands() {
              {"pagerank", nullptr, "PageRank after every batch, warm-started from the last scores"},
              {"closure", nullptr, "keep the transitive closure current after every batch"},
              {"compare", nullptr, "stream FILE: also run each batch's analysis from scratch and check"},
+             {"snapshot-in", "FILE", "start from a snapshot (--snapshot-out, graph.save): its edges and ids first"},
+             {"snapshot-out", "FILE", "at the end, write the graph and its ids as a snapshot (atomic)"},
+             {"wal", "DIR", "stream -: durable: log every batch in DIR before its JSON line; resume from DIR"},
+             {"sync", "batch|interval[:MS]|none", "stream -: when the log reaches the disk (default batch)"},
+             {"snapshot-every", "N|SIZE", "stream -: a snapshot in DIR every N batches or SIZE log bytes (64MB; default 1000)"},
              backend, kernel}),
        "stream FILE inserts the file's edges in batches in file order, then defragments and runs PageRank.\n"
        "--defrag: never (none), when a row reaches k segments (limit), or when the reads before the next\n"
@@ -76,7 +81,11 @@ const std::vector<command_spec>& commands() {
        "optional weight after u v (checked; each edge counts once), '#' comments. A batch is cut at N edges,\n"
        "MS milliseconds after its first edge arrived, or at the end of the input. stdout: one JSON object\n"
        "a line per batch, then a summary line. --format bin|bin64: little-endian int32|int64 (u, v) pairs,\n"
-       "inserts only. A bad line is named on stderr (<stdin>:LINE)."},
+       "inserts only. A bad line is named on stderr (<stdin>:LINE).\n"
+       "--wal DIR (docs/durability.md): each batch is appended to a write-ahead log in DIR (synced per --sync)\n"
+       "before its line is printed; snapshots every --snapshot-every. Restarted on DIR, the stream loads the\n"
+       "newest good snapshot, replays the log (a torn last record is dropped) and prints a first line\n"
+       "{\"recovered\":...,\"edges_in\":T}: the producer resumes after its T-th edge line."},
       {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",
        {{"count-only", nullptr, "keep the pairs on the device, print their number (default without --out)"},
         {"out", "FILE", "write the pairs as 'x y' lines (file ids)"}, backend},

@@ -3,7 +3,9 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <limits>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -120,17 +122,49 @@ void print_totals(const options& o, const fluxgraph::edge_file& f, const fluxgra
   }
 }
 
-int stream_on(const options& o, const fluxgraph::edge_file& f, fluxgraph::device where, const std::string& backend) {
+// --snapshot-in with stream FILE: the file's vertices become the snapshot's where their ids match
+// (a snapshot without ids: by dense id), new ones follow. The file's edges are renumbered to match.
+void rebase(fluxgraph::edge_file& f, const std::vector<std::int64_t>& known, std::int64_t snapshot_vertices) {
+  if (known.empty()) {
+    f.num_vertices = std::max(f.num_vertices, snapshot_vertices);
+    for (std::int64_t v = std::int64_t(f.original_id.size()); v < f.num_vertices; ++v) f.original_id.push_back(v + 1);
+    return;
+  }
+  std::unordered_map<std::int64_t, std::int32_t> dense;
+  for (std::size_t v = 0; v < known.size(); ++v) dense.emplace(known[v], std::int32_t(v));
+  std::vector<std::int64_t> ids = known;
+  std::vector<std::int32_t> to(f.original_id.size());
+  for (std::size_t v = 0; v < to.size(); ++v) {
+    const auto [it, added] = dense.emplace(f.original_id[v], std::int32_t(ids.size()));
+    if (added) ids.push_back(f.original_id[v]);
+    to[v] = it->second;
+  }
+  for (auto& x : f.src) x = to[std::size_t(x)];
+  for (auto& x : f.dst) x = to[std::size_t(x)];
+  f.original_id = std::move(ids);
+  f.num_vertices = std::int64_t(f.original_id.size());
+}
+
+int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where, const std::string& backend) {
   const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
   const double fraction = o.number("delete-fraction", 0, 0, 1);
   const auto seed = std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
   const fluxgraph::stream_options so = stream_opts(o, where);
   fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, mode_name(so.defrag));
-  fluxgraph::stream session(so, f.num_vertices);
+  fluxgraph::stream session(so, 0);
+  if (o.values.count("snapshot-in")) {
+    session.load(o.get("snapshot-in", ""));
+    rebase(f, session.ids(), session.num_vertices());
+    fmt::print("started from {}: {} vertices, {} edges\n", o.get("snapshot-in", ""), session.num_vertices(), session.num_edges());
+  }
   const table t{fraction > 0, so.pagerank_per_batch, so.compare, so.closure};
   t.print_header();
   session.stream_file(f, batch, fraction, seed, [&](const batch_report& r) { t.print_row(r); });
   print_totals(o, f, session, t);
+  if (o.values.count("snapshot-out")) {
+    session.save(o.get("snapshot-out", ""), f.original_id);
+    fmt::print("snapshot written to {}\n", o.get("snapshot-out", ""));
+  }
   const fluxgraph::stream_end end = session.finish();
   const fluxgraph::stream_totals& tot = session.totals();
   if (so.pagerank_per_batch) {
@@ -156,12 +190,12 @@ int stream_on(const options& o, const fluxgraph::edge_file& f, fluxgraph::device
 int run_stream(const options& o) {
   if (!o.values.count("batch")) throw usage_error("stream needs --batch N");
   if (o.file == "-") return run_stream_live(o);
-  for (const char* live : {"max-delay", "on-error", "format"})
+  for (const char* live : {"max-delay", "on-error", "format", "wal", "sync", "snapshot-every"})
     if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
   std::string backend;
   const fluxgraph::device where = backend_of(o, backend);
   double t_load = 0;
-  const fluxgraph::edge_file f = load(o.file, t_load);
+  fluxgraph::edge_file f = load(o.file, t_load);
   fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\n", f.path, f.num_vertices, f.num_edges(), t_load);
   return stream_on(o, f, where, backend);
 }

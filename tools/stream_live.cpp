@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -26,6 +27,37 @@ void refuse_file_options(const options& o) {
     if (o.values.count(name))
       throw usage_error(std::string("--") + name + " goes with stream FILE (standard input deletes with '- u v' lines)");
   if (o.has("compare")) throw usage_error("--compare goes with stream FILE, not stream -");
+}
+
+// --sync batch|interval[:MS]|none
+void sync_opts(const options& o, fluxgraph::durability_options& d) {
+  const std::string v = o.get("sync", "batch");
+  if (v == "batch") d.sync = fluxgraph::sync_mode::batch;
+  else if (v == "none") d.sync = fluxgraph::sync_mode::none;
+  else if (v == "interval" || v.rfind("interval:", 0) == 0) {
+    d.sync = fluxgraph::sync_mode::interval;
+    if (v.size() > 9) {
+      char* end = nullptr;
+      const double ms = std::strtod(v.c_str() + 9, &end);
+      if (*end != '\0' || !(ms > 0 && ms <= 1e9)) throw usage_error("--sync interval:MS needs MS in (0, 1e9], got '" + v.substr(9) + "'");
+      d.sync_interval = ms / 1e3;
+    }
+  } else {
+    throw usage_error("--sync must be batch, interval[:MS] or none, got '" + v + "'");
+  }
+}
+
+// --snapshot-every N (batches) or SIZE (log bytes: a number with B, KB, MB or GB)
+void snapshot_spacing(const options& o, fluxgraph::durability_options& d) {
+  const std::string v = o.get("snapshot-every", "1000");
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  const std::string unit = end;
+  const double scale = unit.empty() ? 0 : unit == "B" ? 1 : unit == "KB" ? 1e3 : unit == "MB" ? 1e6 : unit == "GB" ? 1e9 : -1;
+  if (end == v.c_str() || scale < 0 || !(x >= 0 && x * (scale > 0 ? scale : 1) < 9e18) || (scale == 0 && x != std::floor(x)))
+    throw usage_error("--snapshot-every must be a count of batches or a size (64MB), got '" + v + "'");
+  d.snapshot_every = scale == 0 ? std::int64_t(x) : 0;
+  d.snapshot_bytes = scale == 0 ? 0 : std::int64_t(x * scale);
 }
 
 fluxgraph::live_options live_opts(const options& o) {
@@ -109,6 +141,18 @@ void write_outputs(const options& o, const fluxgraph::stream& s, const std::vect
   }
 }
 
+// A durable stream's first line: where it resumes. Warnings (a snapshot passed over, a torn record
+// dropped) go to standard error.
+void print_recovery(const fluxgraph::stream& s) {
+  const fluxgraph::recovery_info r = s.recovery();
+  for (const std::string& w : r.warnings) std::fprintf(stderr, "fluxgraph: %s\n", w.c_str());
+  json_line j;
+  j.flag("recovered", r.batches > 0).field("batches", r.batches).field("edges_in", r.lines);
+  j.field("edges", s.num_edges()).field("vertices", s.num_vertices()).field("snapshot_batch", r.snapshot_batch);
+  j.field("replayed", r.replayed).field("torn_bytes", r.torn_bytes).field("seconds", r.seconds);
+  j.print();
+}
+
 double percentile(std::vector<double> v, double p) {  // nearest rank
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -124,13 +168,24 @@ int run_stream_live(const options& o) {
   refuse_file_options(o);
   fluxgraph::stream_options so = stream_opts(o, where);
   so.pagerank.progress = nullptr;  // standard error stays for messages
-  const fluxgraph::live_options lo = live_opts(o);
+  fluxgraph::live_options lo = live_opts(o);
+  if (o.values.count("wal")) {
+    so.durability.dir = o.get("wal", "");
+    sync_opts(o, so.durability);
+    snapshot_spacing(o, so.durability);
+  } else {
+    for (const char* name : {"sync", "snapshot-every"})
+      if (o.values.count(name)) throw usage_error(std::string("--") + name + " goes with --wal DIR");
+  }
   const std::int64_t k = o.integer("top", 10, 0, 1000000000);
-  const bool closing = so.closure, per_batch = so.pagerank_per_batch;
+  const bool closing = so.closure, per_batch = so.pagerank_per_batch, durable = !so.durability.dir.empty();
   fluxgraph::stream session(so, 0);
+  if (o.values.count("snapshot-in")) session.load(o.get("snapshot-in", ""));
+  if (durable) print_recovery(session);
   session.warm_up();  // before the input's clock starts: the first batch would wait for it
+  lo.known_ids = session.ids();  // a snapshot's or a recovered stream's: new ids follow them
   fluxgraph::live_reader reader(STDIN_FILENO, lo);
-  std::vector<std::int64_t> id;  // dense -> input id, as the batches tell
+  const std::vector<std::int64_t>& id = session.ids();  // dense -> input id
   std::vector<double> latency;   // wait + apply per batch, microseconds
   std::vector<double> applying;  // apply per batch, seconds
   std::int64_t lines = 0;
@@ -138,28 +193,30 @@ int run_stream_live(const options& o) {
   for (fluxgraph::live_batch b; reader.next(b);) {
     const auto start = clock_type::now();
     if (b.number == 1) begin = b.arrived;
-    id.insert(id.end(), b.new_ids.begin(), b.new_ids.end());
-    const fluxgraph::batch_report r = session.apply(b.inserts, b.deletes, b.vertices);
+    const fluxgraph::batch_report r = session.apply(b);  // durable: in the log when it returns
     end = clock_type::now();
     const double wait = micros(start - b.arrived), apply = micros(end - start);
     latency.push_back(wait + apply);
     applying.push_back(apply * 1e-6);
     lines += std::int64_t(b.insert_lines + b.delete_lines);
     json_line j;
-    j.field("batch", b.number).field("inserted", b.insert_lines).field("deleted", b.delete_lines);
+    j.field("batch", r.batch).field("inserted", b.insert_lines).field("deleted", b.delete_lines);
     j.field("edges", r.edges).field("vertices", r.vertices).field("lines", fmt::format("[{},{}]", b.first_line, b.last_line));
     j.field("wait_us", std::llround(wait)).field("apply_us", std::llround(apply));
     j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
     if (per_batch) j.field("pr_iterations", r.pr_iterations).top(session.scores().score, id, k);
     if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
+    if (durable) j.field("log_us", std::llround(r.log_seconds * 1e6)).flag("snapshot", r.snapshot);
     j.print();
   }
   const fluxgraph::stream_end f = session.finish();
   write_outputs(o, session, id);
+  if (o.values.count("snapshot-out")) session.save(o.get("snapshot-out", ""));
   const double seconds = latency.empty() ? 0.0 : std::chrono::duration<double>(end - begin).count();
   json_line j;
   j.flag("summary", true).field("batches", latency.size()).field("edges_in", lines).field("lines_skipped", reader.skipped());
   j.field("edges", session.num_edges()).field("vertices", session.num_vertices()).field("seconds", seconds);
+  if (durable) j.field("stream_batches", session.totals().batches).field("stream_edges_in", session.lines());
   j.field("edges_per_s", seconds > 0 ? std::llround(double(lines) / seconds) : 0);
   j.field("latency_us_p50", std::llround(percentile(latency, 0.5))).field("latency_us_p99", std::llround(percentile(latency, 0.99)));
   // Where the time went: the stage that never waits is the stream's limit.

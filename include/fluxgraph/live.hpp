@@ -28,6 +28,9 @@ struct live_options {
   std::string name = "<stdin>";      ///< the input's name in messages
   /// A skipped line's message ("NAME:LINE: what"), called on the reader's thread.
   std::function<void(const std::string&)> on_skip;
+  /// Input ids that have dense ids 0, 1, ... already (a recovered stream's stream::ids()): new ids
+  /// continue after them.
+  std::vector<std::int64_t> known_ids;
 };
 
 /// One batch of live input, in dense ids: vertices get ids 0, 1, ... in the order their input ids

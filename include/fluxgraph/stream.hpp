@@ -39,6 +39,36 @@ struct edge_list {
   void clear() noexcept { src.clear(), dst.clear(), weight.clear(); }
 };
 
+/// When a durable stream's journal reaches the disk (docs/durability.md): before apply() returns
+/// (batch), within `sync_interval` seconds after (interval: a power cut may lose that much; a
+/// killed process loses nothing), or when the system decides (none: a killed process loses nothing).
+enum class sync_mode { batch, interval, none };
+
+/// A durable stream: a folder of snapshots and write-ahead logs. A stream opened on a folder that
+/// holds one resumes where it ended (its last snapshot, then the batches logged after it).
+struct durability_options {
+  std::string dir;                     ///< empty: not durable
+  sync_mode sync = sync_mode::batch;
+  double sync_interval = 0.1;          ///< seconds
+  std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
+  std::int64_t snapshot_bytes = 0;     ///< log bytes that call for a snapshot (0: not by bytes)
+};
+
+/// What a durable stream rebuilt when it was opened.
+struct recovery_info {
+  bool durable = false;
+  std::int64_t snapshot_batch = 0;  ///< the batch the snapshot it started from held (0: none)
+  std::string snapshot_path;
+  std::int64_t replayed = 0;        ///< batches replayed from the log after the snapshot
+  std::int64_t batches = 0;         ///< batches in the stream: the next is batches + 1
+  std::int64_t lines = 0;           ///< edge lines consumed: where the producer resumes
+  std::int64_t torn_bytes = 0;      ///< a torn last record dropped (never acknowledged)
+  std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped
+  double seconds = 0;
+};
+
+struct live_batch;
+
 /// Where a defragmentation puts the rows: by the policy (size order when the kernel selector would
 /// read the store with ADCSR), in row order, or grouped by length.
 enum class row_layout { automatic, rows, size };
@@ -61,6 +91,7 @@ struct stream_options {
   row_layout layout = row_layout::automatic;
   /// SpMVs expected between batches when PageRank is not per batch (0: nothing reads).
   double expected_reads = 0;
+  durability_options durability;    ///< a folder: every batch is logged before apply() returns
 };
 
 /// What one batch did and cost. Times in seconds.
@@ -82,8 +113,12 @@ struct batch_report {
   int closure_rounds = 0;       ///< rounds of the extension (0 when recomputed after deletions)
   bool closure_recomputed = false;
   double closure_seconds = 0, closure_scratch_seconds = 0;
+  double log_seconds = 0;       ///< a durable stream's journal append (and sync)
+  bool snapshot = false;        ///< a snapshot was written after the batch
+  double snapshot_seconds = 0;
   double seconds() const noexcept {
-    return store_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds + closure_scratch_seconds;
+    return store_seconds + log_seconds + snapshot_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds +
+           closure_scratch_seconds;
   }
 };
 
@@ -98,6 +133,9 @@ struct stream_totals {
   double pr_seconds = 0, cold_seconds = 0;
   std::int64_t closure_extended = 0, closure_recomputed = 0, closure_rounds = 0;
   double closure_seconds = 0, closure_scratch_seconds = 0;
+  double log_seconds = 0;
+  std::int64_t snapshots = 0;
+  double snapshot_seconds = 0;
 };
 
 /// The DCSR store's counters.
@@ -137,8 +175,14 @@ class stream {
   ///        of memory) the graph is as before (an inserts_then_deletes batch whose delete fails
   ///        keeps its inserts). An analysis that throws after it (out of memory, or compare finding
   ///        the closures differ) leaves the batch applied and that analysis stale.
+  ///        A durable stream logs the batch after the store update: when apply() returns, the
+  ///        batch is in the journal (fluxgraph::error otherwise, with the batch applied in memory
+  ///        but not durable: do not acknowledge it, stop).
   batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices = 0,
                      batch_order order = batch_order::deletes_first);
+  /// @brief A live reader's batch: as apply(b.inserts, b.deletes, b.vertices), and its new ids and
+  ///        edge lines are kept (ids(), lines(); a durable stream logs them).
+  batch_report apply(const live_batch& b);
   /// @brief A file's edges in batches of `batch`, in file order; with delete_fraction F > 0 each
   ///        insert batch is followed by the deletion of a random F (rounded) of the edges it
   ///        inserted (seeded), as batch_order::inserts_then_deletes. on_batch hears every report.
@@ -162,6 +206,24 @@ class stream {
   /// The edges in the store, sorted by (src, dst).
   coo edges() const;
   std::string backend() const;
+  /// Input ids of the dense vertices, as live batches gave them (a recovered stream's included).
+  const std::vector<std::int64_t>& ids() const noexcept;
+  /// Edge lines consumed (live batches' lines; else inserts + deletes), recovered ones included.
+  std::int64_t lines() const noexcept;
+  /// What a durable stream rebuilt when it was opened (durable false otherwise).
+  recovery_info recovery() const;
+  /// @brief A durable stream: a snapshot now (and the log trimmed). @throws fluxgraph::error
+  void checkpoint();
+  /// @brief Writes the stream's graph as a snapshot (graph::save's format; with ids() when every
+  ///        vertex has one, and the stream's position), atomically; `ids` in place of ids() (one
+  ///        per vertex: a file's original_id, say). @throws fluxgraph::error
+  void save(const std::string& path, const std::vector<std::int64_t>& ids = {}) const;
+  /// @brief Starts the stream from a snapshot (graph::save, stream::save, `--snapshot-out`): its
+  ///        edges, and its ids as ids(). Only before the first batch; a durable stream writes it
+  ///        to its journal at once.
+  /// @throws fluxgraph::input_error for a bad file (the stream is unchanged), fluxgraph::error
+  ///         when the stream holds batches already
+  void load(const std::string& path);
 
   struct impl;
 

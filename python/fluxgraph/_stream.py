@@ -50,12 +50,20 @@ class Stream:
     "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
     for it). Each edge counts once; ids are dense (0..n-1). The GIL is released while it works:
     call one Stream from one thread at a time (as with a Graph).
+
+    wal="DIR" makes it durable (docs/durability.md): every batch is in DIR's write-ahead log when
+    apply() returns (sync="batch" fsyncs it; "interval" every sync_interval seconds; "none"), a
+    snapshot is written every snapshot_every batches, and a Stream opened on DIR again resumes
+    where the last one ended (recovery() says where).
     """
 
     def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
-                 alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto"):
+                 alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto", wal=None, sync="batch",
+                 sync_interval=0.1, snapshot_every=1000):
         self._s = _fluxgraph._Stream(_count(n, "n"), device, bool(pagerank), bool(closure), bool(compare), defrag,
-                                     layout, float(alpha), float(tol), int(max_iter), kernel)
+                                     layout, float(alpha), float(tol), int(max_iter), kernel,
+                                     "" if wal is None else str(wal), sync, float(sync_interval),
+                                     _count(snapshot_every, "snapshot_every"))
 
     def apply(self, insert=None, delete=None, vertices=0):
         """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict:
@@ -81,6 +89,23 @@ class Stream:
 
     def closure_pairs(self):
         return self._s.closure_pairs()
+
+    def recovery(self):
+        """A durable stream's start: batches and edges_in recovered, the snapshot's batch, the
+        batches replayed from the log, torn bytes dropped, warnings."""
+        return self._s.recovery()
+
+    def checkpoint(self):
+        """A durable stream: write a snapshot now (and trim the log)."""
+        self._s.checkpoint()
+
+    def save(self, path):
+        """Write the stream's graph as a snapshot (fluxgraph.load reads it as a Graph)."""
+        self._s.save(str(path))
+
+    def load(self, path):
+        """Start from a snapshot (Graph.save, Stream.save), before the first batch."""
+        self._s.load(str(path))
 
     @property
     def num_vertices(self):

@@ -46,8 +46,15 @@ void register_stream(py::module_& m) {
   py::class_<stream>(m, "_Stream")
       .def(py::init([](std::int64_t n, const std::string& device, bool pagerank, bool closure, bool compare,
                        const std::string& defrag, const std::string& layout, double damping, double tol, int max_iter,
-                       const std::string& kernel) {
+                       const std::string& kernel, const std::string& wal, const std::string& sync, double interval,
+                       std::int64_t snapshot_every) {
         fluxgraph::stream_options o;
+        o.durability.dir = wal;
+        if (sync == "batch") o.durability.sync = fluxgraph::sync_mode::batch;
+        else if (sync == "interval") o.durability.sync = fluxgraph::sync_mode::interval;
+        else if (sync == "none") o.durability.sync = fluxgraph::sync_mode::none;
+        else throw py::value_error("sync must be 'batch', 'interval' or 'none', got '" + sync + "'");
+        o.durability.sync_interval = interval, o.durability.snapshot_every = snapshot_every;
         o.where = device_of(device);
         o.pagerank_per_batch = pagerank, o.closure = closure, o.compare = compare;
         o.defrag = mode_of(defrag), o.layout = layout_of(layout);
@@ -88,6 +95,25 @@ void register_stream(py::module_& m) {
         return d;
       })
       .def("closure_pairs", &stream::closure_pairs)
+      .def("recovery", [](const stream& s) {
+        const fluxgraph::recovery_info r = s.recovery();
+        py::dict d;
+        d["durable"] = r.durable, d["batches"] = r.batches, d["edges_in"] = r.lines, d["snapshot_batch"] = r.snapshot_batch;
+        d["replayed"] = r.replayed, d["torn_bytes"] = r.torn_bytes, d["warnings"] = r.warnings, d["seconds"] = r.seconds;
+        return d;
+      })
+      .def("checkpoint", [](stream& s) {
+        py::gil_scoped_release release;
+        s.checkpoint();
+      })
+      .def("save", [](const stream& s, const std::string& path) {
+        py::gil_scoped_release release;
+        s.save(path);
+      })
+      .def("load", [](stream& s, const std::string& path) {
+        py::gil_scoped_release release;
+        s.load(path);
+      })
       .def_property_readonly("num_vertices", &stream::num_vertices)
       .def_property_readonly("num_edges", &stream::num_edges)
       .def_property_readonly("backend", &stream::backend);

@@ -164,7 +164,12 @@ TEST_CASE("api live_reader: text from a pipe, cut into batches, applied to a str
     CHECK_THROWS_WITH_AS(in.next(b), doctest::Contains("<stdin>:2"), fluxgraph::input_error);
   }
   close(fd[0]);
-  CHECK_THROWS_AS(fluxgraph::live_reader(0, fluxgraph::live_options{fluxgraph::input_format::text, 0}), fluxgraph::invalid_argument);
-  CHECK_THROWS_AS(fluxgraph::live_reader(0, fluxgraph::live_options{fluxgraph::input_format::text, 10, 1.0 / 0.0}),
-                  fluxgraph::invalid_argument);
+  fluxgraph::live_options no_edges, no_end;
+  no_edges.batch_edges = 0;
+  no_end.max_delay = 1.0 / 0.0;
+  CHECK_THROWS_AS(fluxgraph::live_reader(0, no_edges), fluxgraph::invalid_argument);
+  CHECK_THROWS_AS(fluxgraph::live_reader(0, no_end), fluxgraph::invalid_argument);
+  fluxgraph::live_options twice;
+  twice.known_ids = {5, 9, 5};
+  CHECK_THROWS_WITH_AS(fluxgraph::live_reader(0, twice), doctest::Contains("known twice"), fluxgraph::invalid_argument);
 }

@@ -214,6 +214,19 @@ TEST_CASE("text: a UTF-8 byte-order mark before the first line is skipped, and o
   CHECK(p.errors.empty());
   CHECK(p.edges == std::vector<edge>{{'+', 1, 2, 1}, {'+', 3, 4, 1}});
   CHECK(parse_all(input_format::text, "1 2\n\xEF\xBB\xBF" "3 4\n").errors.size() == 1);
+  // a pipe may deliver the mark a byte at a time (found by the stream parser's fuzz target)
+  for (const std::size_t chunk : {1, 2, 4}) {
+    const parsed split = parse_all(input_format::text, "\xEF\xBB\xBF" "1 2\n3 4\n", {chunk});
+    CHECK(split.errors.empty());
+    CHECK(split.edges == p.edges);
+    // bytes that begin like a mark and are not one stay the first line's: an error at line 1
+    const parsed broken = parse_all(input_format::text, "\xEF\xBB" "1 2\n3 4\n", {chunk});
+    REQUIRE(broken.errors.size() == 1);
+    CHECK(broken.errors[0].line == 1);
+    CHECK(broken.edges == std::vector<edge>{{'+', 3, 4, 1}});
+  }
+  const parsed only = parse_all(input_format::text, "\xEF\xBB", {1});  // ends inside a would-be mark
+  CHECK(only.errors.size() == 1);
 }
 
 TEST_CASE("binary: little-endian int32 and int64 pairs, split across reads anyhow") {

@@ -1,0 +1,308 @@
+// The stream's journal (engine/journal.hpp): folder, lock, recovery, log appends, the sync thread,
+// snapshots and pruning.
+#include "engine/journal.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "core/error.hpp"
+#include "loaders/durable_io.hpp"
+
+namespace fg {
+
+namespace fs = std::filesystem;
+
+namespace {
+struct entry {
+  std::int64_t batch;
+  std::string path;
+};
+
+std::string file_name(const char* kind, std::int64_t batch, const char* ext) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%s-%020lld.%s", kind, static_cast<long long>(batch), ext);
+  return b;
+}
+
+// The folder's snapshots and logs, ascending by batch. Leftover temporaries (a snapshot write that
+// was killed) are removed.
+void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>& logs) {
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    long long b = -1;
+    if (name.rfind("snap-", 0) == 0 && name.find(".tmp") != std::string::npos) {
+      std::error_code ec;
+      fs::remove(e.path(), ec);
+    } else if (std::sscanf(name.c_str(), "snap-%20lld", &b) == 1 && b >= 0 && name == file_name("snap", b, "fgsnap")) {
+      snaps.push_back({b, e.path().string()});
+    } else if (std::sscanf(name.c_str(), "log-%20lld", &b) == 1 && b >= 0 && name == file_name("log", b, "wal")) {
+      logs.push_back({b, e.path().string()});
+    }
+  }
+  const auto by_batch = [](const entry& a, const entry& b) { return a.batch < b.batch; };
+  std::sort(snaps.begin(), snaps.end(), by_batch);
+  std::sort(logs.begin(), logs.end(), by_batch);
+}
+
+[[noreturn]] void refuse(const std::string& dir, const std::string& what) {
+  throw error("cannot recover the stream in " + dir + ": " + what);
+}
+}  // namespace
+
+struct journal::impl {
+  journal_options opt;
+  int lock_fd = -1;
+  journal_recovery rec;
+  std::int64_t last_batch = 0;  // the last batch in the journal
+  std::int64_t snap_batch = 0;  // the newest snapshot's batch (0: none)
+  std::int64_t batches_since = 0, bytes_since = 0;
+  std::string buffer;           // one encoded record
+
+  std::mutex m;                 // the log's fd and the sync thread's state
+  std::condition_variable cv;
+  int log_fd = -1;
+  std::string log_path;
+  std::uint64_t log_size = 0;
+  bool dirty = false, stopping = false;
+  std::string sync_error;       // the sync thread's failure, reported by the next append
+  std::thread syncer;
+
+  void lock();
+  void recover();
+  std::int64_t base_snapshot(const std::vector<entry>& snaps);
+  void replay(const std::vector<entry>& logs, std::int64_t from);
+  void open_log(const std::string& path, std::uint64_t valid, std::int64_t base);
+  void new_log(std::int64_t base);
+  void prune();
+  void sync_loop();
+};
+
+void journal::impl::lock() {
+  std::error_code ec;
+  fs::create_directories(opt.dir, ec);
+  if (ec || !fs::is_directory(opt.dir)) throw error("cannot use " + opt.dir + " as the stream's journal: " + (ec ? ec.message() : "not a folder"));
+  const std::string path = (fs::path(opt.dir) / "LOCK").string();
+  lock_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0) throw error("cannot open " + path + ": " + std::strerror(errno));
+  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(lock_fd);
+    throw error(opt.dir + " is in use by another stream (" + path + " is locked)");
+  }
+}
+
+// The newest snapshot that reads whole; older ones stay for the next recovery's sake.
+std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps) {
+  for (auto it = snaps.rbegin(); it != snaps.rend(); ++it) {
+    try {
+      snapshot s = read_snapshot(it->path);
+      if (s.stream_batches != it->batch) throw input_error(it->path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(it->batch));
+      rec.base = std::move(s);
+      rec.snapshot_path = it->path;
+      return it->batch;
+    } catch (const input_error& e) {
+      rec.warnings.push_back(std::string(e.what()) + ": passed over for an older snapshot and the log");
+    }
+  }
+  rec.base = snapshot{};
+  rec.base.row_ptr = {0};
+  rec.base.stream_batches = 0;
+  return 0;
+}
+
+// The records after batch `from`, from the logs that hold them. The last log's torn tail is cut off.
+void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
+  std::int64_t cur = from;
+  std::size_t first = 0;  // the newest log starting at or before `from`: older ones hold nothing needed
+  for (std::size_t i = 0; i < logs.size(); ++i)
+    if (logs[i].batch <= from) first = i;
+  if (!logs.empty() && logs[first].batch > from)
+    refuse(opt.dir, "batches " + std::to_string(from + 1) + " to " + std::to_string(logs[first].batch) + " are in no log");
+  for (std::size_t i = first; i < logs.size(); ++i) {
+    const bool newest = i + 1 == logs.size();
+    wal_scan s;
+    try {
+      s = read_wal(logs[i].path);
+    } catch (const input_error& e) {
+      refuse(opt.dir, e.what());
+    }
+    if (s.valid_bytes > 0 && s.base_batch != logs[i].batch)
+      refuse(opt.dir, logs[i].path + " starts after batch " + std::to_string(s.base_batch) + ", its name says " + std::to_string(logs[i].batch));
+    if (s.valid_bytes > 0 && s.base_batch > cur)
+      refuse(opt.dir, "batches " + std::to_string(cur + 1) + " to " + std::to_string(s.base_batch) + " are in no log");
+    for (wal_record& r : s.records) {
+      if (r.batch <= cur) continue;
+      if (!rec.records.empty() || r.lines >= rec.base.stream_lines) rec.records.push_back(std::move(r));
+      else refuse(opt.dir, logs[i].path + ": batch " + std::to_string(r.batch) + " goes back in the input");
+      cur = rec.records.back().batch;
+    }
+    if (s.torn_bytes > 0) {
+      rec.torn_bytes += std::int64_t(s.torn_bytes);
+      rec.warnings.push_back(logs[i].path + ": dropped a torn last record (" + std::to_string(s.torn_bytes) + " bytes, never acknowledged)");
+    }
+    const std::int64_t ends = s.base_batch + std::int64_t(s.records.size());
+    if (newest && (s.valid_bytes == 0 ? logs[i].batch == cur : ends == cur)) {
+      open_log(logs[i].path, s.valid_bytes, logs[i].batch);
+    } else if (s.valid_bytes == 0) {  // a log created and never written, that no batch will go to
+      std::error_code ec;
+      fs::remove(logs[i].path, ec);
+    }
+  }
+  last_batch = cur;
+  if (log_fd < 0) new_log(cur);  // no log, or the newest one ends elsewhere (a snapshot without its log)
+}
+
+void journal::impl::recover() {
+  std::vector<entry> snaps, logs;
+  list(opt.dir, snaps, logs);
+  const std::int64_t from = base_snapshot(snaps);
+  if (!snaps.empty() && rec.snapshot_path.empty() && (logs.empty() || logs.front().batch != 0))
+    refuse(opt.dir, "no snapshot reads whole and the logs do not go back to the first batch");
+  snap_batch = from;
+  replay(logs, from);
+  batches_since = last_batch - snap_batch;  // the spacing counts from the snapshot, not the start
+  bytes_since = std::int64_t(log_size);
+}
+
+// Appends go after `valid` bytes (what follows, a torn record, is cut off); 0: a fresh header.
+void journal::impl::open_log(const std::string& path, std::uint64_t valid, std::int64_t base) {
+  log_fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (log_fd < 0) throw error("cannot open " + path + ": " + std::strerror(errno));
+  log_path = path;
+  if (::ftruncate(log_fd, off_t(valid)) != 0 || ::lseek(log_fd, off_t(valid), SEEK_SET) < 0)
+    throw error("cannot write " + path + ": " + std::strerror(errno));
+  log_size = valid;
+  if (valid == 0) {
+    const std::string h = wal_header(base);
+    write_all(log_fd, h.data(), h.size(), path);
+    log_size = h.size();
+  }
+  sync_data(log_fd, path);
+}
+
+void journal::impl::new_log(std::int64_t base) {
+  const std::string path = (fs::path(opt.dir) / file_name("log", base, "wal")).string();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw error("cannot write " + path + ": " + std::strerror(errno));
+  std::lock_guard<std::mutex> g(m);
+  if (log_fd >= 0) {  // the old log's last records reach the disk before it is left
+    sync_data(log_fd, log_path);
+    ::close(log_fd);
+  }
+  log_fd = fd;
+  log_path = path;
+  log_size = 0;
+  const std::string h = wal_header(base);
+  write_all(log_fd, h.data(), h.size(), path);
+  log_size = h.size();
+  sync_data(log_fd, path);
+  sync_folder_of(path);
+}
+
+// Keeps the two newest snapshots and the logs from the older of them on; removes the rest.
+void journal::impl::prune() {
+  std::vector<entry> snaps, logs;
+  list(opt.dir, snaps, logs);
+  if (snaps.size() < 2) return;  // the one snapshot may turn out corrupted: every log stays
+  const std::int64_t keep_from = snaps[snaps.size() - 2].batch;
+  std::error_code ec;
+  for (std::size_t i = 0; i + 2 < snaps.size(); ++i) fs::remove(snaps[i].path, ec);
+  for (const entry& l : logs)
+    if (l.batch < keep_from && l.path != log_path) fs::remove(l.path, ec);
+  sync_folder_of(log_path);
+}
+
+void journal::impl::sync_loop() {
+  std::unique_lock<std::mutex> g(m);
+  while (!stopping) {
+    cv.wait_for(g, std::chrono::duration<double>(opt.interval));
+    if (dirty && log_fd >= 0 && sync_error.empty()) {
+      if (::fdatasync(log_fd) != 0) sync_error = "cannot write " + log_path + ": " + std::strerror(errno);
+      dirty = false;
+    }
+  }
+}
+
+journal::journal(const journal_options& opt) : p_(std::make_unique<impl>()) {
+  FG_EXPECTS(!opt.dir.empty(), "journal: no folder");
+  FG_EXPECTS(opt.interval > 0 && opt.interval <= 1e6, "journal: the sync interval must be in (0, 1e6] seconds");
+  FG_EXPECTS(opt.snapshot_every >= 0 && opt.snapshot_bytes >= 0, "journal: negative snapshot spacing");
+  p_->opt = opt;
+  p_->lock();
+  try {
+    p_->recover();
+  } catch (...) {
+    if (p_->log_fd >= 0) ::close(p_->log_fd);
+    ::close(p_->lock_fd);
+    throw;
+  }
+  if (opt.sync == sync_mode::interval) p_->syncer = std::thread([this] { p_->sync_loop(); });
+}
+
+journal::~journal() {
+  {
+    std::lock_guard<std::mutex> g(p_->m);
+    p_->stopping = true;
+  }
+  p_->cv.notify_all();
+  if (p_->syncer.joinable()) p_->syncer.join();
+  if (p_->log_fd >= 0) {
+    ::fdatasync(p_->log_fd);  // best effort: a clean end leaves everything on the disk
+    ::close(p_->log_fd);
+  }
+  ::close(p_->lock_fd);
+}
+
+journal_recovery journal::take_recovery() { return std::move(p_->rec); }
+
+void journal::append(const wal_record& r) {
+  impl& p = *p_;
+  FG_EXPECTS(r.batch == p.last_batch + 1, "journal: batch " + std::to_string(r.batch) + " appended after batch " + std::to_string(p.last_batch));
+  p.buffer.clear();
+  encode_record(r, p.buffer);
+  std::lock_guard<std::mutex> g(p.m);
+  if (!p.sync_error.empty()) throw error(p.sync_error);
+  try {
+    write_all(p.log_fd, p.buffer.data(), p.buffer.size(), p.log_path);
+    if (p.opt.sync == sync_mode::batch) sync_data(p.log_fd, p.log_path);
+  } catch (const error&) {
+    if (::ftruncate(p.log_fd, off_t(p.log_size)) == 0) ::lseek(p.log_fd, off_t(p.log_size), SEEK_SET);
+    throw;  // a cut that failed leaves a torn record, which recovery drops
+  }
+  p.log_size += p.buffer.size();
+  p.dirty = true;
+  p.last_batch = r.batch;
+  ++p.batches_since;
+  p.bytes_since += std::int64_t(p.buffer.size());
+}
+
+bool journal::snapshot_due() const noexcept {
+  const impl& p = *p_;
+  return (p.opt.snapshot_every > 0 && p.batches_since >= p.opt.snapshot_every) ||
+         (p.opt.snapshot_bytes > 0 && p.bytes_since >= p.opt.snapshot_bytes);
+}
+
+void journal::write_snapshot(const snapshot& s) {
+  impl& p = *p_;
+  FG_EXPECTS(s.stream_batches == p.last_batch, "journal: a snapshot of batch " + std::to_string(s.stream_batches) + " after batch " + std::to_string(p.last_batch));
+  if (s.stream_batches == p.snap_batch && p.snap_batch > 0) return;  // nothing new since the last one
+  fg::write_snapshot((fs::path(p.opt.dir) / file_name("snap", s.stream_batches, "fgsnap")).string(), s);
+  p.new_log(s.stream_batches);
+  p.snap_batch = s.stream_batches;
+  p.batches_since = p.bytes_since = 0;
+  p.prune();
+}
+
+const std::string& journal::dir() const noexcept { return p_->opt.dir; }
+
+}  // namespace fg

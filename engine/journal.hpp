@@ -1,0 +1,72 @@
+// The durability of a stream (docs/durability.md): a folder holding snapshots of the store
+// (snap-B.fgsnap: the graph after batch B, loaders/snapshot.hpp) and write-ahead logs
+// (log-B.wal: the batches after B, loaders/wal.hpp). Every batch is appended to the log (and, by
+// the sync mode, made durable) before the stream acknowledges it; every N batches (or log bytes)
+// a snapshot is written and the logs it makes useless are removed, keeping the snapshot before it
+// and the log from there, so that a snapshot found corrupted is recovered from the one before.
+// On start the journal finds the newest snapshot that reads whole and the log records after it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loaders/snapshot.hpp"
+#include "loaders/wal.hpp"
+
+namespace fg {
+
+/// When an appended batch reaches the disk: before it is acknowledged (batch), within `interval`
+/// seconds after (interval: a power cut may lose the last interval, a killed process loses
+/// nothing), or when the system decides (none: a killed process still loses nothing).
+enum class sync_mode { batch, interval, none };
+
+struct journal_options {
+  std::string dir;                     ///< created when missing; one stream at a time (locked)
+  sync_mode sync = sync_mode::batch;
+  double interval = 0.1;               ///< seconds, for sync_mode::interval
+  std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
+  std::int64_t snapshot_bytes = 0;     ///< log bytes after which a snapshot is due (0: not by bytes)
+};
+
+/// What the journal found on start: the snapshot to build from and the batches to replay after it.
+struct journal_recovery {
+  snapshot base;                    ///< stream_batches: the batch it holds (0 and empty: none)
+  std::string snapshot_path;        ///< empty when none was used
+  std::vector<wal_record> records;  ///< batches base + 1, base + 2, ... in order
+  std::int64_t torn_bytes = 0;      ///< a torn last record, dropped (never acknowledged)
+  std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped
+};
+
+class journal {
+ public:
+  /// @brief Opens (or creates) the folder, locks it and reads what it holds.
+  /// @throws fg::error for a folder in use, unreadable, or whose history cannot be rebuilt (a
+  ///         corrupted record before the end of a log, batches missing, no usable snapshot and no
+  ///         log from the start): never a silently shorter stream.
+  explicit journal(const journal_options& opt);
+  ~journal();
+  journal(const journal&) = delete;
+  journal& operator=(const journal&) = delete;
+
+  /// The recovered state (once: moved out).
+  journal_recovery take_recovery();
+  /// @brief Appends one batch (the next batch number) and syncs it as the mode says.
+  /// @throws fg::error naming the log and the system's reason (a full disk); the log is cut back
+  ///         to before the record, so the batch is not in the journal and must not be acknowledged.
+  void append(const wal_record& r);
+  /// Whether the batches or log bytes since the last snapshot call for one.
+  bool snapshot_due() const noexcept;
+  /// @brief Writes `s` (s.stream_batches: the last appended batch) as the newest snapshot, starts
+  ///        a log after it and removes what no recovery needs any more.
+  /// @throws fg::error (a full disk: the log still holds every batch; nothing is lost)
+  void write_snapshot(const snapshot& s);
+  const std::string& dir() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
+
+}  // namespace fg
