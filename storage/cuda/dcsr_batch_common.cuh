@@ -192,12 +192,19 @@ inline int bit_width(std::uint64_t v) {
   return b;
 }
 
-// Page-locked memory for the status (one block per host thread and per including file, kept for the
-// process): a staged copy to pageable memory costs a second hop. Asked for before a batch's first
-// launch, since it can fail.
+// Page-locked memory for the status (one block per host thread and per including file, kept while the
+// thread lives and freed when it ends: compute-sanitizer's leak check counted it): a staged copy to
+// pageable memory costs a second hop. Asked for before a batch's first launch, since it can fail.
+struct pinned_block {
+  device_status* p = static_cast<device_status*>(memory::allocate_pinned(sizeof(device_status)));
+  pinned_block() = default;
+  pinned_block(const pinned_block&) = delete;
+  pinned_block& operator=(const pinned_block&) = delete;
+  ~pinned_block() { memory::deallocate_pinned(p); }
+};
 device_status* pinned_status() {
-  thread_local device_status* pinned = static_cast<device_status*>(memory::allocate_pinned(sizeof(device_status)));
-  return pinned;
+  thread_local pinned_block block;
+  return block.p;
 }
 
 // Where a batch reports: its pipeline record (deferred), or workspace slot 0, read back at its end.

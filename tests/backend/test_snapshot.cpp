@@ -95,6 +95,21 @@ TEST_CASE("snapshot: the one the CPU build wrote (tests/data/snapshot/karate.fgs
   for (std::size_t v = 0; v < ids.size(); ++v) CHECK(ids[v] == std::int64_t(v) + 1);
 }
 
+TEST_CASE("snapshot: the one the CUDA build wrote (tests/data/snapshot/karate_cuda_stream.fgsnap) loads here") {
+  // Written on an H200 by `fluxgraph stream karate.mtx --batch 20 --snapshot-out ...` (CUDA build):
+  // a stream's snapshot (in-edge store transposed back, file ids, the stream's position).
+  const std::string path = FG_TEST_DATA_DIR "/snapshot/karate_cuda_stream.fgsnap";
+  std::vector<std::int64_t> ids;
+  const graph g = fluxgraph::load(path, {}, &ids);
+  CHECK(entries(g) == entries(fluxgraph::read(FG_TEST_DATA_DIR "/loaders/karate.mtx")));
+  REQUIRE(ids.size() == 34);
+  for (std::size_t v = 0; v < ids.size(); ++v) CHECK(ids[v] == std::int64_t(v) + 1);
+  fluxgraph::stream s;
+  s.load(path);
+  CHECK(s.num_edges() == 156);
+  CHECK(s.ids() == ids);
+}
+
 TEST_CASE("snapshot: every corruption is refused with a clear error and no graph") {
   const graph g = streamed(fluxgraph::device::automatic, true);
   const std::string path = temp_path("c.snap"), bad = temp_path("bad.snap");
