@@ -69,8 +69,9 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p);
 /// A points-to problem as read from a file: variables with names, and Andersen's four constraints.
 struct pointsto_problem {
   std::string path;
-  std::vector<std::string> names;  ///< names[v]: the text format's identifier, or the number in the numeric format
-  inclusion_problem constraints;   ///< nodes == objects == names.size()
+  /// names[v]: the text format's identifier; empty for the numeric format (variable v is named "v")
+  std::vector<std::string> names;
+  inclusion_problem constraints;   ///< nodes == objects: the variables (names.size() when named)
   std::int64_t lines = 0;          ///< constraints read
 };
 

@@ -90,7 +90,7 @@ pointsto_constraints read_pointsto(const std::string& path) {
   fg::pointsto_problem f = fg::read_pointsto(path);
   fg::inclusion_problem& p = f.constraints;
   pointsto_constraints c;
-  c.variables = vertex_id(f.names.size());
+  c.variables = vertex_id(p.nodes);
   c.address_dst = std::move(p.base_node), c.address_src = std::move(p.base_obj);
   c.copy_dst = std::move(p.copy_dst), c.copy_src = std::move(p.copy_src);
   c.load_dst = std::move(p.load_dst), c.load_src = std::move(p.load_ptr);

@@ -58,9 +58,7 @@ pointsto_problem read_pointsto_numeric(const std::string& path) {
       if (k != 2) throw input_error(path, in.line_number(), "expected the header '<vars> <constraints>', got " + std::to_string(k) + " fields");
       vars = number(in, tok[0], "variable count", 0, max_vars);
       expected = number(in, tok[1], "constraint count", 0, std::int64_t(1) << 40);
-      p.names.resize(std::size_t(vars));
-      for (std::int64_t v = 0; v < vars; ++v) p.names[std::size_t(v)] = std::to_string(v);
-      continue;
+      continue;  // no name strings: a variable is its number (a short header may announce 2^31 of them)
     }
     if (k != 5) throw input_error(path, in.line_number(), "expected '<id> <src> <dst> <type> <offset>', got " + std::to_string(k) + " fields");
     number(in, tok[0], "constraint id", 0, std::numeric_limits<std::int64_t>::max());

@@ -34,7 +34,8 @@ struct pointsto_constraints {
   std::vector<std::int32_t> copy_dst, copy_src;
   std::vector<std::int32_t> load_dst, load_src;
   std::vector<std::int32_t> store_dst, store_src;
-  std::vector<std::string> names;  ///< optional: names[v] (read_pointsto fills it)
+  /// optional: names[v] (read_pointsto fills it for the text format; numeric files name v "v")
+  std::vector<std::string> names;
 };
 
 /// @brief The least solution: row v of the CSR lists the objects v may point to, sorted.
