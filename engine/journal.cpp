@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "core/error.hpp"
 #include "loaders/durable_io.hpp"
@@ -77,6 +79,9 @@ struct journal::impl {
   bool dirty = false, stopping = false;
   std::string sync_error;       // the sync thread's failure, reported by the next append
   std::thread syncer;
+  std::thread snapper;          // the snapshot being written
+  std::string snap_error;       // its failure (written by it, read after a join)
+  std::atomic<bool> snap_failed{false};  // set after snap_error: the next append() joins and throws
 
   void lock();
   void recover();
@@ -86,7 +91,14 @@ struct journal::impl {
   void new_log(std::int64_t base);
   void prune();
   void sync_loop();
+  void join_snapshot();
 };
+
+// Waits for the snapshot thread and reports its failure once.
+void journal::impl::join_snapshot() {
+  if (snapper.joinable()) snapper.join();
+  if (snap_failed.exchange(false)) throw error(std::exchange(snap_error, std::string()));
+}
 
 void journal::impl::lock() {
   std::error_code ec;
@@ -250,6 +262,7 @@ journal::journal(const journal_options& opt) : p_(std::make_unique<impl>()) {
 }
 
 journal::~journal() {
+  if (p_->snapper.joinable()) p_->snapper.join();  // a failure now is not a loss: the log holds every batch
   {
     std::lock_guard<std::mutex> g(p_->m);
     p_->stopping = true;
@@ -270,6 +283,7 @@ void journal::append(const wal_record& r) {
   FG_EXPECTS(r.batch == p.last_batch + 1, "journal: batch " + std::to_string(r.batch) + " appended after batch " + std::to_string(p.last_batch));
   p.buffer.clear();
   encode_record(r, p.buffer);
+  if (p.snap_failed.load(std::memory_order_acquire)) p.join_snapshot();
   std::lock_guard<std::mutex> g(p.m);
   if (!p.sync_error.empty()) throw error(p.sync_error);
   try {
@@ -292,16 +306,29 @@ bool journal::snapshot_due() const noexcept {
          (p.opt.snapshot_bytes > 0 && p.bytes_since >= p.opt.snapshot_bytes);
 }
 
-void journal::write_snapshot(const snapshot& s) {
+void journal::write_snapshot(snapshot s) {
   impl& p = *p_;
   FG_EXPECTS(s.stream_batches == p.last_batch, "journal: a snapshot of batch " + std::to_string(s.stream_batches) + " after batch " + std::to_string(p.last_batch));
+  p.join_snapshot();
   if (s.stream_batches == p.snap_batch && p.snap_batch > 0) return;  // nothing new since the last one
-  fg::write_snapshot((fs::path(p.opt.dir) / file_name("snap", s.stream_batches, "fgsnap")).string(), s);
+  // The log after it first: the batches that follow go there while the snapshot is written. If the
+  // snapshot never becomes whole, the one before and the logs from there still hold everything.
   p.new_log(s.stream_batches);
   p.snap_batch = s.stream_batches;
   p.batches_since = p.bytes_since = 0;
-  p.prune();
+  const std::string path = (fs::path(p.opt.dir) / file_name("snap", s.stream_batches, "fgsnap")).string();
+  p.snapper = std::thread([&p, path, s = std::move(s)] {
+    try {
+      fg::write_snapshot(path, s);
+      p.prune();
+    } catch (const std::exception& e) {
+      p.snap_error = e.what();
+      p.snap_failed.store(true, std::memory_order_release);
+    }
+  });
 }
+
+void journal::wait() { p_->join_snapshot(); }
 
 const std::string& journal::dir() const noexcept { return p_->opt.dir; }
 

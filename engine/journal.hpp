@@ -58,10 +58,17 @@ class journal {
   void append(const wal_record& r);
   /// Whether the batches or log bytes since the last snapshot call for one.
   bool snapshot_due() const noexcept;
-  /// @brief Writes `s` (s.stream_batches: the last appended batch) as the newest snapshot, starts
-  ///        a log after it and removes what no recovery needs any more.
-  /// @throws fg::error (a full disk: the log still holds every batch; nothing is lost)
-  void write_snapshot(const snapshot& s);
+  /// @brief Starts a log after the last appended batch and writes `s` (s.stream_batches: that
+  ///        batch) as the newest snapshot on a thread of its own, then removes what no recovery
+  ///        needs any more: the stream goes on meanwhile (a snapshot of 10^7 edges takes a second
+  ///        to checksum, write and sync). Until it is whole, recovery uses the snapshot before and
+  ///        the logs from there. One snapshot is written at a time: a second waits for the first.
+  /// @throws fg::error for the snapshot before, if it failed (a full disk: the log still holds
+  ///         every batch; nothing is lost). A failure of this one is thrown by the next append(),
+  ///         write_snapshot() or wait().
+  void write_snapshot(snapshot s);
+  /// @brief Waits for the snapshot being written, if any. @throws fg::error when it failed
+  void wait();
   const std::string& dir() const noexcept;
 
  private:

@@ -370,6 +370,7 @@ template <class S>
 void stream_session<S>::checkpoint() {
   FG_EXPECTS(s_->log != nullptr, "stream_session: checkpoint needs a durable session");
   s_->snapshot_now(nullptr, *this);
+  s_->log->wait();  // asked for: whole when this returns
 }
 template <class S>
 void stream_session<S>::seed(const snapshot& s) {
@@ -381,7 +382,10 @@ void stream_session<S>::seed(const snapshot& s) {
   base.stream_lines = 0;
   st.restore(base);
   if (st.opt.closure) st.plus = transitive_closure(st.g.store());
-  if (st.log) st.snapshot_now(nullptr, *this);
+  if (st.log) {  // whole before any batch is logged after it: the log does not hold the seed
+    st.snapshot_now(nullptr, *this);
+    st.log->wait();
+  }
 }
 template <class S>
 const recovery_report& stream_session<S>::recovery() const noexcept { return s_->recovered; }

@@ -4,12 +4,12 @@
 # Inputs: .data/ (git-ignored; carried) may hold real graphs: *.mtx.gz / *.txt.gz are benchmarked.
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
-# racecheck), bench, live, spmv, select, closure, python (default: all). All of them take longer than one device call (600 s) now: run it as
+# racecheck), bench, live, wal, spmv, select, closure, python (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-parts=,${1:-tests,sanitize,bench,live,spmv,select,closure,python},
+parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -86,6 +86,7 @@ done
 [ ${#inc_set[@]} -gt 0 ] && want closure && step closure-inc 90 build/cuda/fluxgraph bench closure --no-split --incremental 0.0001,0.01 \
   "${inc_set[@]}"
 want live && step live 300 scripts/stream-e2e.sh
+want wal && step wal 300 scripts/wal-overhead.sh
 # The Python API against the C++ API on the same NumPy batches (issue 17: <= 1.2x inserts, <= 1.05x PageRank).
 py=$(sed -n "s/^FG_PYTHON:FILEPATH=//p" build/cuda/CMakeCache.txt 2>/dev/null)
 want python && step python-api 300 env PYTHONPATH=build/cuda/python "${py:-python3}" python/bench/bench_api.py --edges 20000000 --reps 5
@@ -112,6 +113,7 @@ if show select; then
 fi
 show python-api && echo "-- Python API vs C++ API --" && cat "$out/python-api.log"
 show live && echo "-- stream - end to end --" && grep -E "stream -|_us:" "$out/live.log"
+show wal && echo "-- stream - with --wal (durability's cost) --" && grep -E "^batch" "$out/wal.log"
 echo "-- transitive closure (pairs and iterations vs the published table) --"
 [ -e "$out/closure.log" ] && sed -n '/^graph /,$p' "$out/closure.log"
 echo "-- incremental closure (held-back share extended vs from scratch) --"
