@@ -307,18 +307,25 @@ bool journal::snapshot_due() const noexcept {
 }
 
 void journal::write_snapshot(snapshot s) {
+  const std::int64_t batch = s.stream_batches;
+  write_snapshot(batch, [s = std::move(s)]() mutable { return std::move(s); });
+}
+
+void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build) {
   impl& p = *p_;
-  FG_EXPECTS(s.stream_batches == p.last_batch, "journal: a snapshot of batch " + std::to_string(s.stream_batches) + " after batch " + std::to_string(p.last_batch));
+  FG_EXPECTS(batch == p.last_batch, "journal: a snapshot of batch " + std::to_string(batch) + " after batch " + std::to_string(p.last_batch));
   p.join_snapshot();
-  if (s.stream_batches == p.snap_batch && p.snap_batch > 0) return;  // nothing new since the last one
+  if (batch == p.snap_batch && p.snap_batch > 0) return;  // nothing new since the last one
   // The log after it first: the batches that follow go there while the snapshot is written. If the
   // snapshot never becomes whole, the one before and the logs from there still hold everything.
-  p.new_log(s.stream_batches);
-  p.snap_batch = s.stream_batches;
+  p.new_log(batch);
+  p.snap_batch = batch;
   p.batches_since = p.bytes_since = 0;
-  const std::string path = (fs::path(p.opt.dir) / file_name("snap", s.stream_batches, "fgsnap")).string();
-  p.snapper = std::thread([&p, path, s = std::move(s)] {
+  const std::string path = (fs::path(p.opt.dir) / file_name("snap", batch, "fgsnap")).string();
+  p.snapper = std::thread([&p, path, batch, build = std::move(build)] {
     try {
+      const snapshot s = build();
+      if (s.stream_batches != batch) throw error("journal: the snapshot built for batch " + std::to_string(batch) + " holds another");
       fg::write_snapshot(path, s);
       p.prune();
     } catch (const std::exception& e) {

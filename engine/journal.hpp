@@ -67,6 +67,9 @@ class journal {
   ///         every batch; nothing is lost). A failure of this one is thrown by the next append(),
   ///         write_snapshot() or wait().
   void write_snapshot(snapshot s);
+  /// @brief As write_snapshot(s), with the snapshot of batch `batch` built by `build` on the
+  ///        snapshot's thread (a transposition, say: off the stream's thread too).
+  void write_snapshot(std::int64_t batch, std::function<snapshot()> build);
   /// @brief Waits for the snapshot being written, if any. @throws fg::error when it failed
   void wait();
   const std::string& dir() const noexcept;

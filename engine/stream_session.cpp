@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -82,7 +83,7 @@ struct stream_session<S>::state {
   void recover();
   void restore(const snapshot& base);
   void log_batch(const edge_list& ins, const edge_list& del, batch_order order, const batch_origin& origin, batch_report& r);
-  void snapshot_now(batch_report* r, const stream_session& self);
+  void snapshot_now(batch_report* r);
   void update_store(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r,
                     coo_matrix<pattern, S>& added);
   void analyse(const coo_matrix<pattern, S>& added, batch_report& r);
@@ -187,19 +188,23 @@ void stream_session<S>::state::log_batch(const edge_list& ins, const edge_list& 
   r.log_seconds = since(t);
 }
 
-// The store as a snapshot in the file's direction, with the ids when every vertex has one.
-template <class S>
-snapshot stream_session<S>::to_snapshot() const {
-  const state& st = *s_;
-  const csr_matrix<pattern, S> c = st.g.store().to_csr();
-  const std::vector<offset_t> rp = to_vector(c.row_ptr);
-  const std::vector<vertex_t> col = to_vector(c.col);
-  snapshot s;
-  s.vertices = st.g.num_vertices();
-  if (st.g.oriented() == orientation::out) {
-    s.row_ptr.assign(rp.begin(), rp.end());
-    s.col = col;
-  } else {  // in-edges (row = target): transposed, so that the snapshot's rows are sources
+namespace {
+// The store's arrays on the host, and what a snapshot of them needs: copied at once (the store
+// changes with the next batch); the snapshot is built from them later, off the stream's thread.
+struct store_copy {
+  std::vector<offset_t> rp;
+  std::vector<vertex_t> col;
+  bool in_edges = false;
+  snapshot head;  // vertices, ids, position; no arrays yet
+
+  // The snapshot in the file's direction (in-edges, row = target, transposed to rows = sources).
+  snapshot build() {
+    snapshot s = std::move(head);
+    if (!in_edges) {
+      s.row_ptr.assign(rp.begin(), rp.end());
+      s.col = std::move(col);
+      return s;
+    }
     s.row_ptr.assign(std::size_t(s.vertices) + 1, 0);
     for (const vertex_t u : col) ++s.row_ptr[std::size_t(u) + 1];
     for (std::size_t v = 0; v < std::size_t(s.vertices); ++v) s.row_ptr[v + 1] += s.row_ptr[v];
@@ -207,17 +212,38 @@ snapshot stream_session<S>::to_snapshot() const {
     std::vector<std::int64_t> next(s.row_ptr.begin(), s.row_ptr.end() - 1);
     for (std::size_t v = 0; v + 1 < rp.size(); ++v)
       for (offset_t i = rp[v]; i < rp[v + 1]; ++i) s.col[std::size_t(next[std::size_t(col[std::size_t(i)])]++)] = vertex_t(v);
+    return s;
   }
-  if (st.ids.size() == std::size_t(s.vertices)) s.original_id = st.ids;
-  s.stream_batches = st.totals.batches;
-  s.stream_lines = st.lines;
-  return s;
-}
+};
 
 template <class S>
-void stream_session<S>::state::snapshot_now(batch_report* r, const stream_session<S>& self) {
+store_copy copy_store(const fg::graph<pattern, S>& g, const std::vector<std::int64_t>& ids, std::int64_t batches,
+                      std::int64_t lines) {
+  const csr_matrix<pattern, S> c = g.store().to_csr();
+  store_copy k;
+  k.rp = to_vector(c.row_ptr);
+  k.col = to_vector(c.col);
+  k.in_edges = g.oriented() == orientation::in;
+  k.head.vertices = g.num_vertices();
+  if (ids.size() == std::size_t(k.head.vertices)) k.head.original_id = ids;
+  k.head.stream_batches = batches;
+  k.head.stream_lines = lines;
+  return k;
+}
+}  // namespace
+
+// The store as a snapshot in the file's direction, with the ids when every vertex has one.
+template <class S>
+snapshot stream_session<S>::to_snapshot() const {
+  return copy_store(s_->g, s_->ids, s_->totals.batches, s_->lines).build();
+}
+
+// A durable session's snapshot: the copy here, the rest on the journal's thread.
+template <class S>
+void stream_session<S>::state::snapshot_now(batch_report* r) {
   const auto t = clock_type::now();
-  log->write_snapshot(self.to_snapshot());
+  auto k = std::make_shared<store_copy>(copy_store(g, ids, totals.batches, lines));
+  log->write_snapshot(totals.batches, [k] { return k->build(); });
   if (r) r->snapshot = true, r->snapshot_seconds = since(t);
 }
 
@@ -325,7 +351,7 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   r.edges = st.g.num_edges();
   r.vertices = st.g.num_vertices();
   st.add_up(r);
-  if (st.log && st.log->snapshot_due()) st.snapshot_now(&r, *this);
+  if (st.log && st.log->snapshot_due()) st.snapshot_now(&r);
   return r;
 }
 
@@ -369,7 +395,7 @@ final_report stream_session<S>::finish() {
 template <class S>
 void stream_session<S>::checkpoint() {
   FG_EXPECTS(s_->log != nullptr, "stream_session: checkpoint needs a durable session");
-  s_->snapshot_now(nullptr, *this);
+  s_->snapshot_now(nullptr);
   s_->log->wait();  // asked for: whole when this returns
 }
 template <class S>
@@ -383,7 +409,7 @@ void stream_session<S>::seed(const snapshot& s) {
   st.restore(base);
   if (st.opt.closure) st.plus = transitive_closure(st.g.store());
   if (st.log) {  // whole before any batch is logged after it: the log does not hold the seed
-    st.snapshot_now(nullptr, *this);
+    st.snapshot_now(nullptr);
     st.log->wait();
   }
 }
