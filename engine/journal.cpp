@@ -82,6 +82,7 @@ struct journal::impl {
   std::thread snapper;          // the snapshot being written
   std::string snap_error;       // its failure (written by it, read after a join)
   std::atomic<bool> snap_failed{false};  // set after snap_error: the next append() joins and throws
+  std::atomic<bool> snap_running{false};  // a snapshot is being written: the next one is not due yet
 
   void lock();
   void recover();
@@ -302,6 +303,7 @@ void journal::append(const wal_record& r) {
 
 bool journal::snapshot_due() const noexcept {
   const impl& p = *p_;
+  if (p.snap_running.load(std::memory_order_acquire)) return false;  // due when the one being written is whole
   return (p.opt.snapshot_every > 0 && p.batches_since >= p.opt.snapshot_every) ||
          (p.opt.snapshot_bytes > 0 && p.bytes_since >= p.opt.snapshot_bytes);
 }
@@ -322,6 +324,7 @@ void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build
   p.snap_batch = batch;
   p.batches_since = p.bytes_since = 0;
   const std::string path = (fs::path(p.opt.dir) / file_name("snap", batch, "fgsnap")).string();
+  p.snap_running.store(true, std::memory_order_release);
   p.snapper = std::thread([&p, path, batch, build = std::move(build)] {
     try {
       const snapshot s = build();
@@ -332,6 +335,7 @@ void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build
       p.snap_error = e.what();
       p.snap_failed.store(true, std::memory_order_release);
     }
+    p.snap_running.store(false, std::memory_order_release);
   });
 }
 

@@ -56,7 +56,8 @@ class journal {
   /// @throws fg::error naming the log and the system's reason (a full disk); the log is cut back
   ///         to before the record, so the batch is not in the journal and must not be acknowledged.
   void append(const wal_record& r);
-  /// Whether the batches or log bytes since the last snapshot call for one.
+  /// Whether the batches or log bytes since the last snapshot call for one (never while one is
+  /// being written: the stream does not wait for it; the log grows meanwhile).
   bool snapshot_due() const noexcept;
   /// @brief Starts a log after the last appended batch and writes `s` (s.stream_batches: that
   ///        batch) as the newest snapshot on a thread of its own, then removes what no recovery

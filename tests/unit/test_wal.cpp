@@ -108,6 +108,7 @@ TEST_CASE("journal: recovery from snapshots and logs; a corrupted snapshot is pa
         fg::snapshot s;
         s.vertices = 50, s.row_ptr.assign(51, 0), s.stream_batches = b, s.stream_lines = 10 * b;
         j.write_snapshot(s);
+        j.wait();  // (written on a thread of its own; the next is not due while it is)
       }
     }
     CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("in use"), fg::error);  // locked
