@@ -52,7 +52,8 @@ seed() {
 }
 
 mkdir -p $OUT/findings $OUT/logs
-for t in "${TARGETS[@]}"; do seed "$t"; mkdir -p $OUT/findings/$t; done
+# A run's findings replace the last run's (the logs of both name them).
+for t in "${TARGETS[@]}"; do seed "$t"; rm -rf $OUT/findings/$t; mkdir -p $OUT/findings/$t; done
 run_one() {
   local t=$1
   (cd $OUT/findings/$t && ../../${t}_fuzz ../../corpus/$t -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 \

@@ -117,6 +117,14 @@ TEST_CASE("pointsto: the numeric and the text format read the same constraints")
   const pointsto_problem txt = read_pointsto(data("pointsto/load_store.txt"));
   CHECK(num.names.empty());  // numbered: no name strings (found by the fuzz target: a header of 4e8 variables)
   CHECK(num.constraints.nodes == 8);
+  {  // a header may announce 2e9 variables: reading it costs nothing per variable
+    const std::string path = (fs::temp_directory_path() / "fg_pointsto_huge.cons").string();
+    std::ofstream(path) << "2000000000 0\n";
+    const pointsto_problem huge = read_pointsto(path);
+    CHECK(huge.constraints.nodes == 2000000000);
+    CHECK(huge.names.empty());
+    fs::remove(path);
+  }
   CHECK(num.lines == 7);
   CHECK(txt.lines == 7);
   CHECK(solve_inclusion(num.constraints, exec::device).stats.facts == solve_inclusion(txt.constraints, exec::device).stats.facts);
