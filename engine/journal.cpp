@@ -67,7 +67,10 @@ struct journal::impl {
   int lock_fd = -1;
   journal_recovery rec;
   std::int64_t last_batch = 0;  // the last batch in the journal
-  std::int64_t snap_batch = 0;  // the newest snapshot's batch (0: none)
+  std::int64_t snap_batch = 0;  // the newest snapshot's batch (0: none), whole or being written
+  std::atomic<std::int64_t> snap_whole{-1};  // the newest snapshot known whole (-1: none)
+  std::string broken;           // a log write failed: the log may end in a partial record, so
+                                // nothing more is appended (recovery, at the next start, cuts it)
   std::int64_t batches_since = 0, bytes_since = 0;
   std::string buffer;           // one encoded record
 
@@ -89,7 +92,10 @@ struct journal::impl {
   std::int64_t base_snapshot(const std::vector<entry>& snaps);
   void replay(const std::vector<entry>& logs, std::int64_t from);
   void open_log(const std::string& path, std::uint64_t valid, std::int64_t base);
-  void new_log(std::int64_t base);
+  void new_log(std::int64_t base, bool seeded = false);
+  void check_usable() const {
+    if (!broken.empty()) throw error("the stream's journal failed earlier (" + broken + "); restart the stream to recover");
+  }
   void prune();
   void sync_loop();
   void join_snapshot();
@@ -123,8 +129,11 @@ std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps) {
       rec.base = std::move(s);
       rec.snapshot_path = it->path;
       return it->batch;
-    } catch (const input_error& e) {
-      rec.warnings.push_back(std::string(e.what()) + ": passed over for an older snapshot and the log");
+    } catch (const input_error& e) {  // renamed away: pruning must not count it as one of the two kept
+      std::error_code ec;
+      fs::rename(it->path, it->path + ".corrupt", ec);
+      rec.warnings.push_back(std::string(e.what()) + ": passed over for an older snapshot and the log (kept as " +
+                             it->path + ".corrupt)");
     }
   }
   rec.base = snapshot{};
@@ -151,6 +160,8 @@ void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
     }
     if (s.valid_bytes > 0 && s.base_batch != logs[i].batch)
       refuse(opt.dir, logs[i].path + " starts after batch " + std::to_string(s.base_batch) + ", its name says " + std::to_string(logs[i].batch));
+    if (s.seeded && s.base_batch == 0 && from == 0 && rec.snapshot_path.empty())
+      refuse(opt.dir, "the stream started from a snapshot (" + file_name("snap", 0, "fgsnap") + ") that cannot be read");
     if (s.valid_bytes > 0 && s.base_batch > cur)
       refuse(opt.dir, "batches " + std::to_string(cur + 1) + " to " + std::to_string(s.base_batch) + " are in no log");
     for (wal_record& r : s.records) {
@@ -182,6 +193,7 @@ void journal::impl::recover() {
   if (!snaps.empty() && rec.snapshot_path.empty() && (logs.empty() || logs.front().batch != 0))
     refuse(opt.dir, "no snapshot reads whole and the logs do not go back to the first batch");
   snap_batch = from;
+  if (!rec.snapshot_path.empty()) snap_whole = from;
   replay(logs, from);
   batches_since = last_batch - snap_batch;  // the spacing counts from the snapshot, not the start
   bytes_since = std::int64_t(log_size);
@@ -196,14 +208,15 @@ void journal::impl::open_log(const std::string& path, std::uint64_t valid, std::
     throw error("cannot write " + path + ": " + std::strerror(errno));
   log_size = valid;
   if (valid == 0) {
-    const std::string h = wal_header(base);
+    const std::string h = wal_header(base, base == 0 && !rec.snapshot_path.empty());
     write_all(log_fd, h.data(), h.size(), path);
     log_size = h.size();
   }
   sync_data(log_fd, path);
 }
 
-void journal::impl::new_log(std::int64_t base) {
+void journal::impl::new_log(std::int64_t base, bool seeded) {
+  check_usable();
   const std::string path = (fs::path(opt.dir) / file_name("log", base, "wal")).string();
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw error("cannot write " + path + ": " + std::strerror(errno));
@@ -215,11 +228,16 @@ void journal::impl::new_log(std::int64_t base) {
   log_fd = fd;
   log_path = path;
   log_size = 0;
-  const std::string h = wal_header(base);
-  write_all(log_fd, h.data(), h.size(), path);
-  log_size = h.size();
-  sync_data(log_fd, path);
-  sync_folder_of(path);
+  try {
+    const std::string h = wal_header(base, seeded);
+    write_all(log_fd, h.data(), h.size(), path);
+    log_size = h.size();
+    sync_data(log_fd, path);
+    sync_folder_of(path);
+  } catch (const error& e) {
+    broken = e.what();
+    throw;
+  }
 }
 
 // Keeps the two newest snapshots and the logs from the older of them on; removes the rest.
@@ -284,15 +302,19 @@ void journal::append(const wal_record& r) {
   FG_EXPECTS(r.batch == p.last_batch + 1, "journal: batch " + std::to_string(r.batch) + " appended after batch " + std::to_string(p.last_batch));
   p.buffer.clear();
   encode_record(r, p.buffer);
+  p.check_usable();
   if (p.snap_failed.load(std::memory_order_acquire)) p.join_snapshot();
   std::lock_guard<std::mutex> g(p.m);
   if (!p.sync_error.empty()) throw error(p.sync_error);
   try {
     write_all(p.log_fd, p.buffer.data(), p.buffer.size(), p.log_path);
     if (p.opt.sync == sync_mode::batch) sync_data(p.log_fd, p.log_path);
-  } catch (const error&) {
+  } catch (const error& e) {
+    // Cut back to before the record; whether or not that worked, nothing more is appended (a record
+    // after a partial one would turn a torn tail into damage in the middle of the log).
     if (::ftruncate(p.log_fd, off_t(p.log_size)) == 0) ::lseek(p.log_fd, off_t(p.log_size), SEEK_SET);
-    throw;  // a cut that failed leaves a torn record, which recovery drops
+    p.broken = e.what();
+    throw;
   }
   p.log_size += p.buffer.size();
   p.dirty = true;
@@ -316,30 +338,39 @@ void journal::write_snapshot(snapshot s) {
 void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build) {
   impl& p = *p_;
   FG_EXPECTS(batch == p.last_batch, "journal: a snapshot of batch " + std::to_string(batch) + " after batch " + std::to_string(p.last_batch));
+  p.check_usable();
   p.join_snapshot();
-  if (batch == p.snap_batch && p.snap_batch > 0) return;  // nothing new since the last one
+  if (batch == p.snap_whole.load()) return;  // that snapshot is whole already
   // The log after it first: the batches that follow go there while the snapshot is written. If the
   // snapshot never becomes whole, the one before and the logs from there still hold everything.
-  p.new_log(batch);
+  p.new_log(batch, batch == 0);  // a batch-0 snapshot is a seed (or an empty start): log-0 needs it then
   p.snap_batch = batch;
   p.batches_since = p.bytes_since = 0;
   const std::string path = (fs::path(p.opt.dir) / file_name("snap", batch, "fgsnap")).string();
-  p.snap_running.store(true, std::memory_order_release);
-  p.snapper = std::thread([&p, path, batch, build = std::move(build)] {
+  const auto work = [&p, path, batch, build = std::move(build)] {
     try {
       const snapshot s = build();
       if (s.stream_batches != batch) throw error("journal: the snapshot built for batch " + std::to_string(batch) + " holds another");
       fg::write_snapshot(path, s);
+      p.snap_whole.store(batch);
       p.prune();
     } catch (const std::exception& e) {
       p.snap_error = e.what();
       p.snap_failed.store(true, std::memory_order_release);
     }
     p.snap_running.store(false, std::memory_order_release);
-  });
+  };
+  p.snap_running.store(true, std::memory_order_release);
+  try {
+    p.snapper = std::thread(work);
+  } catch (...) {  // no thread: no snapshot running
+    p.snap_running.store(false, std::memory_order_release);
+    throw;
+  }
 }
 
 void journal::wait() { p_->join_snapshot(); }
+void journal::check() const { p_->check_usable(); }
 
 const std::string& journal::dir() const noexcept { return p_->opt.dir; }
 

@@ -73,6 +73,9 @@ class journal {
   void write_snapshot(std::int64_t batch, std::function<snapshot()> build);
   /// @brief Waits for the snapshot being written, if any. @throws fg::error when it failed
   void wait();
+  /// @brief Throws fg::error once a log write failed: from then on nothing is appended (the
+  ///        stream is to be restarted, which recovers every acknowledged batch).
+  void check() const;
   const std::string& dir() const noexcept;
 
  private:

@@ -333,6 +333,7 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
                                       batch_order order, const batch_origin& origin) {
   FG_EXPECTS(vertices >= 0, "stream_session: negative vertex count");
   state& st = *s_;
+  if (st.log) st.log->check();  // a failed journal takes no batch: the store stays what the log holds
   batch_report r;
   r.batch = st.totals.batches + 1;
   r.inserts = ins.size();

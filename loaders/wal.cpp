@@ -17,6 +17,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the log format is litt
 namespace {
 constexpr char magic[8] = {'F', 'G', 'W', 'A', 'L', '\r', '\n', '\0'};
 constexpr std::uint32_t record_magic = 0x31524746;  // "FGR1"
+constexpr std::int64_t max_batch = std::int64_t(1) << 62;  // batch numbers stay far from overflow
 
 struct file_header {
   char magic[8];
@@ -52,6 +53,18 @@ void put(std::string& out, const std::vector<T>& v) {
   out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
+// What a record may hold: dense inserts below `vertices` (the store grows to hold them); deletes of
+// any id >= 0 (one past the store deletes nothing, as the store does); input ids >= 0. encode_record
+// refuses what decode would: a record that cannot be read back is never written.
+bool valid(const wal_record& r) {
+  const auto below = [&](const std::vector<std::int32_t>& v) {
+    return std::all_of(v.begin(), v.end(), [&](std::int32_t x) { return x >= 0 && x < r.vertices; });
+  };
+  const auto nonneg = [](const auto& v) { return std::all_of(v.begin(), v.end(), [](auto x) { return x >= 0; }); };
+  return r.batch > 0 && r.batch < max_batch && r.lines >= 0 && r.vertices >= 0 && below(r.ins_src) && below(r.ins_dst) &&
+         nonneg(r.del_src) && nonneg(r.del_dst) && nonneg(r.new_ids);
+}
+
 // The payload after its frame was checked; false when its contents are impossible.
 bool decode(const char* p, std::size_t n, wal_record& r) {
   fixed_part f;
@@ -60,7 +73,7 @@ bool decode(const char* p, std::size_t n, wal_record& r) {
   const std::uint64_t limit = n;  // each count is bounded by the bytes before the sum is formed
   if (f.ids > limit / 8 || f.inserts > limit / 8 || f.deletes > limit / 8) return false;
   if (sizeof f + 8 * (f.ids + f.inserts + f.deletes) != n) return false;
-  if (f.batch <= 0 || f.lines < 0 || f.vertices < 0 || (f.flags & ~1u) != 0) return false;
+  if ((f.flags & ~1u) != 0) return false;
   r.batch = f.batch, r.lines = f.lines, r.vertices = f.vertices, r.inserts_first = (f.flags & 1u) != 0;
   p += sizeof f;
   const auto take = [&p](auto& v, std::uint64_t count) {
@@ -71,11 +84,7 @@ bool decode(const char* p, std::size_t n, wal_record& r) {
   take(r.new_ids, f.ids);
   take(r.ins_src, f.inserts), take(r.ins_dst, f.inserts);
   take(r.del_src, f.deletes), take(r.del_dst, f.deletes);
-  const auto dense = [&](const std::vector<std::int32_t>& v) {
-    return std::all_of(v.begin(), v.end(), [&](std::int32_t x) { return x >= 0 && x < f.vertices; });
-  };
-  return std::all_of(r.new_ids.begin(), r.new_ids.end(), [](std::int64_t x) { return x >= 0; }) && dense(r.ins_src) &&
-         dense(r.ins_dst) && dense(r.del_src) && dense(r.del_dst);
+  return valid(r);
 }
 
 bool all_zero(const char* p, std::size_t n) { return std::all_of(p, p + n, [](char c) { return c == 0; }); }
@@ -93,11 +102,12 @@ bool frame_follows(const char* p, std::size_t n) {
 }
 }  // namespace
 
-std::string wal_header(std::int64_t base_batch) {
-  FG_EXPECTS(base_batch >= 0, "wal: a negative base batch");
+std::string wal_header(std::int64_t base_batch, bool seeded) {
+  FG_EXPECTS(base_batch >= 0 && base_batch < max_batch, "wal: a base batch out of range");
   file_header h{};
   std::memcpy(h.magic, magic, 8);
   h.version = wal_version;
+  h.flags = seeded ? 1u : 0u;
   h.base_batch = base_batch;
   h.crc = crc_with_zero(h, &file_header::crc);
   return std::string(reinterpret_cast<const char*>(&h), sizeof h);
@@ -105,7 +115,8 @@ std::string wal_header(std::int64_t base_batch) {
 
 void encode_record(const wal_record& r, std::string& out) {
   FG_EXPECTS(r.ins_src.size() == r.ins_dst.size() && r.del_src.size() == r.del_dst.size(), "wal: src and dst differ in length");
-  FG_EXPECTS(r.batch > 0 && r.lines >= 0 && r.vertices >= 0, "wal: a record with a negative position");
+  FG_EXPECTS(valid(r), "wal: batch " + std::to_string(r.batch) + ": a record that could not be read back (a negative "
+                       "position or id, or an insert past its vertex count)");
   const fixed_part f{r.batch, r.lines, r.vertices, r.inserts_first ? 1u : 0u,
                      r.new_ids.size(), r.ins_src.size(), r.del_src.size()};
   std::string payload(reinterpret_cast<const char*>(&f), sizeof f);
@@ -133,8 +144,10 @@ wal_scan scan_wal(const std::string& name, const char* data, std::size_t n) {
   if (std::memcmp(h.magic, magic, 8) != 0) fail(0, "not a fluxgraph log");
   if (h.crc != crc_with_zero(h, &file_header::crc)) fail(0, "the log's header is corrupted (checksum mismatch)");
   if (h.version != wal_version) fail(0, "log version " + std::to_string(h.version) + ": this fluxgraph reads version " + std::to_string(wal_version));
-  if (h.base_batch < 0 || h.flags != 0 || h.reserved != 0) fail(0, "the log's header holds impossible values");
+  if (h.base_batch < 0 || h.base_batch >= max_batch || (h.flags & ~1u) != 0 || h.reserved != 0)
+    fail(0, "the log's header holds impossible values");
   s.base_batch = h.base_batch;
+  s.seeded = (h.flags & 1u) != 0;
   std::size_t at = sizeof h;
   std::int64_t expect = h.base_batch + 1, lines = 0;
   while (at < n) {

@@ -24,14 +24,16 @@ struct wal_record {
 constexpr std::uint32_t wal_version = 1;
 constexpr std::size_t wal_header_bytes = 32;
 
-/// The log file's header: the log holds batches after `base_batch`.
-std::string wal_header(std::int64_t base_batch);
+/// The log file's header: the log holds batches after `base_batch`; `seeded`: batch 0 is not the
+/// empty graph but a snapshot the stream started from (without it the log cannot be replayed).
+std::string wal_header(std::int64_t base_batch, bool seeded = false);
 /// Appends `r`'s frame and payload to `out`.
 /// @throws fg::invalid_argument for an inconsistent record (lengths, negative ids)
 void encode_record(const wal_record& r, std::string& out);
 
 struct wal_scan {
   std::int64_t base_batch = 0;
+  bool seeded = false;  ///< wal_header's flag
   std::vector<wal_record> records;
   std::size_t valid_bytes = 0;  ///< the header and the whole records: where the next one goes
   std::size_t torn_bytes = 0;   ///< a torn last record (or header), dropped

@@ -253,7 +253,8 @@ def main():
               and "passed over" in err, "a corrupted newest snapshot is passed over for the one before", (r.first, err))
         t2, why = final_state(t)
         check(t2 == t and not why, "rebuilt from the older snapshot and the log, the store equals the model", why)
-        os.remove(path)  # the corrupted one
+        check(not os.path.exists(path) and os.path.exists(path + ".corrupt"),
+              "the corrupted snapshot is renamed aside (never counted among the snapshots kept)", os.listdir(DIR))
 
     # 4. a corrupted record inside a log: refused, naming the log
     r = run("batch")
