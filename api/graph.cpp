@@ -128,9 +128,7 @@ graph load(const std::string& path, const graph_options& opt, std::vector<std::i
   graph_options o = opt;
   o.weighted = s.weighted;
   graph g(s.vertices, o);
-  std::vector<std::int32_t> src(s.col.size());
-  for (std::size_t v = 0; v + 1 < s.row_ptr.size(); ++v)
-    std::fill(src.begin() + s.row_ptr[v], src.begin() + s.row_ptr[v + 1], std::int32_t(v));
+  const std::vector<std::int32_t> src = fg::entry_rows(s);
   if (!src.empty())
     g.insert(edge_span<std::int32_t>{src.data(), s.col.data(), src.size(), s.weighted ? s.val.data() : nullptr});
   if (ids) *ids = std::move(s.original_id);

@@ -67,7 +67,6 @@ struct journal::impl {
   int lock_fd = -1;
   journal_recovery rec;
   std::int64_t last_batch = 0;  // the last batch in the journal
-  std::int64_t snap_batch = 0;  // the newest snapshot's batch (0: none), whole or being written
   std::atomic<std::int64_t> snap_whole{-1};  // the newest snapshot known whole (-1: none)
   std::string broken;           // a log write failed: the log may end in a partial record, so
                                 // nothing more is appended (recovery, at the next start, cuts it)
@@ -192,10 +191,9 @@ void journal::impl::recover() {
   const std::int64_t from = base_snapshot(snaps);
   if (!snaps.empty() && rec.snapshot_path.empty() && (logs.empty() || logs.front().batch != 0))
     refuse(opt.dir, "no snapshot reads whole and the logs do not go back to the first batch");
-  snap_batch = from;
   if (!rec.snapshot_path.empty()) snap_whole = from;
   replay(logs, from);
-  batches_since = last_batch - snap_batch;  // the spacing counts from the snapshot, not the start
+  batches_since = last_batch - from;  // the spacing counts from the snapshot, not the start
   bytes_since = std::int64_t(log_size);
 }
 
@@ -344,7 +342,6 @@ void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build
   // The log after it first: the batches that follow go there while the snapshot is written. If the
   // snapshot never becomes whole, the one before and the logs from there still hold everything.
   p.new_log(batch, batch == 0);  // a batch-0 snapshot is a seed (or an empty start): log-0 needs it then
-  p.snap_batch = batch;
   p.batches_since = p.bytes_since = 0;
   const std::string path = (fs::path(p.opt.dir) / file_name("snap", batch, "fgsnap")).string();
   const auto work = [&p, path, batch, build = std::move(build)] {

@@ -158,9 +158,7 @@ void stream_session<S>::state::recover() {
 template <class S>
 void stream_session<S>::state::restore(const snapshot& base) {
   if (base.vertices > g.num_vertices()) g.grow(vertex_t(base.vertices));
-  std::vector<vertex_t> src(base.col.size());
-  for (std::size_t v = 0; v + 1 < base.row_ptr.size(); ++v)
-    std::fill(src.begin() + base.row_ptr[v], src.begin() + base.row_ptr[v + 1], vertex_t(v));
+  const std::vector<vertex_t> src = entry_rows(base);
   if (!src.empty()) {
     g.insert(g.batch(src, base.col));
     g.defragment();

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +108,13 @@ void check_contents(const reader& r, const snapshot& s) {
     if (!std::isfinite(s.val[i])) r.fail("entry " + std::to_string(i) + ": a value that is not finite");
 }
 }  // namespace
+
+std::vector<std::int32_t> entry_rows(const snapshot& s) {
+  std::vector<std::int32_t> rows(s.col.size());
+  for (std::size_t v = 0; v + 1 < s.row_ptr.size(); ++v)
+    std::fill(rows.begin() + s.row_ptr[v], rows.begin() + s.row_ptr[v + 1], std::int32_t(v));
+  return rows;
+}
 
 void write_snapshot(const std::string& path, const snapshot& s) {
   check_consistent(s);

@@ -26,6 +26,9 @@ struct snapshot {
 /// The snapshot format's version that this build writes and reads.
 constexpr std::uint32_t snapshot_version = 1;
 
+/// The row of every entry (the sources of the edges, in entry order): what a store is built from.
+std::vector<std::int32_t> entry_rows(const snapshot& s);
+
 /// @brief Writes `s` to `path` atomically (the old file, if any, stays whole until the rename).
 /// @throws fg::error naming the path and the system's reason (a full disk, say); no file is left
 ///         behind but the old one. fg::invalid_argument when `s` is inconsistent.
