@@ -106,6 +106,35 @@ std::vector<T> to_vector(const array<T, Space>& a) {
   return v;
 }
 
+/// @brief Element i of a (one copy from the device when a is in device memory).
+template <class T, class Space>
+T read_at(const array<T, Space>& a, std::size_t i) {
+  T v;
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_host(&v, a.data() + i, sizeof(T));
+  else v = a.data()[i];
+  return v;
+}
+/// @brief a[i] = v.
+template <class T, class Space>
+void write_at(array<T, Space>& a, std::size_t i, T v) {
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_device(a.data() + i, &v, sizeof(T));
+  else a.data()[i] = v;
+}
+/// @brief Every byte of a set to 0.
+template <class T, class Space>
+void zero(array<T, Space>& a) {
+  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data(), a.bytes());
+  else if (a.size()) std::memset(a.data(), 0, a.bytes());
+}
+/// @brief An array of n elements whose first src.size() are src's (n >= src.size()); the rest unset.
+template <class T, class Space>
+array<T, Space> grown(const array<T, Space>& src, std::size_t n) {
+  array<T, Space> a(n);
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_on_device(a.data(), src.data(), src.bytes());
+  else if (src.size()) std::memcpy(a.data(), src.data(), src.bytes());
+  return a;
+}
+
 template <class Space, class T, class S2>
 array<T, Space> clone(const array<T, S2>& src) {
   array<T, Space> a(src.size());

@@ -32,7 +32,21 @@ edge_file read_matrix_market(const std::string& path);
 /// @throws fg::input_error naming file and line for anything else.
 edge_file read_edge_list(const std::string& path);
 
-/// @brief Dispatch on guess_format(path).
+/// @brief LDBC Graphalytics' adjacency form of its validation graphs: "v n1 n2 ..." per line (the
+///        edges v -> n_i; a line of v alone is a vertex without out-edges). Ids map to [0, n) in
+///        increasing order. @throws fg::input_error naming file and line
+edge_file read_adjacency(const std::string& path);
+
+/// @brief A Graphalytics vertex file (one id per line) and edge file ("src dst [weight]"): every
+///        vertex of the vertex file is a vertex, with edges or not; an edge naming an id the vertex
+///        file lacks is an error. @throws fg::input_error naming file and line
+edge_file read_vertex_edge(const std::string& e_path, const std::string& v_path);
+
+/// @brief For "X.e": "X.v" when that file exists, else "" (then X.e is read as an edge list).
+std::string vertex_file_of(const std::string& e_path);
+
+/// @brief Dispatch on guess_format(path); a Graphalytics X.e with X.v beside it is read as a pair,
+///        *.adj as adjacency lines.
 edge_file read_graph(const std::string& path);
 
 }  // namespace fg

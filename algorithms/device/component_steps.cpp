@@ -1,0 +1,68 @@
+// Device twin of the WCC steps (algorithms/detail/app_kernels.hpp): concurrent union-find in the
+// style of ECL-CC (Jaiganesh & Burtscher, HPDC'18). A root hooks only under a smaller root (by CAS),
+// so parent[v] <= v always and a tree's root is its least vertex: the labels are the reference
+// twin's, whatever order the threads hook in. find() halves paths as it walks; those writes only
+// move a vertex's parent to one of its ancestors, so racing with them is harmless.
+#include <thrust/transform_reduce.h>
+
+#include "algorithms/detail/app_kernels.hpp"
+#include "core/atomics.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using K = app_kernels<device_space>;
+
+namespace {
+FG_HD inline vertex_t find(vertex_t* parent, vertex_t x) {
+  vertex_t p = atomic::load(parent + x);
+  while (p != x) {
+    const vertex_t gp = atomic::load(parent + p);
+    if (gp != p) atomic::store(parent + x, gp);
+    x = p;
+    p = gp;
+  }
+  return x;
+}
+FG_HD inline int unite(vertex_t* parent, vertex_t a, vertex_t b) {
+  for (;;) {
+    a = find(parent, a), b = find(parent, b);
+    if (a == b) return 0;
+    if (a < b) {
+      const vertex_t t = a;
+      a = b, b = t;
+    }
+    if (atomic::cas(parent + a, a, b) == a) return 1;  // a was still a root: hooked
+  }
+}
+}  // namespace
+
+void K::wcc_init(vertex_t* parent, vertex_t first, vertex_t n) {
+  parallel_for(n - first, FG_LAMBDA(std::int64_t i) { parent[first + i] = vertex_t(first + i); });
+}
+
+std::int64_t K::wcc_hook(const dcsr_view<pattern>& g, vertex_t* parent) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(g.rows),
+      FG_LAMBDA(vertex_t r) {
+        std::int64_t hooks = 0;
+        for_each_entry(g, r, [&](offset_t j) {
+          hooks += unite(parent, r, g.col[j]);
+          return true;
+        });
+        return hooks;
+      },
+      std::int64_t(0), thrust::plus<std::int64_t>());
+}
+
+std::int64_t K::wcc_hook_pairs(const vertex_t* u, const vertex_t* v, std::size_t m, vertex_t* parent) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(m),
+      FG_LAMBDA(std::size_t i) { return std::int64_t(unite(parent, u[i], v[i])); }, std::int64_t(0),
+      thrust::plus<std::int64_t>());
+}
+
+void K::wcc_flatten(vertex_t* parent, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { parent[v] = find(parent, vertex_t(v)); });
+}
+
+}  // namespace fg::detail

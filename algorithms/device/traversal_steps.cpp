@@ -1,0 +1,212 @@
+// Device twin of the BFS and SSSP steps (algorithms/detail/app_kernels.hpp): a thread per frontier
+// vertex (push, relax) or per unvisited vertex (pull); levels and distances only ever go down, set
+// by atomics, so the result is the reference twin's whatever the threads' order.
+#include <thrust/copy.h>
+#include <thrust/transform_reduce.h>
+
+#include <limits>
+
+#include "algorithms/detail/app_kernels.hpp"
+#include "core/atomics.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using K = app_kernels<device_space>;
+
+namespace {
+struct counts {
+  offset_t vertices = 0, edges = 0;
+};
+struct add_counts {
+  FG_HD counts operator()(const counts& a, const counts& b) const { return {a.vertices + b.vertices, a.edges + b.edges}; }
+};
+struct merge_weights {  // the least weight at the least row; sums add (the order makes the last bits vary)
+  FG_HD weight_summary operator()(const weight_summary& a, const weight_summary& b) const {
+    weight_summary r = b.min < a.min || (b.min == a.min && b.min_row >= 0 && (a.min_row < 0 || b.min_row < a.min_row)) ? b : a;
+    r.sum = a.sum + b.sum;
+    return r;
+  }
+};
+template <class T>
+T read_back(const array<T, device_space>& a) {
+  T v;
+  memory::copy_to_host(&v, a.data(), sizeof(T));
+  return v;
+}
+}  // namespace
+
+void K::bfs_init(std::int32_t* level, vertex_t n, vertex_t source) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { level[v] = v == source ? 0 : -1; });
+}
+
+void K::sssp_init(double* dist, vertex_t n, vertex_t source) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { dist[v] = v == source ? 0.0 : inf; });
+}
+
+vertex_t K::bfs_push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, std::int32_t* level,
+                     std::int32_t depth, vertex_t* next, offset_t* next_edges) {
+  array<offset_t, device_space> c(2);
+  memory::zero_on_device(c.data(), c.bytes());
+  offset_t* cnt = c.data();
+  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
+    for_each_entry(out, frontier[i], [&](offset_t j) {
+      const vertex_t w = out.col[j];
+      if (atomic::load(level + w) < 0 && atomic::cas(level + w, -1, depth + 1) == -1) {
+        next[atomic::fetch_add(cnt, offset_t(1))] = w;
+        atomic::fetch_add(cnt + 1, offset_t(out.sizes[w]));
+      }
+      return true;
+    });
+  });
+  offset_t h[2];
+  memory::copy_to_host(h, cnt, sizeof(h));
+  *next_edges += h[1];
+  return vertex_t(h[0]);
+}
+
+vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, std::int32_t* level, std::int32_t depth,
+                     offset_t* next_edges) {
+  // A vertex found at this depth is written depth + 1, which no other thread of this pass looks for.
+  const counts c = thrust::transform_reduce(
+      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(in.rows),
+      FG_LAMBDA(vertex_t v) {
+        if (level[v] >= 0) return counts{};
+        const bool found = !for_each_entry(in, v, [&](offset_t j) { return atomic::load(level + in.col[j]) != depth; });
+        if (!found) return counts{};
+        level[v] = depth + 1;
+        return counts{1, out_sizes[v]};
+      },
+      counts{}, add_counts{});
+  *next_edges += c.edges;
+  return vertex_t(c.vertices);
+}
+
+vertex_t K::bfs_frontier(const std::int32_t* level, vertex_t n, std::int32_t depth, vertex_t* list) {
+  auto end = thrust::copy_if(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
+                             list, FG_LAMBDA(vertex_t v) { return level[v] == depth; });
+  return vertex_t(end - list);
+}
+
+vertex_t K::bfs_seed(const vertex_t* u, const vertex_t* v, std::size_t m, std::int32_t* level, vertex_t* list,
+                     std::int32_t* mark) {
+  array<offset_t, device_space> c(1);
+  memory::zero_on_device(c.data(), c.bytes());
+  offset_t* cnt = c.data();
+  // Levels only go down: an unvisited vertex (-1) is taken as +inf through the unsigned compare.
+  parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) {
+    const std::int32_t lu = atomic::load(level + u[i]);
+    if (lu < 0) return;
+    const std::uint32_t l = std::uint32_t(lu) + 1;
+    const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + v[i]), l);
+    if (l < old && atomic::cas(mark + v[i], 0, 1) == 0)
+      list[atomic::fetch_add(cnt, offset_t(1))] = v[i];
+  });
+  const vertex_t k = vertex_t(read_back(c));
+  parallel_for(k, FG_LAMBDA(std::int64_t i) { mark[list[i]] = 0; });
+  return k;
+}
+
+vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, std::int32_t* level,
+                      vertex_t* next, std::int32_t* mark) {
+  array<offset_t, device_space> c(1);
+  memory::zero_on_device(c.data(), c.bytes());
+  offset_t* cnt = c.data();
+  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
+    const vertex_t u = frontier[i];
+    for_each_entry(out, u, [&](offset_t j) {
+      const vertex_t w = out.col[j];
+      const std::uint32_t l = std::uint32_t(atomic::load(level + u)) + 1;
+      const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + w), l);
+      if (l < old && atomic::cas(mark + w, 0, 1) == 0)
+        next[atomic::fetch_add(cnt, offset_t(1))] = w;
+      return true;
+    });
+  });
+  const vertex_t k = vertex_t(read_back(c));
+  parallel_for(k, FG_LAMBDA(std::int64_t i) { mark[next[i]] = 0; });
+  return k;
+}
+
+template <class V>
+void K::sssp_relax(const dcsr_view<V>& out, const vertex_t* frontier, vertex_t nf, double* dist, std::uint8_t* pending) {
+  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
+    const vertex_t u = frontier[i];
+    const double du = atomic::load(dist + u);
+    for_each_entry(out, u, [&](offset_t j) {
+      const double d = du + value_or<V>(out.val, j, 1.0);
+      const vertex_t w = out.col[j];
+      if (d < atomic::load(dist + w)) {
+        atomic::min_nonneg(dist + w, d);
+        pending[w] = 1;
+      }
+      return true;
+    });
+  });
+}
+
+vertex_t K::sssp_take(const double* dist, std::uint8_t* pending, vertex_t n, double bound, vertex_t* list) {
+  auto end = thrust::copy_if(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
+                             list, FG_LAMBDA(vertex_t v) { return pending[v] && dist[v] < bound; });
+  const vertex_t m = vertex_t(end - list);
+  parallel_for(m, FG_LAMBDA(std::int64_t i) { pending[list[i]] = 0; });
+  return m;
+}
+
+double K::sssp_min_pending(const double* dist, const std::uint8_t* pending, vertex_t n) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
+      FG_LAMBDA(vertex_t v) { return pending[v] ? dist[v] : inf; }, inf, thrust::minimum<double>());
+}
+
+template <class V>
+weight_summary K::weights(const dcsr_view<V>& g) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(g.rows),
+      FG_LAMBDA(vertex_t r) {
+        weight_summary b{inf, -1, 0.0};
+        for_each_entry(g, r, [&](offset_t j) {
+          const double x = value_or<V>(g.val, j, 1.0);
+          if (x < b.min) b.min = x, b.min_row = r;
+          b.sum += x;
+          return true;
+        });
+        return b;
+      },
+      weight_summary{inf, -1, 0.0}, merge_weights{});
+}
+
+bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(m),
+      FG_LAMBDA(std::size_t i) { return level[u[i]] >= 0 && level[v[i]] == level[u[i]] + 1; }, false,
+      thrust::logical_or<bool>());
+}
+
+bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(m),
+      FG_LAMBDA(std::size_t i) { return dist[u[i]] < inf && dist[v[i]] >= dist[u[i]]; }, false,
+      thrust::logical_or<bool>());
+}
+
+void K::sssp_relax_pairs(const vertex_t* u, const vertex_t* v, const double* w, std::size_t m, double* dist,
+                         std::uint8_t* pending) {
+  parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) {
+    const double d = atomic::load(dist + u[i]) + (w ? w[i] : 1.0);
+    if (d < atomic::load(dist + v[i])) {
+      atomic::min_nonneg(dist + v[i], d);
+      pending[v[i]] = 1;
+    }
+  });
+}
+
+template void K::sssp_relax<pattern>(const dcsr_view<pattern>&, const vertex_t*, vertex_t, double*, std::uint8_t*);
+template void K::sssp_relax<double>(const dcsr_view<double>&, const vertex_t*, vertex_t, double*, std::uint8_t*);
+template weight_summary K::weights<pattern>(const dcsr_view<pattern>&);
+template weight_summary K::weights<double>(const dcsr_view<double>&);
+
+}  // namespace fg::detail

@@ -1,0 +1,100 @@
+// Atomic read-modify-writes usable in the device twins' lambdas: CUDA's atomics on the GPU, GCC's
+// __atomic builtins in the CPU build (OpenMP threads), so one kernel body serves both.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/types.hpp"
+
+namespace fg::atomic {
+
+/// *p = min(*p, v) on a 32- or 64-bit integer (signed or not); returns the old value.
+template <class T>
+FG_HD inline T fetch_min(T* p, T v) {
+#if defined(__CUDA_ARCH__)
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "fetch_min: 32- or 64-bit integers");
+  if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) {
+    return T(atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(v)));
+  } else if constexpr (sizeof(T) == 8) {
+    return T(atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+  } else if constexpr (std::is_signed_v<T>) {
+    return T(atomicMin(reinterpret_cast<int*>(p), static_cast<int>(v)));
+  } else {
+    return T(atomicMin(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v)));
+  }
+#else
+  T old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+#endif
+}
+
+/// Compare-and-swap on a 32- or 64-bit integer; returns the value seen (== expected on success).
+template <class T>
+FG_HD inline T cas(T* p, T expected, T desired) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cas: 32- or 64-bit integers");
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 8) {
+    return T(atomicCAS(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(expected),
+                       static_cast<unsigned long long>(desired)));
+  } else {
+    return T(atomicCAS(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(expected),
+                       static_cast<unsigned int>(desired)));
+  }
+#else
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return expected;
+#endif
+}
+
+/// *p += v; returns the old value (integers).
+template <class T>
+FG_HD inline T fetch_add(T* p, T v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 8) {
+    return T(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+  } else {
+    return T(atomicAdd(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v)));
+  }
+#else
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/// *p = min(*p, v) for a non-negative double: such doubles order as their bit patterns do, so an
+/// integer min on the bits is exact (SSSP distances; +inf is the largest).
+FG_HD inline void min_nonneg(double* p, double v) {
+  std::int64_t bits;
+#if defined(__CUDA_ARCH__)
+  bits = __double_as_longlong(v);
+#else
+  std::memcpy(&bits, &v, 8);
+#endif
+  fetch_min(reinterpret_cast<std::int64_t*>(p), bits);
+}
+
+/// Plain load that other threads' atomics may be writing (relaxed).
+template <class T>
+FG_HD inline T load(const T* p) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<const volatile T*>(p);
+#else
+  T v;
+  __atomic_load(p, &v, __ATOMIC_RELAXED);
+  return v;
+#endif
+}
+
+/// Plain store that other threads may read while it happens (relaxed).
+template <class T>
+FG_HD inline void store(T* p, T v) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<volatile T*>(p) = v;
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+}  // namespace fg::atomic
