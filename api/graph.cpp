@@ -106,6 +106,12 @@ graph graph::closure(closure_info* info, const closure_progress& progress) const
 csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const {
   return p_->reach(sources, info, progress);
 }
+bfs_result graph::bfs(vertex_id source) { return p_->bfs(source); }
+sssp_result graph::sssp(vertex_id source, double delta) const { return p_->sssp(source, delta); }
+wcc_result graph::wcc() const { return p_->wcc(); }
+cdlp_result graph::cdlp(int iterations) const { return p_->cdlp(iterations); }
+lcc_result graph::lcc() const { return p_->lcc(); }
+triangle_result graph::triangles(bool per_vertex) const { return p_->triangles(per_vertex); }
 graph_profile graph::profile() const { return p_->profile(); }
 read_plan graph::plan_reads(double reads, const std::string& kernel) const { return p_->plan_reads(reads, kernel); }
 

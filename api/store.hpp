@@ -35,6 +35,12 @@ struct graph::impl {
   virtual pagerank_result pagerank(const pagerank_options& o) = 0;
   virtual std::unique_ptr<impl> closure(closure_info* info, const closure_progress& progress) const = 0;
   virtual csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const = 0;
+  virtual bfs_result bfs(vertex_id source) = 0;
+  virtual sssp_result sssp(vertex_id source, double delta) const = 0;
+  virtual wcc_result wcc() const = 0;
+  virtual cdlp_result cdlp(int iterations) const = 0;
+  virtual lcc_result lcc() const = 0;
+  virtual triangle_result triangles(bool per_vertex) const = 0;
   virtual graph_profile profile() const = 0;
   virtual read_plan plan_reads(double reads, const std::string& kernel) const = 0;
   device where = device::automatic;
@@ -71,6 +77,12 @@ class store final : public graph::impl {
   pagerank_result pagerank(const pagerank_options& o) override;
   std::unique_ptr<graph::impl> closure(closure_info* info, const closure_progress& progress) const override;
   csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const override;
+  bfs_result bfs(vertex_id source) override;
+  sssp_result sssp(vertex_id source, double delta) const override;
+  wcc_result wcc() const override;
+  cdlp_result cdlp(int iterations) const override;
+  lcc_result lcc() const override;
+  triangle_result triangles(bool per_vertex) const override;
   graph_profile profile() const override;
   read_plan plan_reads(double reads, const std::string& kernel) const override;
 
@@ -83,6 +95,8 @@ class store final : public graph::impl {
   /// Brings the in-edge copies up to the batch the out-edge store just took (a copy that fails to
   /// follow is dropped: PageRank rebuilds it).
   void follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del);
+  /// The unweighted in-edge copy (PageRank's, BFS's pull), built on first use.
+  const fg::dcsr_matrix<fg::pattern, S>& in_pattern();
   /// R as a pattern store (the closure's input): the store itself, or an unweighted copy.
   const fg::dcsr_matrix<fg::pattern, S>& pattern_store(std::optional<fg::dcsr_matrix<fg::pattern, S>>& copy) const;
 

@@ -62,14 +62,19 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
     if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
     r = fg::pagerank(in_weighted_->store(), p);
   } else {
-    if (!in_pattern_) in_pattern_ = transposed<pattern>(g_.store());
-    r = fg::pagerank(in_pattern_->store(), p);
+    r = fg::pagerank(in_pattern(), p);
   }
   pagerank_result out = public_pagerank(std::move(r), warm);
   last_.score = out.score;
   last_weighted_ = by_weight;
   last_damping_ = o.damping;
   return out;
+}
+
+template <class V, class S>
+const fg::dcsr_matrix<pattern, S>& store<V, S>::in_pattern() {
+  if (!in_pattern_) in_pattern_ = transposed<pattern>(g_.store());
+  return in_pattern_->store();
 }
 
 template <class V, class S>
@@ -147,7 +152,8 @@ csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info
 #define FG_INSTANTIATE(V, S)                                                                          \
   template pagerank_result store<V, S>::pagerank(const pagerank_options&);                             \
   template std::unique_ptr<graph::impl> store<V, S>::closure(closure_info*, const closure_progress&) const; \
-  template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*, const closure_progress&) const;
+  template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*, const closure_progress&) const; \
+  template const fg::dcsr_matrix<pattern, S>& store<V, S>::in_pattern();
 FG_API_FOR_EACH_STORE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

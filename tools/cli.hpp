@@ -50,6 +50,7 @@ int run_reach(const options& o);
 int run_pointsto(const options& o);
 int run_cfl(const options& o);
 int run_cfa(const options& o);
+int run_app(const options& o);  ///< bfs, sssp, wcc, cdlp, lcc, tc (tools/apps.cpp)
 
 // Shared by the subcommands (tools/commands.cpp).
 /// The graph file, and the seconds it took to read.

@@ -43,6 +43,13 @@ std::vector<option_spec> plus(std::vector<option_spec> a, const std::vector<opti
   return a;
 }
 
+// The graph applications (docs/graph-apps.md): FILE also a Graphalytics X.e (with X.v) or X.adj.
+const option_spec source{"source", "ID", "the source vertex, a file id (required)"};
+std::vector<option_spec> app_options(std::vector<option_spec> own) {
+  return plus(std::move(own), {{"undirected", nullptr, "store every edge both ways (an undirected graph file)"},
+                               {"out", "FILE", "write 'id value' lines (file ids); - for stdout"}, backend});
+}
+
 const std::vector<command_spec>& commands() {
   static const std::vector<command_spec> all = {
       {"info", {"FILE"}, "what the graph is and how the engine would read it",
@@ -86,6 +93,19 @@ const std::vector<command_spec>& commands() {
        "before its line is printed; snapshots every --snapshot-every. Restarted on DIR, the stream loads the\n"
        "newest good snapshot, replays the log (a torn last record is dropped) and prints a first line\n"
        "{\"recovered\":...,\"edges_in\":T}: the producer resumes after its T-th edge line."},
+      {"bfs", {"FILE"}, "BFS levels from a source (direction-optimizing)", app_options({source}),
+       "Writes 'id level' lines with --out (FILE, or - for stdout); unreached vertices are left out."},
+      {"sssp", {"FILE"}, "shortest path lengths from a source (delta-stepping; weights >= 0, else 1 per edge)",
+       app_options({source, {"delta", "D", "bucket width (default automatic)"}}),
+       "Writes 'id distance' lines with --out; unreached vertices are left out."},
+      {"wcc", {"FILE"}, "weakly connected components", app_options({}),
+       "Writes 'id label' lines with --out: the label is the component's least id."},
+      {"cdlp", {"FILE"}, "community detection by label propagation (LDBC Graphalytics rules)",
+       app_options({{"iterations", "N", "synchronous rounds (default 10)"}}), "Writes 'id label' lines with --out."},
+      {"lcc", {"FILE"}, "local clustering coefficient (LDBC Graphalytics: in- and out-neighbours)", app_options({}),
+       "Writes 'id coefficient' lines with --out."},
+      {"tc", {"FILE"}, "triangle count of the undirected simple graph underneath", app_options({}),
+       "Prints the total; --out writes 'id triangles' lines (per vertex)."},
       {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",
        {{"count-only", nullptr, "keep the pairs on the device, print their number (default without --out)"},
         {"out", "FILE", "write the pairs as 'x y' lines (file ids)"}, backend},

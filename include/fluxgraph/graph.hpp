@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/apps.hpp"
 #include "fluxgraph/error.hpp"
 
 namespace fluxgraph {
@@ -245,6 +246,23 @@ class graph {
   graph closure(closure_info* info = nullptr, const closure_progress& progress = {}) const;
   /// @brief Row i: the vertices reachable from sources[i] by a path of length >= 1, sorted.
   csr reach(const std::vector<vertex_id>& sources, closure_info* info = nullptr, const closure_progress& progress = {}) const;
+
+  // --- graph applications (docs/graph-apps.md): LDBC Graphalytics' kernels and triangles -------
+  /// @brief BFS levels from `source` along out-edges: direction-optimizing (push from a small
+  ///        frontier, pull over the in-edges otherwise; the in-edge copy is built on the first call
+  ///        and kept by every later batch, as PageRank's). @throws invalid_argument for a bad source
+  bfs_result bfs(vertex_id source);
+  /// @brief Shortest path lengths from `source` (weights; 1 per edge when unweighted), delta-stepping
+  ///        with bucket width `delta` (0: automatic). @throws invalid_argument for a negative weight
+  sssp_result sssp(vertex_id source, double delta = 0) const;
+  /// @brief Weakly connected components (directions ignored).
+  wcc_result wcc() const;
+  /// @brief Graphalytics' label propagation, `iterations` synchronous rounds.
+  cdlp_result cdlp(int iterations) const;
+  /// @brief Graphalytics' local clustering coefficient (in- and out-neighbours).
+  lcc_result lcc() const;
+  /// @brief Triangles of the undirected simple graph underneath (directions, loops, repeats dropped).
+  triangle_result triangles(bool per_vertex = false) const;
 
   struct impl;
 

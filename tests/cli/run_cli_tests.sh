@@ -565,6 +565,10 @@ fi
 # shellcheck source=analyses_checks.sh
 . "$(dirname "${BASH_SOURCE[0]}")/analyses_checks.sh"
 
+# ---- bfs, sssp, wcc, cdlp, lcc, tc (apps_checks.sh) ----------------------------------------------
+# shellcheck source=apps_checks.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apps_checks.sh"
+
 # ---- summary ------------------------------------------------------------------------------------
 if [ "${#failures[@]}" -gt 0 ]; then
   echo

@@ -1,0 +1,124 @@
+// The graph application commands: bfs, sssp, wcc, cdlp, lcc, tc (docs/graph-apps.md). Results are
+// 'id value' lines in the file's own ids, as pagerank's.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tools/cli.hpp"
+
+namespace fg::cli {
+
+using fluxgraph::device;
+using fluxgraph::edge_file;
+
+namespace {
+/// The file's dense id of file id `id` (dense ids keep the file's id order).
+std::int32_t dense_id(const edge_file& f, const std::string& id) {
+  std::int64_t v = 0;
+  try {
+    std::size_t used = 0;
+    v = std::stoll(id, &used);
+    if (used != id.size()) throw std::invalid_argument(id);
+  } catch (const std::exception&) {
+    throw usage_error("--source needs a vertex id, got '" + id + "'");
+  }
+  const auto it = std::lower_bound(f.original_id.begin(), f.original_id.end(), v);
+  if (it == f.original_id.end() || *it != v) throw usage_error("--source " + id + " is not a vertex of " + f.path);
+  return std::int32_t(it - f.original_id.begin());
+}
+
+/// --undirected: every edge also the other way (self-loops once).
+void symmetrize(edge_file& f) {
+  const std::size_t m = f.src.size();
+  for (std::size_t i = 0; i < m; ++i) {
+    if (f.src[i] == f.dst[i]) continue;
+    f.src.push_back(f.dst[i]), f.dst.push_back(f.src[i]);
+    if (!f.weight.empty()) f.weight.push_back(f.weight[i]);
+  }
+}
+
+/// SSSP needs weights >= 0: the first negative one is named with its edge, in file ids.
+void check_weights(const edge_file& f) {
+  for (std::size_t i = 0; i < f.weight.size(); ++i)
+    if (f.weight[i] < 0)
+      throw fluxgraph::input_error(f.path, 0, fmt::format("edge {} ({} -> {}) has weight {}: sssp needs weights >= 0", i + 1,
+                                                          f.original_id[std::size_t(f.src[i])],
+                                                          f.original_id[std::size_t(f.dst[i])], f.weight[i]));
+}
+
+/// Writes 'id value' lines for the vertices `keep` accepts to --out (a file, or - for stdout).
+template <class Value, class Keep>
+void write_values(const options& o, const edge_file& f, const std::vector<Value>& value, Keep keep, const char* fmt_spec) {
+  if (!o.values.count("out")) return;
+  const std::string path = o.get("out", "");
+  auto body = [&](std::FILE* out) {
+    bool ok = true;
+    for (std::size_t v = 0; v < value.size() && ok; ++v)
+      if (keep(value[v])) ok = std::fprintf(out, fmt_spec, static_cast<long long>(f.original_id[v]), value[v]) > 0;
+    return ok;
+  };
+  if (path == "-") {
+    if (!body(stdout)) throw fluxgraph::error("cannot write to standard output");
+  } else {
+    write_atomically(path, body);
+  }
+}
+
+/// Labels (dense ids) as file ids.
+std::vector<long long> file_ids(const edge_file& f, const std::vector<std::int64_t>& label) {
+  std::vector<long long> out(label.size());
+  for (std::size_t v = 0; v < label.size(); ++v) out[v] = static_cast<long long>(f.original_id[std::size_t(label[v])]);
+  return out;
+}
+}  // namespace
+
+int run_app(const options& o) {
+  std::string backend;
+  const device where = backend_of(o, backend);
+  double t_load = 0;
+  edge_file f = load(o.file, t_load);
+  if (o.has("undirected")) symmetrize(f);
+  const bool weighted = o.command == "sssp" && f.weighted();
+  if (weighted) check_weights(f);
+  fmt::print("{}: {} vertices, {} edges{}, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices, f.num_edges(),
+             o.has("undirected") ? " (both directions)" : "", t_load, backend);
+  fluxgraph::graph g = graph_of(f, where, weighted);
+  const auto all = [](auto) { return true; };
+  if (o.command == "bfs" || o.command == "sssp") {
+    if (!o.values.count("source")) throw usage_error(o.command + " needs --source ID");
+    const std::int32_t s = dense_id(f, o.get("source", ""));
+    if (o.command == "bfs") {
+      const fluxgraph::bfs_result r = g.bfs(s);
+      fmt::print("bfs: {} of {} vertices reached, depth {}, {} push and {} pull steps, {:.6f} s, {:.3f} GTEPS\n", r.reached,
+                 f.num_vertices, r.depth, r.push_steps, r.pull_steps, r.seconds, r.edges / std::max(r.seconds, 1e-12) / 1e9);
+      write_values(o, f, r.level, [](std::int32_t l) { return l >= 0; }, "%lld %d\n");
+    } else {
+      const fluxgraph::sssp_result r = g.sssp(s, o.number("delta", 0, 0, 1e300));
+      fmt::print("sssp: {} of {} vertices reached, delta {:.4g}, {:.6f} s, {:.3f} GTEPS\n", r.reached, f.num_vertices, r.delta,
+                 r.seconds, r.edges / std::max(r.seconds, 1e-12) / 1e9);
+      write_values(o, f, r.dist, [](double d) { return std::isfinite(d); }, "%lld %.16g\n");
+    }
+  } else if (o.command == "wcc") {
+    const fluxgraph::wcc_result r = g.wcc();
+    fmt::print("wcc: {} components, {:.6f} s\n", r.components, r.seconds);
+    write_values(o, f, file_ids(f, r.label), all, "%lld %lld\n");
+  } else if (o.command == "cdlp") {
+    const fluxgraph::cdlp_result r = g.cdlp(int(o.integer("iterations", 10, 0, 1 << 20)));
+    fmt::print("cdlp: {} iterations, {:.6f} s\n", r.iterations, r.seconds);
+    write_values(o, f, file_ids(f, r.label), all, "%lld %lld\n");
+  } else if (o.command == "lcc") {
+    const fluxgraph::lcc_result r = g.lcc();
+    double mean = 0;
+    for (double x : r.lcc) mean += x;
+    fmt::print("lcc: mean {:.6f}, {:.6f} s\n", r.lcc.empty() ? 0.0 : mean / double(r.lcc.size()), r.seconds);
+    write_values(o, f, r.lcc, all, "%lld %.15e\n");
+  } else {  // tc
+    const fluxgraph::triangle_result r = g.triangles(o.values.count("out") > 0);
+    fmt::print("triangles: {}\ntime: {:.6f} s\n", r.total, r.seconds);
+    write_values(o, f, r.per_vertex, all, "%lld %lld\n");
+  }
+  return 0;
+}
+
+}  // namespace fg::cli
