@@ -6,6 +6,7 @@
 
 #include "algorithms/detail/app_kernels.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace fg {
 
@@ -23,10 +24,11 @@ cdlp_result cdlp(const dcsr_matrix<V, S>& g, int iterations) {
     K::cdlp_step(nb, label.data(), next.data());
     std::swap(label, next);
   }
+  memory::synchronize();
   cdlp_result r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.label = to_vector(label);
   r.iterations = iterations;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 

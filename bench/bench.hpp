@@ -33,6 +33,9 @@ void add_closure(CLI::App& bench, int& status);
 /// one grammar (--check: against the worklist solvers).
 void add_analyses(CLI::App& bench, int& status);
 
+/// The graph applications: BFS/SSSP GTEPS, WCC, triangles, LCC, CDLP, incremental BFS/WCC, Boost.
+void add_apps(CLI::App& bench, int& status);
+
 /// A subcommand whose options bind into a fresh O; when it is chosen, run(O) gives the exit status.
 template <class O, class Run>
 std::pair<CLI::App*, std::shared_ptr<O>> subcommand(CLI::App& parent, const std::string& name,

@@ -4,12 +4,12 @@
 # Inputs: .data/ (git-ignored; carried) may hold real graphs: *.mtx.gz / *.txt.gz are benchmarked.
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
-# racecheck), bench, live, wal, spmv, select, closure, python (default: all). All of them take longer than one device call (600 s) now: run it as
+# racecheck), bench, live, wal, spmv, select, closure, python, apps (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python},
+parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -54,6 +54,8 @@ want tests && step demo 120 build/cuda/fluxgraph stream data/wiki-Vote.txt.gz --
 # scripts/prepare-bench-data.sh) plus generated ones spanning mu from 2 to 100+ (override: FG_SPMV_SET).
 ins=(rmat:20 rmat:22)
 for f in .data/cnr-2000.mtx.gz .data/soc-Slashdot0902.txt.gz; do [ -e "$f" ] && ins=("$f" "${ins[@]}"); done
+# Graph applications (issue 19): BFS/SSSP GTEPS, WCC, triangles, LCC, CDLP, incremental, Boost.
+want apps && step apps 420 build/cuda/fluxgraph bench apps --runs 3 rmat:20 rmat:22
 want bench && step bench 240 build/cuda/fluxgraph bench insert --batches 1e3,1e4,1e5,1e6,1e7 --json "$out/insert.json" "${ins[@]}"
 spmv_set=${FG_SPMV_SET:-"$(ls .data/* 2>/dev/null | tr '\n' ' ') rmat:20 rmat:22 rmat:24 uniform:22:2 uniform:22:8 uniform:20:32 uniform:18:128 poisson2d:2048 poisson3d:160"}
 # shellcheck disable=SC2086
@@ -111,6 +113,7 @@ if show select; then
   for f in select select-synthetic select-both; do echo "$f:"; grep -E "^reads .*within" "$out/$f.log"; done
   grep -E "auto \(|within 10%" "$out/pagerank-kernels.log"
 fi
+show apps && echo "-- graph applications (bench apps) --" && grep -vE "^device" "$out/apps.log"
 show python-api && echo "-- Python API vs C++ API --" && cat "$out/python-api.log"
 show live && echo "-- stream - end to end --" && grep -E "stream -|_us:" "$out/live.log"
 show wal && echo "-- stream - with --wal (durability's cost) --" && grep -E "^batch" "$out/wal.log"
