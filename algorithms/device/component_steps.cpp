@@ -40,20 +40,6 @@ void K::wcc_init(vertex_t* parent, vertex_t first, vertex_t n) {
   parallel_for(n - first, FG_LAMBDA(std::int64_t i) { parent[first + i] = vertex_t(first + i); });
 }
 
-std::int64_t K::wcc_hook(const dcsr_view<pattern>& g, vertex_t* parent) {
-  return thrust::transform_reduce(
-      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(g.rows),
-      FG_LAMBDA(vertex_t r) {
-        std::int64_t hooks = 0;
-        for_each_entry(g, r, [&](offset_t j) {
-          hooks += unite(parent, r, g.col[j]);
-          return true;
-        });
-        return hooks;
-      },
-      std::int64_t(0), thrust::plus<std::int64_t>());
-}
-
 std::int64_t K::wcc_hook_pairs(const vertex_t* u, const vertex_t* v, std::size_t m, vertex_t* parent) {
   return thrust::transform_reduce(
       policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(m),
