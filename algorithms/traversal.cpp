@@ -35,7 +35,7 @@ bfs_counts run_bfs(const dcsr_view<pattern>& out, offset_t nnz, const dcsr_view<
   write_at(cur, 0, source);
   bfs_counts c;
   vertex_t nf = 1;
-  offset_t frontier_edges = detail::read_one<S>(out.sizes + source);
+  offset_t frontier_edges = read_many<S>(out.sizes + source, 1)[0];
   c.reached = 1, c.edges = frontier_edges;
   bool pulling = false, listed = true;  // listed: cur holds the frontier (pull leaves only levels)
   while (nf > 0) {
@@ -135,7 +135,7 @@ sssp_result sssp(const dcsr_matrix<V, S>& out, vertex_t source, const sssp_optio
   r.rounds = near_far(out.view(), dist, pending, r.delta);
   r.seconds = since(t0);
   r.dist = to_vector(dist);
-  const std::vector<vertex_t> deg = detail::read_many<S>(out.view().sizes, std::size_t(n));
+  const std::vector<vertex_t> deg = read_many<S>(out.view().sizes, std::size_t(n));
   for (vertex_t v = 0; v < n; ++v)
     if (r.dist[std::size_t(v)] < std::numeric_limits<double>::infinity()) ++r.reached, r.edges += deg[std::size_t(v)];
   return r;
@@ -189,23 +189,27 @@ void incremental_sssp<S>::update(const dcsr_matrix<V, S>& out, const edge_batch<
     dist_ = grown(dist_, std::size_t(n));
     K::sssp_init(dist_.data() + had, vertex_t(std::size_t(n) - had), -1);
   }
+  if (pending_.size() < std::size_t(n)) {  // near_far leaves every flag 0: a fresh zeroed array
+    pending_ = array<std::uint8_t, S>(static_cast<std::size_t>(n));
+    zero(pending_);
+  }
   recomputed_ = false;
   if (source_ >= n) return;
-  const detail::weight_summary w = K::weights(out.view());
-  check_weights(w);
-  if (delta_ == 0) delta_ = opt_.delta > 0 ? opt_.delta : auto_delta(w, out.nnz(), n);
-  array<std::uint8_t, S> pending(static_cast<std::size_t>(n));
-  zero(pending);
   const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), dist_.data()));
-  if (fresh) {
+  if (fresh) {  // the whole store's weights: checked, and delta's mean taken, once per from-scratch run
+    const detail::weight_summary w = K::weights(out.view());
+    check_weights(w);
+    if (delta_ == 0) delta_ = opt_.delta > 0 ? opt_.delta : auto_delta(w, out.nnz(), n);
     K::sssp_init(dist_.data(), n, source_);
-    write_at(pending, std::size_t(source_), std::uint8_t(1));
+    write_at(pending_, std::size_t(source_), std::uint8_t(1));
     started_ = recomputed_ = true;
-  } else if (inserted.size() > 0) {
+  } else if (inserted.size() > 0) {  // only the batch's weights are new
+    for (double x : to_vector(inserted.w))
+      FG_EXPECTS(x >= 0, "sssp: an inserted edge has negative weight " + std::to_string(x) + " (shortest paths need weights >= 0)");
     K::sssp_relax_pairs(inserted.u.data(), inserted.v.data(), inserted.w.size() ? inserted.w.data() : nullptr,
-                        inserted.size(), dist_.data(), pending.data());
+                        inserted.size(), dist_.data(), pending_.data());
   }
-  near_far(out.view(), dist_, pending, delta_);
+  near_far(out.view(), dist_, pending_, delta_);
 }
 
 template <class S>

@@ -109,6 +109,7 @@ class incremental_sssp {
   vertex_t source_;
   sssp_options opt_;
   array<double, S> dist_;
+  array<std::uint8_t, S> pending_;  ///< the near/far flags, all 0 between calls
   double delta_ = 0;
   bool started_ = false;
   bool recomputed_ = false;

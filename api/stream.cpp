@@ -15,6 +15,15 @@ namespace fluxgraph {
 
 edge_file read_edges(const std::string& path) { return fg::read_graph(path); }
 
+void add_reverse_edges(edge_file& f) {
+  const std::size_t m = f.src.size();
+  for (std::size_t i = 0; i < m; ++i) {
+    if (f.src[i] == f.dst[i]) continue;
+    f.src.push_back(f.dst[i]), f.dst.push_back(f.src[i]);
+    if (!f.weight.empty()) f.weight.push_back(f.weight[i]);
+  }
+}
+
 namespace {
 defrag_decision decision(const fg::defrag_decision& d) { return {d.defragment, d.reason}; }
 

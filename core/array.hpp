@@ -106,12 +106,12 @@ std::vector<T> to_vector(const array<T, Space>& a) {
   return v;
 }
 
-/// @brief Element i of a (one copy from the device when a is in device memory).
-template <class T, class Space>
-T read_at(const array<T, Space>& a, std::size_t i) {
-  T v;
-  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_host(&v, a.data() + i, sizeof(T));
-  else v = a.data()[i];
+/// @brief Host copies of n elements at p, memory of space Space (a store's arrays, through a view).
+template <class Space, class T>
+std::vector<T> read_many(const T* p, std::size_t n) {
+  std::vector<T> v(n);
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_host(v.data(), p, n * sizeof(T));
+  else if (n) std::memcpy(v.data(), p, n * sizeof(T));
   return v;
 }
 /// @brief a[i] = v.

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "tools/cli.hpp"
@@ -13,29 +14,16 @@ using fluxgraph::device;
 using fluxgraph::edge_file;
 
 namespace {
-/// The file's dense id of file id `id` (dense ids keep the file's id order).
-std::int32_t dense_id(const edge_file& f, const std::string& id) {
+/// --source as the file's dense id.
+std::int32_t source_of(const options& o, const edge_file& f) {
+  if (!o.values.count("source")) throw usage_error(o.command + " needs --source ID");
+  const std::string id = o.get("source", "");
   std::int64_t v = 0;
-  try {
-    std::size_t used = 0;
-    v = std::stoll(id, &used);
-    if (used != id.size()) throw std::invalid_argument(id);
-  } catch (const std::exception&) {
-    throw usage_error("--source needs a vertex id, got '" + id + "'");
-  }
-  const auto it = std::lower_bound(f.original_id.begin(), f.original_id.end(), v);
-  if (it == f.original_id.end() || *it != v) throw usage_error("--source " + id + " is not a vertex of " + f.path);
-  return std::int32_t(it - f.original_id.begin());
-}
-
-/// --undirected: every edge also the other way (self-loops once).
-void symmetrize(edge_file& f) {
-  const std::size_t m = f.src.size();
-  for (std::size_t i = 0; i < m; ++i) {
-    if (f.src[i] == f.dst[i]) continue;
-    f.src.push_back(f.dst[i]), f.dst.push_back(f.src[i]);
-    if (!f.weight.empty()) f.weight.push_back(f.weight[i]);
-  }
+  auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+  if (id.empty() || ec != std::errc() || end != id.data() + id.size()) throw usage_error("--source needs a vertex id, got '" + id + "'");
+  const vertex_id d = dense_vertex(f, v);
+  if (d < 0) throw usage_error("--source " + id + " is not a vertex of " + f.path);
+  return std::int32_t(d);
 }
 
 /// SSSP needs weights >= 0: the first negative one is named with its edge, in file ids.
@@ -78,7 +66,7 @@ int run_app(const options& o) {
   const device where = backend_of(o, backend);
   double t_load = 0;
   edge_file f = load(o.file, t_load);
-  if (o.has("undirected")) symmetrize(f);
+  if (o.has("undirected")) fluxgraph::add_reverse_edges(f);
   const bool weighted = o.command == "sssp" && f.weighted();
   if (weighted) check_weights(f);
   fmt::print("{}: {} vertices, {} edges{}, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices, f.num_edges(),
@@ -86,8 +74,7 @@ int run_app(const options& o) {
   fluxgraph::graph g = graph_of(f, where, weighted);
   const auto all = [](auto) { return true; };
   if (o.command == "bfs" || o.command == "sssp") {
-    if (!o.values.count("source")) throw usage_error(o.command + " needs --source ID");
-    const std::int32_t s = dense_id(f, o.get("source", ""));
+    const std::int32_t s = source_of(o, f);
     if (o.command == "bfs") {
       const fluxgraph::bfs_result r = g.bfs(s);
       fmt::print("bfs: {} of {} vertices reached, depth {}, {} push and {} pull steps, {:.6f} s, {:.3f} GTEPS\n", r.reached,

@@ -57,6 +57,8 @@ int run_app(const options& o);  ///< bfs, sssp, wcc, cdlp, lcc, tc (tools/apps.c
 fluxgraph::edge_file load(const std::string& path, double& seconds);
 /// The file's edges in a graph on `where` (weighted: with the file's weights, parallel edges apiece).
 fluxgraph::graph graph_of(const fluxgraph::edge_file& f, fluxgraph::device where, bool weighted);
+/// The dense id of file id `id` (original_id is increasing in every format), or -1.
+vertex_id dense_vertex(const fluxgraph::edge_file& f, std::int64_t id);
 /// PageRank's options from --damping, --tol, --max-iter, --kernel (a progress line on a tty).
 fluxgraph::pagerank_options pagerank_opts(const options& o);
 /// The stream's options from --pagerank, --closure, --compare, --defrag, --layout and the above.

@@ -38,6 +38,11 @@ fluxgraph::graph graph_of(const edge_file& f, device where, bool weighted) {
   return g;
 }
 
+vertex_id dense_vertex(const edge_file& f, std::int64_t id) {
+  const auto it = std::lower_bound(f.original_id.begin(), f.original_id.end(), id);
+  return it == f.original_id.end() || *it != id ? -1 : vertex_id(it - f.original_id.begin());
+}
+
 fluxgraph::pagerank_options pagerank_opts(const options& o) {
   fluxgraph::pagerank_options p;
   p.damping = o.number("damping", 0.85, 0.0, 0.999999);
@@ -178,7 +183,7 @@ void write_pairs(const std::string& path, const edge_file& f, const fluxgraph::c
   });
 }
 
-// --sources a,b,c in the file's ids -> dense ids (original_id is increasing in both formats).
+// --sources a,b,c in the file's ids -> dense ids.
 std::vector<vertex_id> parse_sources(const options& o, const edge_file& f) {
   const std::string list = o.get("sources", "");
   std::vector<vertex_id> out;
@@ -189,9 +194,9 @@ std::vector<vertex_id> parse_sources(const options& o, const edge_file& f) {
     auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), id);
     if (tok.empty() || ec != std::errc() || end != tok.data() + tok.size())
       throw usage_error("--sources needs comma-separated vertex ids, got '" + list + "'");
-    auto it = std::lower_bound(f.original_id.begin(), f.original_id.end(), id);
-    if (it == f.original_id.end() || *it != id) throw fluxgraph::error("reach: source " + tok + " is not a vertex of " + f.path);
-    out.push_back(vertex_id(it - f.original_id.begin()));
+    const vertex_id d = dense_vertex(f, id);
+    if (d < 0) throw fluxgraph::error("reach: source " + tok + " is not a vertex of " + f.path);
+    out.push_back(d);
     p = q + 1;
   }
   return out;

@@ -5,10 +5,7 @@
 // Every kernel's result is deterministic (levels, distances, labels, counts), whatever the order in
 // which threads find it, so the twins agree exactly.
 #pragma once
-#include <algorithm>
 #include <cstdint>
-#include <type_traits>
-#include <vector>
 
 #include "core/array.hpp"
 #include "storage/dcsr.hpp"
@@ -129,22 +126,6 @@ FG_HD inline bool for_each_entry(const dcsr_view<V>& g, vertex_t r, F&& f) {
       if (!f(j)) return false;
   }
   return true;
-}
-
-/// Host copies of device (or host) memory in space S.
-template <class S, class T>
-T read_one(const T* p) {
-  T v;
-  if constexpr (std::is_same_v<S, device_space>) memory::copy_to_host(&v, p, sizeof(T));
-  else v = *p;
-  return v;
-}
-template <class S, class T>
-std::vector<T> read_many(const T* p, std::size_t n) {
-  std::vector<T> v(n);
-  if constexpr (std::is_same_v<S, device_space>) memory::copy_to_host(v.data(), p, n * sizeof(T));
-  else std::copy(p, p + n, v.begin());
-  return v;
 }
 
 /// The same store read as a pattern (no values): BFS, WCC and triangles ignore weights.

@@ -30,6 +30,9 @@ struct edge_file {
 ///        weight column); .gz is read transparently.
 /// @throws fluxgraph::input_error naming the file and line
 edge_file read_edges(const std::string& path);
+/// @brief Every edge also the other way, with its weight (self-loops once): an undirected edge file
+///        (LDBC Graphalytics lists each undirected edge once) as the directed graph both ways.
+void add_reverse_edges(edge_file& f);
 
 /// @brief The edges of one stream batch in host memory: src[i] -> dst[i], dense ids >= 0.
 struct edge_list {

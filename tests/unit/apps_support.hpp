@@ -31,14 +31,10 @@ struct app_graph {
 
 /// `symmetrize`: an undirected edge file listing each edge once (both directions are stored).
 template <class S>
-app_graph<S> app_graph_of(const edge_file& f, bool symmetrize) {
-  std::vector<vertex_t> r(f.src.begin(), f.src.end()), c(f.dst.begin(), f.dst.end());
-  std::vector<double> w = f.weighted() ? f.weight : std::vector<double>(r.size(), 1.0);
-  if (symmetrize) {
-    const std::size_t m = r.size();
-    for (std::size_t i = 0; i < m; ++i)
-      if (r[i] != c[i]) r.push_back(c[i]), c.push_back(r[i]), w.push_back(w[i]);
-  }
+app_graph<S> app_graph_of(edge_file f, bool symmetrize) {
+  if (symmetrize) fluxgraph::add_reverse_edges(f);
+  const std::vector<vertex_t> r(f.src.begin(), f.src.end()), c(f.dst.begin(), f.dst.end());
+  const std::vector<double> w = f.weighted() ? f.weight : std::vector<double>(r.size(), 1.0);
   const auto n = vertex_t(f.num_vertices);
   app_graph<S> g{dcsr_matrix<double, S>::from_coo(make_coo<double, S>(r, c, w), n, n),
                  dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(c, r), n, n), f.original_id, symmetrize};
