@@ -8,15 +8,6 @@
 
 namespace fg {
 
-namespace {
-// A thread per stored entry, over the store's COO: a thread per row left R-MAT's hub rows (10^5+
-// entries) to one thread each (rmat-22: 497 ms on the H100, run 79).
-template <class S, class V>
-std::int64_t hook_all(const dcsr_matrix<V, S>& g, array<vertex_t, S>& parent) {
-  const coo_matrix<V, S> c = g.to_coo();
-  return detail::app_kernels<S>::wcc_hook_pairs(c.row.data(), c.col.data(), c.nnz, parent.data());
-}
-}  // namespace
 
 template <class V, class S>
 wcc_result wcc(const dcsr_matrix<V, S>& g) {
@@ -25,7 +16,7 @@ wcc_result wcc(const dcsr_matrix<V, S>& g) {
   const vertex_t n = g.rows();
   array<vertex_t, S> parent(static_cast<std::size_t>(n));
   K::wcc_init(parent.data(), 0, n);
-  const std::int64_t hooks = hook_all<S>(g, parent);
+  const std::int64_t hooks = K::wcc_hook(detail::pattern_view(g.view()), parent.data());
   K::wcc_flatten(parent.data(), n);
   memory::synchronize();  // the flatten is queued without a wait: time it
   wcc_result r;
@@ -51,7 +42,7 @@ void incremental_wcc<S>::update(const dcsr_matrix<V, S>& g, const edge_batch<S>&
   // split that component, which the forest cannot tell.
   if (!started_ || deleted.size() > 0) {
     K::wcc_init(parent_.data(), 0, n);
-    components_ = std::int64_t(n) - hook_all<S>(g, parent_);
+    components_ = std::int64_t(n) - K::wcc_hook(detail::pattern_view(g.view()), parent_.data());
     started_ = recomputed_ = true;
     return;
   }

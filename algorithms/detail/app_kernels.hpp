@@ -91,6 +91,7 @@ struct app_kernels;
   static void wcc_init(vertex_t* parent, vertex_t first, vertex_t n);                                          \
   /* union of the endpoints of each pair: the larger root hooks under the smaller, so a tree's root is its    \
      least vertex; returns how many hooks joined two trees (components lost) */                               \
+  static std::int64_t wcc_hook(const dcsr_view<pattern>& g, vertex_t* parent);                                 \
   static std::int64_t wcc_hook_pairs(const vertex_t* u, const vertex_t* v, std::size_t m, vertex_t* parent);   \
   /* parent[v] = the root of v's tree */                                                                       \
   static void wcc_flatten(vertex_t* parent, vertex_t n);                                                       \

@@ -6,6 +6,7 @@
 #include <thrust/transform_reduce.h>
 
 #include "algorithms/detail/app_kernels.hpp"
+#include "algorithms/device/balanced_edges.hpp"
 #include "core/atomics.hpp"
 #include "storage/device/policy.hpp"
 
@@ -38,6 +39,17 @@ FG_HD inline int unite(vertex_t* parent, vertex_t a, vertex_t b) {
 
 void K::wcc_init(vertex_t* parent, vertex_t first, vertex_t n) {
   parallel_for(n - first, FG_LAMBDA(std::int64_t i) { parent[first + i] = vertex_t(first + i); });
+}
+
+std::int64_t K::wcc_hook(const dcsr_view<pattern>& g, vertex_t* parent) {
+  array<std::int64_t, device_space> hooks(1);
+  zero(hooks);
+  std::int64_t* h = hooks.data();
+  const vertex_t* col = g.col;
+  for_each_edge(g, nullptr, g.rows, FG_LAMBDA(vertex_t, vertex_t u, offset_t j) {
+    if (unite(parent, u, col[j])) atomic::fetch_add(h, std::int64_t(1));
+  });
+  return to_vector(hooks)[0];
 }
 
 std::int64_t K::wcc_hook_pairs(const vertex_t* u, const vertex_t* v, std::size_t m, vertex_t* parent) {

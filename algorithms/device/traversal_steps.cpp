@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "algorithms/detail/app_kernels.hpp"
+#include "algorithms/device/balanced_edges.hpp"
 #include "core/atomics.hpp"
 #include "storage/device/policy.hpp"
 
@@ -49,15 +50,14 @@ vertex_t K::bfs_push(const dcsr_view<pattern>& out, const vertex_t* frontier, ve
   array<offset_t, device_space> c(2);
   memory::zero_on_device(c.data(), c.bytes());
   offset_t* cnt = c.data();
-  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
-    for_each_entry(out, frontier[i], [&](offset_t j) {
-      const vertex_t w = out.col[j];
-      if (atomic::load(level + w) < 0 && atomic::cas(level + w, -1, depth + 1) == -1) {
-        next[atomic::fetch_add(cnt, offset_t(1))] = w;
-        atomic::fetch_add(cnt + 1, offset_t(out.sizes[w]));
-      }
-      return true;
-    });
+  const vertex_t* col = out.col;
+  const vertex_t* sizes = out.sizes;
+  for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t, vertex_t, offset_t j) {
+    const vertex_t w = col[j];
+    if (atomic::load(level + w) < 0 && atomic::cas(level + w, -1, depth + 1) == -1) {
+      next[atomic::fetch_add(cnt, offset_t(1))] = w;
+      atomic::fetch_add(cnt + 1, offset_t(sizes[w]));
+    }
   });
   offset_t h[2];
   memory::copy_to_host(h, cnt, sizeof(h));
@@ -112,16 +112,12 @@ vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, v
   array<offset_t, device_space> c(1);
   memory::zero_on_device(c.data(), c.bytes());
   offset_t* cnt = c.data();
-  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
-    const vertex_t u = frontier[i];
-    for_each_entry(out, u, [&](offset_t j) {
-      const vertex_t w = out.col[j];
-      const std::uint32_t l = std::uint32_t(atomic::load(level + u)) + 1;
-      const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + w), l);
-      if (l < old && atomic::cas(mark + w, 0, 1) == 0)
-        next[atomic::fetch_add(cnt, offset_t(1))] = w;
-      return true;
-    });
+  const vertex_t* col = out.col;
+  for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t, vertex_t u, offset_t j) {
+    const vertex_t w = col[j];
+    const std::uint32_t l = std::uint32_t(atomic::load(level + u)) + 1;
+    const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + w), l);
+    if (l < old && atomic::cas(mark + w, 0, 1) == 0) next[atomic::fetch_add(cnt, offset_t(1))] = w;
   });
   const vertex_t k = vertex_t(read_back(c));
   parallel_for(k, FG_LAMBDA(std::int64_t i) { mark[next[i]] = 0; });
@@ -130,18 +126,15 @@ vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, v
 
 template <class V>
 void K::sssp_relax(const dcsr_view<V>& out, const vertex_t* frontier, vertex_t nf, double* dist, std::uint8_t* pending) {
-  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
-    const vertex_t u = frontier[i];
-    const double du = atomic::load(dist + u);
-    for_each_entry(out, u, [&](offset_t j) {
-      const double d = du + value_or<V>(out.val, j, 1.0);
-      const vertex_t w = out.col[j];
-      if (d < atomic::load(dist + w)) {
-        atomic::min_nonneg(dist + w, d);
-        pending[w] = 1;
-      }
-      return true;
-    });
+  const vertex_t* col = out.col;
+  const stored_t<V>* val = out.val;
+  for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t, vertex_t u, offset_t j) {
+    const double d = atomic::load(dist + u) + value_or<V>(val, j, 1.0);
+    const vertex_t w = col[j];
+    if (d < atomic::load(dist + w)) {
+      atomic::min_nonneg(dist + w, d);
+      pending[w] = 1;
+    }
   });
 }
 

@@ -23,6 +23,16 @@ bool unite(vertex_t* parent, vertex_t a, vertex_t b) {
 
 void K::wcc_init(vertex_t* parent, vertex_t first, vertex_t n) { std::iota(parent + first, parent + n, first); }
 
+std::int64_t K::wcc_hook(const dcsr_view<pattern>& g, vertex_t* parent) {
+  std::int64_t hooks = 0;
+  for (vertex_t r = 0; r < g.rows; ++r)
+    for_each_entry(g, r, [&](offset_t j) {
+      hooks += unite(parent, r, g.col[j]);
+      return true;
+    });
+  return hooks;
+}
+
 std::int64_t K::wcc_hook_pairs(const vertex_t* u, const vertex_t* v, std::size_t m, vertex_t* parent) {
   std::int64_t hooks = 0;
   for (std::size_t i = 0; i < m; ++i) hooks += unite(parent, u[i], v[i]);
