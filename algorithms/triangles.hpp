@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/traversal.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg {
@@ -33,5 +34,35 @@ struct lcc_result {
 ///        triangle {v, u, w} gives v the number of directions its opposite edge u-w is stored in.
 template <class V, class S>
 lcc_result lcc(const dcsr_matrix<V, S>& g);
+
+/// @brief The triangle count kept current under batches, inserts and deletes alike, from the rows
+///        the batch touches only. It keeps U, the undirected simple graph as a symmetric store. A
+///        batch's undirected changes: {u, v} is new when an inserted (u, v) finds it absent from U,
+///        gone when a deleted (u, v) finds it in U and neither (u, v) nor (v, u) in the store after
+///        the batch. Taking the changes one at a time, edge i closes the triangles on its two rows
+///        whose other edges are in U and, if batch edges, came before it: for the removed ones on U
+///        before the batch (the later ones still there), for the new ones on U after it (the later
+///        ones not yet). Exact: the count equals a from-scratch count after every batch.
+template <class S>
+class incremental_triangles {
+ public:
+  explicit incremental_triangles(bool per_vertex = false) : want_per_vertex_(per_vertex) {}
+  /// The store after a batch; `in` its in-edge store (null when the store is symmetric: (v, u) is
+  /// then looked up in `out`). The first call counts from scratch.
+  template <class V>
+  void update(const dcsr_matrix<V, S>& out, const dcsr_view<pattern>* in, const edge_batch<S>& inserted,
+              const edge_batch<S>& deleted);
+  std::int64_t total() const noexcept { return total_; }
+  std::vector<std::int64_t> per_vertex() const;  ///< empty unless asked for
+  std::int64_t new_edges() const noexcept { return added_; }    ///< undirected edges the last batch added
+  std::int64_t gone_edges() const noexcept { return removed_; }  ///< and removed
+
+ private:
+  bool want_per_vertex_;
+  bool started_ = false;
+  dcsr_matrix<pattern, S> U_;
+  array<std::int64_t, S> pv_;
+  std::int64_t total_ = 0, added_ = 0, removed_ = 0;
+};
 
 }  // namespace fg

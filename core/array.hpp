@@ -120,11 +120,13 @@ void write_at(array<T, Space>& a, std::size_t i, T v) {
   if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_device(a.data() + i, &v, sizeof(T));
   else a.data()[i] = v;
 }
-/// @brief Every byte of a set to 0.
+/// @brief Every byte of a[first, size) set to 0.
 template <class T, class Space>
-void zero(array<T, Space>& a) {
-  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data(), a.bytes());
-  else if (a.size()) std::memset(a.data(), 0, a.bytes());
+void zero(array<T, Space>& a, std::size_t first = 0) {
+  if (first >= a.size()) return;
+  const std::size_t bytes = (a.size() - first) * sizeof(T);
+  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data() + first, bytes);
+  else std::memset(a.data() + first, 0, bytes);
 }
 /// @brief An array of n elements whose first src.size() are src's (n >= src.size()); the rest unset.
 template <class T, class Space>

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/array.hpp"
+#include "storage/coo.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg::detail {
@@ -100,6 +101,20 @@ struct app_kernels;
   /* triangles of the DAG; per_vertex (may be null) gets, for each triangle, 1 per corner (weighted: the mult  \
      of the opposite edge, LCC's directed count) */                                                            \
   static std::int64_t triangles(const simple_dag<Space>& g, std::int64_t* per_vertex, bool weighted);          \
+  /* incremental triangles: the sorted distinct keys (min << 32 | max) of the pairs, self-loops dropped */    \
+  static array<std::uint64_t, Space> canonical_keys(const vertex_t* u, const vertex_t* v, std::size_t m);      \
+  /* found[i] = whether the store holds the entry (row, col) of key[i] (keys sorted, distinct) */             \
+  static void contains(const dcsr_view<pattern>& g, const std::uint64_t* key, std::size_t k, std::uint8_t* found); \
+  /* the keys whose flag equals want, in order */                                                              \
+  static array<std::uint64_t, Space> select(const std::uint64_t* key, const std::uint8_t* flag, std::size_t k, bool want); \
+  /* each key (a, b) as the two entries (a, b) and (b, a) */                                                  \
+  static coo_matrix<pattern, Space> symmetric_pairs(const std::uint64_t* key, std::size_t k);                        \
+  /* triangles that edge i = key[i] closes in the symmetric store U when the edges of the list are taken one   \
+     at a time: an edge {x, w} of U that is also key[r] counts for i only when r >= i (removal: U still holds  \
+     the later ones) or r < i (addition: U holds all, the later ones not yet). Adds 1 per triangle to each    \
+     corner in per_vertex (may be null; removal: subtracts 1); returns the number of triangles */              \
+  static std::int64_t closing(const dcsr_view<pattern>& U, const std::uint64_t* key, std::size_t k, bool removal, \
+                              std::int64_t* per_vertex);                                                       \
   /* CDLP */                                                                                                   \
   static both_ways<Space> neighbours(const vertex_t* row, const vertex_t* col, std::size_t nnz, vertex_t n);   \
   /* next[v] = the most frequent label among v's neighbours (ties: the least); label[v] when none */           \
