@@ -31,6 +31,8 @@ class incremental_wcc {
  public:
   template <class V>
   void update(const dcsr_matrix<V, S>& g, const edge_batch<S>& inserted, const edge_batch<S>& deleted);
+  /// The next update runs from scratch (a batch whose parts the rules do not cover).
+  void reset() noexcept { started_ = false; }
   std::vector<vertex_t> labels();
   std::int64_t components() const noexcept { return components_; }
   bool recomputed() const noexcept { return recomputed_; }

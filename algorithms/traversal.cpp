@@ -217,6 +217,16 @@ std::vector<double> incremental_sssp<S>::distances() const {
   return to_vector(dist_);
 }
 
+template <class S>
+std::int64_t incremental_sssp<S>::reached() const {
+  return detail::app_kernels<S>::count_reached(nullptr, dist_.data(), vertex_t(dist_.size()));
+}
+
+template <class S>
+std::int64_t incremental_bfs<S>::reached() const {
+  return detail::app_kernels<S>::count_reached(level_.data(), nullptr, vertex_t(level_.size()));
+}
+
 #define FG_TRAVERSAL(V, S)                                                                                        \
   template bfs_result bfs<V, S>(const dcsr_matrix<V, S>&, const dcsr_view<pattern>*, bool, vertex_t, const bfs_options&); \
   template sssp_result sssp<V, S>(const dcsr_matrix<V, S>&, vertex_t, const sssp_options&);                      \

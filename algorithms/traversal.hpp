@@ -79,7 +79,10 @@ class incremental_bfs {
   template <class V>
   void update(const dcsr_matrix<V, S>& out, const dcsr_view<pattern>* in, bool symmetric,
               const edge_batch<S>& inserted, const edge_batch<S>& deleted);
+  /// The next update runs from scratch (a batch whose parts the rules do not cover).
+  void reset() noexcept { started_ = false; }
   std::vector<std::int32_t> levels() const;
+  std::int64_t reached() const;  ///< vertices with a level (counted where they are)
   bool recomputed() const noexcept { return recomputed_; }  ///< the last update ran from scratch
   vertex_t source() const noexcept { return source_; }
 
@@ -101,7 +104,10 @@ class incremental_sssp {
   explicit incremental_sssp(vertex_t source, sssp_options opt = {}) : source_(source), opt_(opt) {}
   template <class V>
   void update(const dcsr_matrix<V, S>& out, const edge_batch<S>& inserted, const edge_batch<S>& deleted);
+  /// The next update runs from scratch (a batch whose parts the rules do not cover).
+  void reset() noexcept { started_ = false; }
   std::vector<double> distances() const;
+  std::int64_t reached() const;
   bool recomputed() const noexcept { return recomputed_; }
   vertex_t source() const noexcept { return source_; }
 

@@ -52,6 +52,8 @@ class incremental_triangles {
   template <class V>
   void update(const dcsr_matrix<V, S>& out, const dcsr_view<pattern>* in, const edge_batch<S>& inserted,
               const edge_batch<S>& deleted);
+  /// The next update runs from scratch (a batch whose parts the rules do not cover).
+  void reset() noexcept { started_ = false; }
   std::int64_t total() const noexcept { return total_; }
   std::vector<std::int64_t> per_vertex() const;  ///< empty unless asked for
   std::int64_t new_edges() const noexcept { return added_; }    ///< undirected edges the last batch added

@@ -37,6 +37,7 @@ fg::stream_options engine_options(const stream_options& o) {
   s.pagerank.kernel = o.pagerank.kernel;
   s.pagerank.progress = o.pagerank.progress;
   s.closure = o.closure;
+  s.apps.bfs_source = o.bfs_source, s.apps.sssp_source = o.sssp_source, s.apps.wcc = o.wcc, s.apps.triangles = o.triangles;
   s.compare = o.compare;
   s.defrag = fg::make_defrag_policy(o.defrag == defrag_mode::none            ? fg::defrag_mode::none
                                     : o.defrag == defrag_mode::segment_limit ? fg::defrag_mode::segment_limit
@@ -68,6 +69,9 @@ batch_report report_of(const fg::batch_report& r) {
   b.cold_iterations = r.cold_iterations, b.cold_seconds = r.cold_seconds;
   b.closure_pairs = r.closure_pairs, b.closure_rounds = r.closure_rounds, b.closure_recomputed = r.closure_recomputed;
   b.closure_seconds = r.closure_seconds, b.closure_scratch_seconds = r.closure_scratch_seconds;
+  b.bfs_reached = r.apps.bfs_reached, b.sssp_reached = r.apps.sssp_reached;
+  b.components = r.apps.components, b.triangles = r.apps.triangles, b.apps_recomputed = r.apps.recomputed;
+  b.apps_seconds = r.apps.seconds, b.apps_scratch_seconds = r.apps.scratch_seconds;
   b.log_seconds = r.log_seconds, b.snapshot = r.snapshot, b.snapshot_seconds = r.snapshot_seconds;
   return b;
 }

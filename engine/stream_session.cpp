@@ -50,6 +50,7 @@ struct stream_session<S>::state {
   fg::graph<pattern, S> g;
   incremental_pagerank inc;
   dcsr_matrix<pattern, S> plus;  // R⁺ of the store (closure)
+  std::unique_ptr<stream_apps<S>> apps;  // BFS, SSSP, WCC, triangles (stream_options::apps)
   pagerank_result last;          // finish()'s cold run
   const pagerank_result* scores = nullptr;
   stream_totals totals;
@@ -62,11 +63,12 @@ struct stream_session<S>::state {
   state(const stream_options& o, vertex_t n)
       : opt(o), quiet(silenced(o.pagerank)), g(orientation_for(o), n), inc(quiet) {
     FG_EXPECTS(n >= 0, "stream_session: negative vertex count");
-    FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure,
-               "stream_session: compare goes with per-batch PageRank or the closure");
+    FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure || o.apps.any(),
+               "stream_session: compare goes with per-batch PageRank, the closure or a graph application");
     FG_EXPECTS(o.expected_reads >= 0, "stream_session: expected reads must be >= 0");
     if (!o.durability.dir.empty()) recover();
     if (o.closure) plus = transitive_closure(g.store());
+    if (o.apps.any()) apps = std::make_unique<stream_apps<S>>(o.apps);
   }
   static pagerank_options silenced(pagerank_options p) {
     p.progress = nullptr;
@@ -87,6 +89,9 @@ struct stream_session<S>::state {
   void update_store(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r,
                     coo_matrix<pattern, S>& added);
   void analyse(const coo_matrix<pattern, S>& added, batch_report& r);
+  void run_apps(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r) {
+    if (apps) r.apps = apps->update(g, ins, del, order == batch_order::inserts_then_deletes, ids, r.batch, opt.compare);
+  }
   void close(const coo_matrix<pattern, S>& added, batch_report& r);
   void add_up(const batch_report& r);
 };
@@ -311,6 +316,9 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.closure_rounds += r.closure_rounds;
   t.closure_seconds += r.closure_seconds;
   t.closure_scratch_seconds += r.closure_scratch_seconds;
+  t.apps_recomputed += r.apps.recomputed;
+  t.apps_seconds += r.apps.seconds;
+  t.apps_scratch_seconds += r.apps.scratch_seconds;
   t.log_seconds += r.log_seconds;
   t.snapshots += r.snapshot ? 1 : 0;
   t.snapshot_seconds += r.snapshot_seconds;
@@ -347,6 +355,7 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   r.stored = after.entries_inserted - before.entries_inserted;
   r.removed = after.entries_deleted - before.entries_deleted;
   st.analyse(added, r);
+  st.run_apps(ins, del, order, r);
   r.edges = st.g.num_edges();
   r.vertices = st.g.num_vertices();
   st.add_up(r);

@@ -16,6 +16,7 @@
 #include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
 #include "engine/journal.hpp"
+#include "engine/stream_apps.hpp"
 #include "fluxgraph/stream.hpp"
 
 namespace fluxgraph {
@@ -33,8 +34,11 @@ struct stream_options {
   pagerank_options pagerank;
   bool closure = false;             ///< keep the transitive closure up to date after every batch
   /// Per batch, also PageRank from scratch (iterations saved by the warm start) and, with the
-  /// closure, a closure from scratch that must equal the extended one (fg::error otherwise).
+  /// closure or the applications, the same from scratch, which must be equal (fg::error otherwise).
   bool compare = false;
+  /// BFS, SSSP, WCC and triangles kept current after every batch (engine/stream_apps.hpp); with
+  /// compare, each also from scratch and checked.
+  stream_app_options apps;
   defrag_policy defrag;             ///< asked after every batch and in finish()
   /// SpMVs the caller expects between batches when PageRank is not per batch (0: nothing reads).
   /// With per-batch PageRank the session uses its last iteration count (a priori at first).
@@ -83,6 +87,7 @@ struct batch_report {
   bool closure_recomputed = false;
   double closure_seconds = 0;
   double closure_scratch_seconds = 0;  ///< with compare: the from-scratch closure it was checked against
+  stream_app_report apps;          ///< stream_options::apps
   // A durable session (stream_options::durability): the journal append, and a snapshot when due.
   double log_seconds = 0;
   bool snapshot = false;
@@ -90,7 +95,7 @@ struct batch_report {
   /// Everything the batch cost: store, journal, defragmentation and analyses.
   double seconds() const noexcept {
     return store_seconds + log_seconds + snapshot_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds +
-           closure_scratch_seconds;
+           closure_scratch_seconds + apps.seconds + apps.scratch_seconds;
   }
 };
 

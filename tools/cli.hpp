@@ -63,6 +63,8 @@ vertex_id dense_vertex(const fluxgraph::edge_file& f, std::int64_t id);
 fluxgraph::pagerank_options pagerank_opts(const options& o);
 /// The stream's options from --pagerank, --closure, --compare, --defrag, --layout and the above.
 fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where);
+/// Whether a stream keeps a graph application (--bfs, --sssp, --wcc, --triangles).
+inline bool apps_on(const fluxgraph::stream_options& s) { return s.bfs_source >= 0 || s.sssp_source >= 0 || s.wcc || s.triangles; }
 /// The edges e (dense ids, sorted) as Matrix Market with ids + 1, n x n, naming `source`.
 void write_edges(const std::string& path, const std::string& source, std::int64_t n, const fluxgraph::coo& e);
 /// Prints a PageRank result (kernel, iterations) and writes --out or prints the --top vertices, by

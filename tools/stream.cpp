@@ -41,8 +41,13 @@ fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where)
   s.layout = layout_of(o);
   s.pagerank_per_batch = o.has("pagerank");
   s.closure = o.has("closure");
+  s.bfs_source = o.values.count("bfs") ? o.integer("bfs", 0, 0, std::numeric_limits<std::int64_t>::max()) : -1;
+  s.sssp_source = o.values.count("sssp") ? o.integer("sssp", 0, 0, std::numeric_limits<std::int64_t>::max()) : -1;
+  s.wcc = o.has("wcc");
+  s.triangles = o.has("triangles");
   s.compare = o.has("compare");
-  if (s.compare && !s.pagerank_per_batch && !s.closure) throw usage_error("--compare goes with --pagerank or --closure");
+  if (s.compare && !s.pagerank_per_batch && !s.closure && !apps_on(s))
+    throw usage_error("--compare goes with --pagerank, --closure, --bfs, --sssp, --wcc or --triangles");
   return s;
 }
 
@@ -62,7 +67,7 @@ double rate(std::size_t n, double seconds) { return seconds > 0 ? double(n) / se
 
 // The table: one header line, then print_row per batch.
 struct table {
-  bool deleting, per_batch, compare, closing;
+  bool deleting, per_batch, compare, closing, apps;
 
   void print_header() const {
     fmt::print("{:>6}  {:>10}  {:>10}  {:>14}", "batch", "edges", "ms", "edges/s");
@@ -72,6 +77,8 @@ struct table {
     if (compare && per_batch) fmt::print("  {:>8}  {:>10}", "cold iter", "cold ms");
     if (closing) fmt::print("  {:>12}  {:>6}  {:>10}", "tc pairs", "rounds", "tc ms");
     if (closing && compare) fmt::print("  {:>10}", "scratch ms");
+    if (apps) fmt::print("  {:>10}  {:>4}", "apps ms", "redo");
+    if (apps && compare) fmt::print("  {:>10}", "scratch ms");
     fmt::print("\n");
   }
   void print_row(const batch_report& r) const {
@@ -87,9 +94,22 @@ struct table {
       fmt::print("  {:>12}  {:>6}  {:>10.3f}", r.closure_pairs,
                  r.closure_recomputed ? std::string("redo") : std::to_string(r.closure_rounds), r.closure_seconds * 1e3);
     if (closing && compare) fmt::print("  {:>10.3f}", r.closure_scratch_seconds * 1e3);
+    if (apps) fmt::print("  {:>10.3f}  {:>4}", r.apps_seconds * 1e3, r.apps_recomputed ? "yes" : "-");
+    if (apps && compare) fmt::print("  {:>10.3f}", r.apps_scratch_seconds * 1e3);
     fmt::print("\n");
   }
 };
+
+// The applications after the last batch, and what keeping them cost.
+void print_apps(const fluxgraph::stream_options& so, const batch_report& r, const fluxgraph::stream_totals& tot) {
+  if (so.bfs_source >= 0) fmt::print("bfs: {} vertices reached\n", r.bfs_reached);
+  if (so.sssp_source >= 0) fmt::print("sssp: {} vertices reached\n", r.sssp_reached);
+  if (so.wcc) fmt::print("wcc: {} components\n", r.components);
+  if (so.triangles) fmt::print("triangles: {}\n", r.triangles);
+  fmt::print("applications kept current after {} batches: {:.3f} s ({} recomputed after deletions)\n", tot.batches,
+             tot.apps_seconds, tot.apps_recomputed);
+  if (so.compare) fmt::print("from scratch after every batch: {:.3f} s; equal after every batch\n", tot.apps_scratch_seconds);
+}
 
 const char* mode_name(fluxgraph::defrag_mode m) {
   return m == fluxgraph::defrag_mode::none ? "none" : m == fluxgraph::defrag_mode::segment_limit ? "limit" : "measured";
@@ -149,7 +169,14 @@ int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where
   const auto batch = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
   const double fraction = o.number("delete-fraction", 0, 0, 1);
   const auto seed = std::uint64_t(o.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
-  const fluxgraph::stream_options so = stream_opts(o, where);
+  fluxgraph::stream_options so = stream_opts(o, where);
+  // --bfs/--sssp name file ids: the stream's dense ids (a snapshot's stream resolves its own ids)
+  for (std::int64_t* src : {&so.bfs_source, &so.sssp_source}) {
+    if (*src < 0 || o.values.count("snapshot-in")) continue;
+    const vertex_id d = dense_vertex(f, *src);
+    if (d < 0) throw usage_error("source " + std::to_string(*src) + " is not a vertex of " + f.path);
+    *src = d;
+  }
   fmt::print("backend: {}\ndefragmentation policy: {}\n", backend, mode_name(so.defrag));
   fluxgraph::stream session(so, 0);
   if (o.values.count("snapshot-in")) {
@@ -157,9 +184,11 @@ int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where
     rebase(f, session.ids(), session.num_vertices());
     fmt::print("started from {}: {} vertices, {} edges\n", o.get("snapshot-in", ""), session.num_vertices(), session.num_edges());
   }
-  const table t{fraction > 0, so.pagerank_per_batch, so.compare, so.closure};
+  const table t{fraction > 0, so.pagerank_per_batch, so.compare, so.closure, apps_on(so)};
   t.print_header();
-  session.stream_file(f, batch, fraction, seed, [&](const batch_report& r) { t.print_row(r); });
+  batch_report last;
+  session.stream_file(f, batch, fraction, seed, [&](const batch_report& r) { t.print_row(r), last = r; });
+  if (t.apps) print_apps(so, last, session.totals());
   print_totals(o, f, session, t);
   if (o.values.count("snapshot-out")) {
     session.save(o.get("snapshot-out", ""), f.original_id);

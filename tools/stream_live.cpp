@@ -206,6 +206,11 @@ int run_stream_live(const options& o) {
     j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
     if (per_batch) j.field("pr_iterations", r.pr_iterations).top(session.scores().score, id, k);
     if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
+    if (so.bfs_source >= 0) j.field("bfs_reached", r.bfs_reached);
+    if (so.sssp_source >= 0) j.field("sssp_reached", r.sssp_reached);
+    if (so.wcc) j.field("components", r.components);
+    if (so.triangles) j.field("triangles", r.triangles);
+    if (apps_on(so)) j.field("apps_us", std::llround(r.apps_seconds * 1e6)).flag("apps_recomputed", r.apps_recomputed);
     if (durable) j.field("log_us", std::llround(r.log_seconds * 1e6)).flag("snapshot", r.snapshot);
     j.print();
   }

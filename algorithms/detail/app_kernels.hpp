@@ -86,6 +86,8 @@ struct app_kernels;
   /* relax single edges (u, v, w) of a batch (incremental SSSP); lowered v are marked */                       \
   static void sssp_relax_pairs(const vertex_t* u, const vertex_t* v, const double* w, std::size_t m,           \
                                double* dist, std::uint8_t* pending);                                           \
+  /* vertices with level >= 0 (level given) or a finite distance (dist given) */                           \
+  static std::int64_t count_reached(const std::int32_t* level, const double* dist, vertex_t n);                \
   /* dist[v] = +inf for v in [0, n), dist[source] = 0 (source -1: none) */                                  \
   static void sssp_init(double* dist, vertex_t n, vertex_t source);                                            \
   /* WCC: parent[v] = v for v in [first, n) */                                                                 \

@@ -40,6 +40,14 @@ void K::bfs_init(std::int32_t* level, vertex_t n, vertex_t source) {
   parallel_for(n, FG_LAMBDA(std::int64_t v) { level[v] = v == source ? 0 : -1; });
 }
 
+std::int64_t K::count_reached(const std::int32_t* level, const double* dist, vertex_t n) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
+      FG_LAMBDA(vertex_t v) { return std::int64_t(level ? level[v] >= 0 : dist[v] < inf); }, std::int64_t(0),
+      thrust::plus<std::int64_t>());
+}
+
 void K::sssp_init(double* dist, vertex_t n, vertex_t source) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   parallel_for(n, FG_LAMBDA(std::int64_t v) { dist[v] = v == source ? 0.0 : inf; });

@@ -13,6 +13,12 @@ void K::bfs_init(std::int32_t* level, vertex_t n, vertex_t source) {
   if (source >= 0) level[source] = 0;
 }
 
+std::int64_t K::count_reached(const std::int32_t* level, const double* dist, vertex_t n) {
+  std::int64_t c = 0;
+  for (vertex_t v = 0; v < n; ++v) c += level ? level[v] >= 0 : dist[v] < std::numeric_limits<double>::infinity();
+  return c;
+}
+
 void K::sssp_init(double* dist, vertex_t n, vertex_t source) {
   std::fill(dist, dist + n, std::numeric_limits<double>::infinity());
   if (source >= 0) dist[source] = 0;

@@ -87,8 +87,13 @@ struct stream_options {
   /// finish()'s PageRank only).
   pagerank_options pagerank;
   bool closure = false;             ///< keep the transitive closure current after every batch
-  /// Per batch, also PageRank from scratch (iterations the warm start saved) and, with the closure,
-  /// a closure from scratch that must equal the extended one (fluxgraph::error otherwise).
+  /// Graph applications kept current after every batch (docs/graph-apps.md): BFS levels and SSSP
+  /// distances (hops: a stream keeps no weights) from a source, an input id (the stream's ids, or
+  /// the dense id when it has none; -1: off), WCC labels, the triangle count.
+  std::int64_t bfs_source = -1, sssp_source = -1;
+  bool wcc = false, triangles = false;
+  /// Per batch, also PageRank from scratch (iterations the warm start saved) and, with the closure
+  /// or an application, the same from scratch, which must be equal (fluxgraph::error otherwise).
   bool compare = false;
   defrag_mode defrag = defrag_mode::measured;  ///< asked after every batch and in finish()
   row_layout layout = row_layout::automatic;
@@ -116,12 +121,16 @@ struct batch_report {
   int closure_rounds = 0;       ///< rounds of the extension (0 when recomputed after deletions)
   bool closure_recomputed = false;
   double closure_seconds = 0, closure_scratch_seconds = 0;
+  std::int64_t bfs_reached = 0, sssp_reached = 0;  ///< the applications (0 before the source arrives)
+  std::int64_t components = 0, triangles = 0;
+  bool apps_recomputed = false;  ///< an application ran from scratch (a deletion its rule does not cover)
+  double apps_seconds = 0, apps_scratch_seconds = 0;
   double log_seconds = 0;       ///< a durable stream's journal append (and sync)
   bool snapshot = false;        ///< a snapshot was written after the batch
   double snapshot_seconds = 0;
   double seconds() const noexcept {
     return store_seconds + log_seconds + snapshot_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds +
-           closure_scratch_seconds;
+           closure_scratch_seconds + apps_seconds + apps_scratch_seconds;
   }
 };
 
@@ -136,6 +145,8 @@ struct stream_totals {
   double pr_seconds = 0, cold_seconds = 0;
   std::int64_t closure_extended = 0, closure_recomputed = 0, closure_rounds = 0;
   double closure_seconds = 0, closure_scratch_seconds = 0;
+  std::int64_t apps_recomputed = 0;  ///< batches after which an application ran from scratch
+  double apps_seconds = 0, apps_scratch_seconds = 0;
   double log_seconds = 0;
   std::int64_t snapshots = 0;
   double snapshot_seconds = 0;

@@ -68,3 +68,27 @@ run sssp "$TMP/neg.txt" --source 1
 error_exit_problem
 [ -z "$PROBLEM" ] && [[ $ERR_TEXT != *"neg.txt"*"edge 2 (2 -> 3) has weight -1"* ]] && PROBLEM="message: $ERR_TEXT"
 if [ -z "$PROBLEM" ]; then pass "sssp negative weight: names the file and the edge"; else fail "sssp negative weight" "$PROBLEM"; fi
+
+# stream --bfs/--sssp/--wcc/--triangles --compare: the kept results equal from-scratch runs after
+# every batch (an error otherwise); inserts only: only the first batch runs from scratch.
+for g in "$DATA/pagerank/graphs/email-Eu-core.txt" "$DATA/closure/TG.cedge.data_23874.txt.gz"; do
+  for del in 0 0.2; do
+    run stream "$g" --batch 3000 --bfs 0 --sssp 1 --wcc --triangles --compare --delete-fraction "$del"
+    status_text
+    recomputed=$(printf '%s\n' "$OUT_TEXT" | awk '/^applications kept current/ { gsub(/\(/, ""); print $(NF-3) }')
+    if [ "$RC" -ne 0 ]; then fail "stream apps --compare $(basename "$g") --delete-fraction $del" "$STATUS: ${ERR_TEXT:0:300}"
+    elif [[ $OUT_TEXT != *"equal after every batch"* ]]; then fail "stream apps --compare $(basename "$g")" "no 'equal after every batch'"
+    elif [ "$del" = 0 ] && [ "$recomputed" != 1 ]; then fail "stream apps $(basename "$g") inserts only" "$recomputed batches from scratch (want 1: the first)"
+    else pass "stream --bfs --sssp --wcc --triangles --compare $(basename "$g") --delete-fraction $del: equal after every batch"
+    fi
+  done
+done
+
+# stream -: the JSON lines carry the applications; hand-checked: after '- 1 2' the triangle 1-3-4 is left
+printf '1 2\n2 3\n3 1\n3 4\n- 1 2\n4 1\n' >"$TMP/apps-live.txt"
+timeout "$CMD_TIMEOUT" "$BIN" stream - --batch 2 --bfs 1 --wcc --triangles <"$TMP/apps-live.txt" >"$TMP/apps-live.out" 2>"$TMP/apps-live.err"
+want='"bfs_reached":3,"components":1,"triangles":0|"bfs_reached":4,"components":1,"triangles":1|"bfs_reached":1,"components":1,"triangles":1'
+got=$(grep -o '"bfs_reached":[0-9]*,"components":[0-9]*,"triangles":[0-9]*' "$TMP/apps-live.out" | paste -sd'|')
+if [ "$got" = "$want" ]; then pass "stream - --bfs --wcc --triangles: JSON lines as hand-checked"
+else fail "stream - apps JSON" "got '$got', want '$want'; stderr: $(head -c 300 "$TMP/apps-live.err")"
+fi
