@@ -37,11 +37,13 @@ class Graph:
         self.labels = None  # from_networkx: the node of each vertex id, when they are not 0..n-1
         self.pagerank_info = None
         self.closure_info = None
+        self.apps_info = None
 
     @classmethod
     def _wrap(cls, g, device):
         self = cls.__new__(cls)
         self._g, self._device, self.labels, self.pagerank_info, self.closure_info = g, device, None, None, None
+        self.apps_info = None
         return self
 
     # --- batches: each is all-or-nothing ------------------------------------------------------
@@ -257,6 +259,44 @@ class Graph:
             raise TypeError(f"sources must be integer vertex ids, got {src.dtype}")
         (indptr, indices, _, _, _), self.closure_info = self._g.reach(src.astype(np.int64).tolist())
         return [indices[indptr[i]:indptr[i + 1]] for i in range(src.shape[0])]
+
+
+    # --- graph applications (docs/graph-apps.md): LDBC Graphalytics' kernels and triangles ------
+    # Each returns a NumPy array by vertex; Graph.apps_info holds the run's counts and time.
+    def bfs(self, source):
+        """BFS levels from `source` along out-edges (int32; -1 unreached), direction-optimizing."""
+        levels, self.apps_info = self._g.bfs(_count(source, "source"))
+        return levels
+
+    def sssp(self, source, delta=0.0):
+        """Shortest path lengths from `source` (float64; inf unreached): the weights (1 per edge
+        when unweighted), delta-stepping with bucket width delta (0: automatic). Weights must be >= 0."""
+        if not delta >= 0:
+            raise ValueError(f"delta must be >= 0, got {delta}")
+        dist, self.apps_info = self._g.sssp(_count(source, "source"), float(delta))
+        return dist
+
+    def wcc(self):
+        """Weakly connected components: each vertex's label is the least vertex of its component."""
+        labels, self.apps_info = self._g.wcc()
+        return labels
+
+    def cdlp(self, iterations=10):
+        """Community labels by LDBC Graphalytics' label propagation (synchronous, ties to the least)."""
+        labels, self.apps_info = self._g.cdlp(_count(iterations, "iterations"))
+        return labels
+
+    def lcc(self):
+        """Local clustering coefficient as LDBC Graphalytics defines it (in- and out-neighbours);
+        on a graph stored both ways networkx.clustering's."""
+        values, self.apps_info = self._g.lcc()
+        return values
+
+    def triangles(self, per_vertex=False):
+        """Triangles of the undirected simple graph underneath (directions, loops and repeats
+        dropped): the total, or with per_vertex=True the array of networkx.triangles."""
+        counts, self.apps_info = self._g.triangles(bool(per_vertex))
+        return counts if per_vertex else self.apps_info["total"]
 
 
 _NO_SIDE = _fluxgraph._Side()  # the absent half of an insert or a delete

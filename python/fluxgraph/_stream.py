@@ -55,15 +55,21 @@ class Stream:
     apply() returns (sync="batch" fsyncs it; "interval" every sync_interval seconds; "none"), a
     snapshot is written every snapshot_every batches, and a Stream opened on DIR again resumes
     where the last one ended (recovery() says where).
+
+    bfs=SRC, sssp=SRC (hops: a stream keeps no weights), wcc=True, triangles=True keep those graph
+    applications current after every batch (docs/graph-apps.md); apply()'s dict then carries
+    bfs_reached, sssp_reached, components, triangles and apps_recomputed.
     """
 
     def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
                  alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto", wal=None, sync="batch",
-                 sync_interval=0.1, snapshot_every=1000):
+                 sync_interval=0.1, snapshot_every=1000, bfs=None, sssp=None, wcc=False, triangles=False):
         self._s = _fluxgraph._Stream(_count(n, "n"), device, bool(pagerank), bool(closure), bool(compare), defrag,
                                      layout, float(alpha), float(tol), int(max_iter), kernel,
                                      "" if wal is None else str(wal), sync, float(sync_interval),
-                                     _count(snapshot_every, "snapshot_every"))
+                                     _count(snapshot_every, "snapshot_every"),
+                                     -1 if bfs is None else _count(bfs, "bfs"), -1 if sssp is None else _count(sssp, "sssp"),
+                                     bool(wcc), bool(triangles))
 
     def apply(self, insert=None, delete=None, vertices=0):
         """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict:

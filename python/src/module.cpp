@@ -114,7 +114,8 @@ PYBIND11_MODULE(_fluxgraph, m) {
         return side{src, dst, w, n, bits, dev, true};
       }));
 
-  py::class_<graph>(m, "_Graph")
+  py::class_<graph> g(m, "_Graph");
+  g
       .def(py::init([](std::int64_t n, bool weighted, const std::string& device) {
         fluxgraph::graph_options o;
         o.weighted = weighted;
@@ -193,6 +194,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
         }
         return py::make_tuple(csr_tuple(std::move(c)), info_of(i));
       });
+  register_apps(g);
 
   register_stream(m);
   m.def("transfers", [] {

@@ -24,7 +24,9 @@ py::dict report_of(const fluxgraph::batch_report& r) {
   d["defrag_seconds"] = r.defrag_seconds, d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds;
   d["cold_iterations"] = r.cold_iterations, d["closure_pairs"] = r.closure_pairs;
   d["closure_rounds"] = r.closure_rounds, d["closure_recomputed"] = r.closure_recomputed;
-  d["closure_seconds"] = r.closure_seconds, d["seconds"] = r.seconds();
+  d["closure_seconds"] = r.closure_seconds, d["bfs_reached"] = r.bfs_reached, d["sssp_reached"] = r.sssp_reached;
+  d["components"] = r.components, d["triangles"] = r.triangles, d["apps_recomputed"] = r.apps_recomputed;
+  d["apps_seconds"] = r.apps_seconds, d["seconds"] = r.seconds();
   return d;
 }
 
@@ -47,7 +49,7 @@ void register_stream(py::module_& m) {
       .def(py::init([](std::int64_t n, const std::string& device, bool pagerank, bool closure, bool compare,
                        const std::string& defrag, const std::string& layout, double damping, double tol, int max_iter,
                        const std::string& kernel, const std::string& wal, const std::string& sync, double interval,
-                       std::int64_t snapshot_every) {
+                       std::int64_t snapshot_every, std::int64_t bfs, std::int64_t sssp, bool wcc, bool triangles) {
         fluxgraph::stream_options o;
         o.durability.dir = wal;
         if (sync == "batch") o.durability.sync = fluxgraph::sync_mode::batch;
@@ -57,6 +59,7 @@ void register_stream(py::module_& m) {
         o.durability.sync_interval = interval, o.durability.snapshot_every = snapshot_every;
         o.where = device_of(device);
         o.pagerank_per_batch = pagerank, o.closure = closure, o.compare = compare;
+        o.bfs_source = bfs, o.sssp_source = sssp, o.wcc = wcc, o.triangles = triangles;
         o.defrag = mode_of(defrag), o.layout = layout_of(layout);
         o.pagerank.damping = damping, o.pagerank.tol = tol, o.pagerank.max_iter = max_iter, o.pagerank.kernel = kernel;
         return stream(o, n);
