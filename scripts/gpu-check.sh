@@ -4,7 +4,7 @@
 # Inputs: .data/ (git-ignored; carried) may hold real graphs: *.mtx.gz / *.txt.gz are benchmarked.
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
-# racecheck), bench, live, wal, spmv, select, closure, python, apps (default: all). All of them take longer than one device call (600 s) now: run it as
+# racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
@@ -41,6 +41,10 @@ san_skip+=',*cannot get memory*,*runs out of memory*,api analyses: CFL value flo
 if command -v compute-sanitizer >/dev/null; then  # parts: sanitize = memcheck + racecheck
   { want sanitize || want memcheck; } && step memcheck 400 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
     build/cuda/tests/fg_test_backend --no-intro=true -tce="$san_skip"
+  # the graph applications' kernels (their tests are in the unit suite): Graphalytics, LAGraph,
+  # the incremental streams; the real-graph oracle case left out (Boost on seven graphs, slow there)
+  { want sanitize || want memcheck-apps; } && step memcheck-apps 300 compute-sanitizer --tool memcheck --leak-check full \
+    --error-exitcode 1 build/cuda/tests/fg_test_unit --no-intro=true -tc="graphalytics*,triangles*,wcc*,bfs*,incremental*"
   # racecheck cannot follow CUDA dynamic parallelism: it warns once at start (which
   # --error-exitcode would count as a hazard) and SURAA's parent/child launches, and the views and
   # races that may pick SURAA, are left to memcheck. A reported race fails the step.
@@ -107,7 +111,7 @@ cat "$out/gpu.txt"
 cat "$out/steps.txt"
 show() { [ -e "$out/$1.log" ]; }
 show tests && echo "-- tests (doctest counts per executable, CLI checks) --" && grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|\[doctest\] (test cases|assertions)|checks passed" "$out/tests.log" | sed 's/^ *//'
-for f in memcheck racecheck; do
+for f in memcheck memcheck-apps racecheck; do
   show $f && echo "-- compute-sanitizer $f --" && grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|\[doctest\] (test cases|assertions)|Device not supported|error" "$out/$f.log" | head -6
 done
 show demo && echo "-- demo --" && grep -E "inserted|defragment:|pagerank:|backend:" "$out/demo.log"
