@@ -60,7 +60,14 @@ std::int64_t K::wcc_hook_pairs(const vertex_t* u, const vertex_t* v, std::size_t
 }
 
 void K::wcc_flatten(vertex_t* parent, vertex_t n) {
-  parallel_for(n, FG_LAMBDA(std::int64_t v) { parent[v] = find(parent, vertex_t(v)); });
+  // Read-only walks: a halving write by one thread could land after another thread set that
+  // vertex to its root, leaving it one step short (seen on TG.cedge on the GPU). Each thread writes
+  // only its own vertex, with a root, so every walk still ends at the root.
+  parallel_for(n, FG_LAMBDA(std::int64_t v) {
+    vertex_t x = atomic::load(parent + v);
+    for (vertex_t p; (p = atomic::load(parent + x)) != x;) x = p;
+    atomic::store(parent + v, x);
+  });
 }
 
 }  // namespace fg::detail
