@@ -15,33 +15,38 @@ namespace fg::detail {
 /// Entries per thread: one binary search over the rows' offsets per chunk, then a walk.
 constexpr offset_t entries_per_thread = 16;
 
+/// A fixed grid walks the chunks (grid-stride), reading the entries' total from device memory: no
+/// read-back of it before the launch (a few microseconds a call; the incremental BFS makes several).
+constexpr std::int64_t chunk_threads = 132 * 2048;
+
 template <class V, class F>
 struct edge_chunks {
   dcsr_view<V> g;
   const vertex_t* rows;  ///< null: row i is i
   vertex_t count;
   const offset_t* start;  ///< count + 1 offsets: row i's entries are [start[i], start[i + 1])
-  offset_t total;
   F f;
   FG_HD void operator()(std::int64_t t) const {
-    offset_t e = t * entries_per_thread;
-    const offset_t end = e + entries_per_thread < total ? e + entries_per_thread : total;
-    vertex_t lo = 0, hi = count - 1;  // the last i with start[i] <= e
-    while (lo < hi) {
-      const vertex_t mid = vertex_t((offset_t(lo) + hi + 1) / 2);
-      if (start[mid] <= e) lo = mid;
-      else hi = mid - 1;
-    }
-    for (vertex_t i = lo; e < end; ++e) {
-      while (start[i + 1] <= e) ++i;
-      const vertex_t u = rows ? rows[i] : i;
-      f(i, u, g.locate(u, e - start[i]));
+    const offset_t total = start[count];
+    for (offset_t first = t * entries_per_thread; first < total; first += chunk_threads * entries_per_thread) {
+      const offset_t end = first + entries_per_thread < total ? first + entries_per_thread : total;
+      vertex_t lo = 0, hi = count - 1;  // the last i with start[i] <= first
+      while (lo < hi) {
+        const vertex_t mid = vertex_t((offset_t(lo) + hi + 1) / 2);
+        if (start[mid] <= first) lo = mid;
+        else hi = mid - 1;
+      }
+      for (offset_t e = first; e < end; ++e) {
+        while (start[lo + 1] <= e) ++lo;
+        const vertex_t u = rows ? rows[lo] : lo;
+        f(lo, u, g.locate(u, e - start[lo]));
+      }
     }
   }
 };
 
-/// f(i, u, j) for every stored entry j of row u = rows[i] (rows null: u = i), i < count. CUDA: one
-/// read-back (the entries' total).
+/// f(i, u, j) for every stored entry j of row u = rows[i] (rows null: u = i), i < count. CUDA: no
+/// read-back.
 template <class V, class F>
 void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, F f) {
   if (count <= 0) return;
@@ -60,10 +65,7 @@ void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, 
   thrust::transform(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(count + 1), st,
                     FG_LAMBDA(vertex_t i) { return i < count ? offset_t(sizes[rows ? rows[i] : i]) : offset_t(0); });
   thrust::exclusive_scan(policy(), st, st + count + 1, st);
-  offset_t total = 0;
-  memory::copy_to_host(&total, st + count, sizeof(offset_t));
-  const std::int64_t threads = (total + entries_per_thread - 1) / entries_per_thread;
-  parallel_for(threads, edge_chunks<V, F>{g, rows, count, st, total, f});
+  parallel_for(chunk_threads, edge_chunks<V, F>{g, rows, count, st, f});
 #endif
 }
 
