@@ -76,6 +76,31 @@ vertex_t K::bfs_push(const dcsr_view<pattern>& out, const vertex_t* frontier, ve
 vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, std::int32_t* level, std::int32_t depth,
                      offset_t* next_edges) {
   // A vertex found at this depth is written depth + 1, which no other thread of this pass looks for.
+#if defined(FG_WITH_CUDA)
+  // The unvisited vertices' in-edges in balanced chunks: a thread per vertex walked a hub's whole row
+  // alone when no in-neighbour was on the frontier (cnr-2000: 40 ms pulling vs 2.3 ms pushing, run
+  // 84). A chunk stops reading once its vertex is found.
+  array<vertex_t, device_space> unvisited(std::size_t(in.rows));
+  vertex_t* up = unvisited.data();
+  const vertex_t m = vertex_t(thrust::copy_if(policy(), thrust::counting_iterator<vertex_t>(0),
+                                              thrust::counting_iterator<vertex_t>(in.rows), up,
+                                              FG_LAMBDA(vertex_t v) { return level[v] < 0; }) - up);
+  array<offset_t, device_space> c(2);
+  zero(c);
+  offset_t* cnt = c.data();
+  const vertex_t* col = in.col;
+  for_each_edge(in, up, m, FG_LAMBDA(vertex_t, vertex_t v, offset_t j) {
+    if (atomic::load(level + v) >= 0) return;
+    if (atomic::load(level + col[j]) == depth && atomic::cas(level + v, -1, depth + 1) == -1) {
+      atomic::fetch_add(cnt, offset_t(1));
+      atomic::fetch_add(cnt + 1, offset_t(out_sizes[v]));
+    }
+  });
+  offset_t h[2];
+  memory::copy_to_host(h, cnt, sizeof(h));
+  *next_edges += h[1];
+  return vertex_t(h[0]);
+#else
   const counts c = thrust::transform_reduce(
       policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(in.rows),
       FG_LAMBDA(vertex_t v) {
@@ -88,6 +113,7 @@ vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, st
       counts{}, add_counts{});
   *next_edges += c.edges;
   return vertex_t(c.vertices);
+#endif
 }
 
 vertex_t K::bfs_frontier(const std::int32_t* level, vertex_t n, std::int32_t depth, vertex_t* list) {
