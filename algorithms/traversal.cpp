@@ -157,7 +157,7 @@ void incremental_bfs<S>::update(const dcsr_matrix<V, S>& out, const dcsr_view<pa
   }
   recomputed_ = false;
   if (source_ >= n) return;  // the source has not arrived: nothing is reached
-  const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), level_.data()));
+  const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), level_.data(), n));
   if (fresh) {
     K::bfs_init(level_.data(), n, source_);
     run_bfs<S>(ov, out.nnz(), in ? in : symmetric ? &ov : nullptr, source_, level_, opt_);
@@ -195,7 +195,7 @@ void incremental_sssp<S>::update(const dcsr_matrix<V, S>& out, const edge_batch<
   }
   recomputed_ = false;
   if (source_ >= n) return;
-  const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), dist_.data()));
+  const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), dist_.data(), n));
   if (fresh) {  // the whole store's weights: checked, and delta's mean taken, once per from-scratch run
     const detail::weight_summary w = K::weights(out.view());
     check_weights(w);

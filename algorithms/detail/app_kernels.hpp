@@ -80,9 +80,9 @@ struct app_kernels;
   template <class V>                                                                                           \
   static weight_summary weights(const dcsr_view<V>& g);                                                        \
   /* whether a deleted edge (u, v) may have been on a shortest path: level[v] == level[u] + 1 (BFS), or      \
-     dist[u] finite and dist[v] >= dist[u] (SSSP; the deleted weight is gone) */                              \
-  static bool any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level);       \
-  static bool any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist);              \
+     dist[u] finite and dist[v] >= dist[u] (SSSP; the deleted weight is gone); ids >= n (absent) never */    \
+  static bool any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level, vertex_t n); \
+  static bool any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist, vertex_t n);  \
   /* relax single edges (u, v, w) of a batch (incremental SSSP); lowered v are marked */                       \
   static void sssp_relax_pairs(const vertex_t* u, const vertex_t* v, const double* w, std::size_t m,           \
                                double* dist, std::uint8_t* pending);                                           \

@@ -222,18 +222,18 @@ weight_summary K::weights(const dcsr_view<V>& g) {
       weight_summary{inf, -1, 0.0}, merge_weights{});
 }
 
-bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level) {
+bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level, vertex_t n) {
   return thrust::transform_reduce(
       policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(m),
-      FG_LAMBDA(std::size_t i) { return level[u[i]] >= 0 && level[v[i]] == level[u[i]] + 1; }, false,
+      FG_LAMBDA(std::size_t i) { return u[i] < n && v[i] < n && level[u[i]] >= 0 && level[v[i]] == level[u[i]] + 1; }, false,
       thrust::logical_or<bool>());
 }
 
-bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist) {
+bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist, vertex_t n) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   return thrust::transform_reduce(
       policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(m),
-      FG_LAMBDA(std::size_t i) { return dist[u[i]] < inf && dist[v[i]] >= dist[u[i]]; }, false,
+      FG_LAMBDA(std::size_t i) { return u[i] < n && v[i] < n && dist[u[i]] < inf && dist[v[i]] >= dist[u[i]]; }, false,
       thrust::logical_or<bool>());
 }
 

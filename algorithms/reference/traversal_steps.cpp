@@ -133,15 +133,15 @@ weight_summary K::weights(const dcsr_view<V>& g) {
   return w;
 }
 
-bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level) {
+bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const std::int32_t* level, vertex_t n) {
   for (std::size_t i = 0; i < m; ++i)
-    if (level[u[i]] >= 0 && level[v[i]] == level[u[i]] + 1) return true;
+    if (u[i] < n && v[i] < n && level[u[i]] >= 0 && level[v[i]] == level[u[i]] + 1) return true;
   return false;
 }
 
-bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist) {
+bool K::any_tight(const vertex_t* u, const vertex_t* v, std::size_t m, const double* dist, vertex_t n) {
   for (std::size_t i = 0; i < m; ++i)
-    if (dist[u[i]] < std::numeric_limits<double>::infinity() && dist[v[i]] >= dist[u[i]]) return true;
+    if (u[i] < n && v[i] < n && dist[u[i]] < std::numeric_limits<double>::infinity() && dist[v[i]] >= dist[u[i]]) return true;
   return false;
 }
 
