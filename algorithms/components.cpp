@@ -40,13 +40,16 @@ void incremental_wcc<S>::update(const dcsr_matrix<V, S>& g, const edge_batch<S>&
   recomputed_ = false;
   // Every deleted edge joined two vertices of one component (it was in the graph): removing it may
   // split that component, which the forest cannot tell.
-  if (!started_ || deleted.size() > 0) {
+  const bool fresh = !started_ || deleted.size() > 0;
+  started_ = false;  // an exception below (out of memory) leaves the forest half done: start over next time
+  if (fresh) {
     K::wcc_init(parent_.data(), 0, n);
     components_ = std::int64_t(n) - K::wcc_hook(detail::pattern_view(g.view()), parent_.data());
     started_ = recomputed_ = true;
     return;
   }
   if (inserted.size() > 0) components_ -= K::wcc_hook_pairs(inserted.u.data(), inserted.v.data(), inserted.size(), parent_.data());
+  started_ = true;
 }
 
 template <class S>

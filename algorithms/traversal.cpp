@@ -104,6 +104,7 @@ bfs_result bfs(const dcsr_matrix<V, S>& out, const dcsr_view<pattern>* in, bool 
                const bfs_options& opt) {
   const vertex_t n = out.rows();
   check_source(source, n, "bfs");
+  FG_EXPECTS(!in || in->rows == n, "bfs: the in-edge store has another vertex count than the out-edge store");
   const auto t0 = std::chrono::steady_clock::now();
   const dcsr_view<pattern> ov = detail::pattern_view(out.view());
   array<std::int32_t, S> level(static_cast<std::size_t>(n));
@@ -142,6 +143,16 @@ sssp_result sssp(const dcsr_matrix<V, S>& out, vertex_t source, const sssp_optio
 }
 
 template <class S>
+incremental_bfs<S>::incremental_bfs(vertex_t source, bfs_options opt) : source_(source), opt_(opt) {
+  FG_EXPECTS(source >= 0, "incremental_bfs: negative source vertex");
+}
+
+template <class S>
+incremental_sssp<S>::incremental_sssp(vertex_t source, sssp_options opt) : source_(source), opt_(opt) {
+  FG_EXPECTS(source >= 0, "incremental_sssp: negative source vertex");
+}
+
+template <class S>
 template <class V>
 void incremental_bfs<S>::update(const dcsr_matrix<V, S>& out, const dcsr_view<pattern>* in, bool symmetric,
                                 const edge_batch<S>& inserted, const edge_batch<S>& deleted) {
@@ -157,20 +168,24 @@ void incremental_bfs<S>::update(const dcsr_matrix<V, S>& out, const dcsr_view<pa
   }
   recomputed_ = false;
   if (source_ >= n) return;  // the source has not arrived: nothing is reached
+  FG_EXPECTS(!in || in->rows == n, "incremental_bfs: the in-edge store has another vertex count");
   const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), level_.data(), n));
+  started_ = false;  // an exception below (out of memory) leaves levels half done: the next update starts over
   if (fresh) {
     K::bfs_init(level_.data(), n, source_);
     run_bfs<S>(ov, out.nnz(), in ? in : symmetric ? &ov : nullptr, source_, level_, opt_);
     started_ = recomputed_ = true;
     return;
   }
-  if (inserted.size() == 0) return;
-  array<vertex_t, S> cur(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
-  vertex_t nf = K::bfs_seed(inserted.u.data(), inserted.v.data(), inserted.size(), level_.data(), cur.data(), mark_.data());
-  while (nf > 0) {
-    nf = K::bfs_lower(ov, cur.data(), nf, level_.data(), next.data(), mark_.data());
-    std::swap(cur, next);
+  if (inserted.size() > 0) {
+    array<vertex_t, S> cur(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
+    vertex_t nf = K::bfs_seed(inserted.u.data(), inserted.v.data(), inserted.size(), level_.data(), cur.data(), mark_.data());
+    while (nf > 0) {
+      nf = K::bfs_lower(ov, cur.data(), nf, level_.data(), next.data(), mark_.data());
+      std::swap(cur, next);
+    }
   }
+  started_ = true;
 }
 
 template <class S>
@@ -196,13 +211,14 @@ void incremental_sssp<S>::update(const dcsr_matrix<V, S>& out, const edge_batch<
   recomputed_ = false;
   if (source_ >= n) return;
   const bool fresh = !started_ || (deleted.size() > 0 && K::any_tight(deleted.u.data(), deleted.v.data(), deleted.size(), dist_.data(), n));
+  started_ = false;  // an exception below (a negative weight, out of memory): the next update starts over
   if (fresh) {  // the whole store's weights: checked, and delta's mean taken, once per from-scratch run
     const detail::weight_summary w = K::weights(out.view());
     check_weights(w);
     if (delta_ == 0) delta_ = opt_.delta > 0 ? opt_.delta : auto_delta(w, out.nnz(), n);
     K::sssp_init(dist_.data(), n, source_);
     write_at(pending_, std::size_t(source_), std::uint8_t(1));
-    started_ = recomputed_ = true;
+    recomputed_ = true;
   } else if (inserted.size() > 0) {  // only the batch's weights are new
     for (double x : to_vector(inserted.w))
       FG_EXPECTS(x >= 0, "sssp: an inserted edge has negative weight " + std::to_string(x) + " (shortest paths need weights >= 0)");
@@ -210,6 +226,7 @@ void incremental_sssp<S>::update(const dcsr_matrix<V, S>& out, const edge_batch<
                         inserted.size(), dist_.data(), pending_.data());
   }
   near_far(out.view(), dist_, pending_, delta_);
+  started_ = true;
 }
 
 template <class S>

@@ -73,7 +73,8 @@ struct edge_batch {
 template <class S>
 class incremental_bfs {
  public:
-  explicit incremental_bfs(vertex_t source, bfs_options opt = {}) : source_(source), opt_(opt) {}
+  /// @throws fg::invalid_argument for a negative source
+  explicit incremental_bfs(vertex_t source, bfs_options opt = {});
   /// The store after a batch of `inserted` and `deleted` edges (either may be empty). The first
   /// call runs from scratch.
   template <class V>
@@ -84,7 +85,6 @@ class incremental_bfs {
   std::vector<std::int32_t> levels() const;
   std::int64_t reached() const;  ///< vertices with a level (counted where they are)
   bool recomputed() const noexcept { return recomputed_; }  ///< the last update ran from scratch
-  vertex_t source() const noexcept { return source_; }
 
  private:
   vertex_t source_;
@@ -101,7 +101,8 @@ class incremental_bfs {
 template <class S>
 class incremental_sssp {
  public:
-  explicit incremental_sssp(vertex_t source, sssp_options opt = {}) : source_(source), opt_(opt) {}
+  /// @throws fg::invalid_argument for a negative source
+  explicit incremental_sssp(vertex_t source, sssp_options opt = {});
   template <class V>
   void update(const dcsr_matrix<V, S>& out, const edge_batch<S>& inserted, const edge_batch<S>& deleted);
   /// The next update runs from scratch (a batch whose parts the rules do not cover).
@@ -109,7 +110,6 @@ class incremental_sssp {
   std::vector<double> distances() const;
   std::int64_t reached() const;
   bool recomputed() const noexcept { return recomputed_; }
-  vertex_t source() const noexcept { return source_; }
 
  private:
   vertex_t source_;

@@ -25,7 +25,6 @@ triangle_result triangles(const dcsr_matrix<V, S>& g, bool per_vertex) {
   triangle_result r;
   array<std::int64_t, S> pv(per_vertex ? std::size_t(g.rows()) : 0);
   r.total = detail::app_kernels<S>::triangles(d, per_vertex ? pv.data() : nullptr, false);
-  r.wedges_checked = d.edges();
   r.seconds = since(t0);
   if (per_vertex) r.per_vertex = to_vector(pv);
   return r;
@@ -56,7 +55,7 @@ void incremental_triangles<S>::update(const dcsr_matrix<V, S>& out, const dcsr_v
   using K = detail::app_kernels<S>;
   const vertex_t n = out.rows();
   added_ = removed_ = 0;
-  if (!started_) {
+  if (!started_) {  // (started_ is set only once U_ and the counts agree: an exception starts over)
     const coo_matrix<V, S> c = out.to_coo();
     const array<std::uint64_t, S> keys = K::canonical_keys(c.row.data(), c.col.data(), c.nnz);
     dcsr_config cfg;
@@ -75,6 +74,7 @@ void incremental_triangles<S>::update(const dcsr_matrix<V, S>& out, const dcsr_v
     zero(pv_, had);
   }
   std::int64_t* pv = want_per_vertex_ ? pv_.data() : nullptr;
+  started_ = false;  // U_ and the counts change step by step below
   const dcsr_view<pattern> ov = detail::pattern_view(out.view());
   // keys.select(those the store g holds == want)
   auto keep = [](array<std::uint64_t, S>& keys, const dcsr_view<pattern>& g, bool want) {
@@ -97,6 +97,7 @@ void incremental_triangles<S>::update(const dcsr_matrix<V, S>& out, const dcsr_v
   if (fresh.size() > 0) U_.insert_batch(K::symmetric_pairs(fresh.data(), fresh.size()));
   total_ += K::closing(U_.view(), fresh.data(), fresh.size(), false, pv);
   added_ = std::int64_t(fresh.size()), removed_ = std::int64_t(gone.size());
+  started_ = true;
 }
 
 template <class S>

@@ -13,7 +13,6 @@ namespace fg {
 struct triangle_result {
   std::int64_t total = 0;
   std::vector<std::int64_t> per_vertex;  ///< triangles through each dense vertex (when asked)
-  std::int64_t wedges_checked = 0;       ///< edges of the degree-ordered DAG (one merge each)
   double seconds = 0;
 };
 

@@ -52,6 +52,7 @@ FG_HD inline T cas(T* p, T expected, T desired) {
 /// *p += v; returns the old value (integers).
 template <class T>
 FG_HD inline T fetch_add(T* p, T v) {
+  static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), "fetch_add: 32- or 64-bit integers");
 #if defined(__CUDA_ARCH__)
   if constexpr (sizeof(T) == 8) {
     return T(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));

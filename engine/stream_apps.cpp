@@ -66,8 +66,8 @@ struct stream_apps<S>::state {
   }
   void check(bool same, const char* what, std::int64_t batch) const {
     if (!same)
-      throw error(std::string("stream --compare: after batch ") + std::to_string(batch) + " the incremental " + what +
-                  " differs from the one computed from scratch");
+      throw error(std::string("stream --compare: after batch ") + std::to_string(batch) + " the incremental and the from-scratch " +
+                  what + " differ");
   }
 };
 
@@ -79,9 +79,28 @@ template <class S>
 stream_apps<S>::~stream_apps() = default;
 
 template <class S>
+void stream_apps<S>::invalidate() {
+  const stream_app_options o = s_->opt;
+  s_ = std::make_unique<state>();
+  s_->opt = o;
+}
+
+template <class S>
 stream_app_report stream_apps<S>::update(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del,
                                          bool separate, const std::vector<std::int64_t>& ids, std::int64_t batch,
                                          bool compare) {
+  try {
+    return run(g, ins, del, separate, ids, batch, compare);
+  } catch (...) {
+    invalidate();  // half-updated states (or the other orientation) must not be extended next batch
+    throw;
+  }
+}
+
+template <class S>
+stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del,
+                                      bool separate, const std::vector<std::int64_t>& ids, std::int64_t batch,
+                                      bool compare) {
   state& st = *s_;
   const auto t0 = clock_type::now();
   if (!st.other) st.other = flipped(g);  // from the store as it is now: the batch is in it

@@ -40,8 +40,13 @@ class stream_apps {
   /// ids. compare: also from scratch, fg::error naming the batch when they differ.
   stream_app_report update(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del, bool separate,
                            const std::vector<std::int64_t>& ids, std::int64_t batch, bool compare);
+  /// The store changed without update() (a batch failed half-way, or update() threw): the next
+  /// update rebuilds everything from the store.
+  void invalidate();
 
  private:
+  stream_app_report run(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del, bool separate,
+                        const std::vector<std::int64_t>& ids, std::int64_t batch, bool compare);
   struct state;
   std::unique_ptr<state> s_;
 };

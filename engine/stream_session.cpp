@@ -346,16 +346,23 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   r.deletes = del.size();
   const dcsr_stats before = st.g.store().stats();
   coo_matrix<pattern, S> added;
-  st.update_store(ins, del, order, r, added);
-  if (vertices > st.g.num_vertices()) st.g.grow(vertices);
-  if (st.log) st.log_batch(ins, del, order, origin, r);
-  else if (origin.new_ids) st.ids.insert(st.ids.end(), origin.new_ids->begin(), origin.new_ids->end());
-  if (!st.log) st.lines += origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size());
-  const dcsr_stats& after = st.g.store().stats();
-  r.stored = after.entries_inserted - before.entries_inserted;
-  r.removed = after.entries_deleted - before.entries_deleted;
-  st.analyse(added, r);
-  st.run_apps(ins, del, order, r);
+  try {
+    st.update_store(ins, del, order, r, added);
+    if (vertices > st.g.num_vertices()) st.g.grow(vertices);
+    if (st.log) st.log_batch(ins, del, order, origin, r);
+    else if (origin.new_ids) st.ids.insert(st.ids.end(), origin.new_ids->begin(), origin.new_ids->end());
+    if (!st.log) st.lines += origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size());
+    const dcsr_stats& after = st.g.store().stats();
+    r.stored = after.entries_inserted - before.entries_inserted;
+    r.removed = after.entries_deleted - before.entries_deleted;
+    st.analyse(added, r);
+    st.run_apps(ins, del, order, r);
+  } catch (...) {
+    // The store may hold part or all of the batch (a failed delete after its inserts, a journal
+    // or an analysis that failed after the store update) that the applications never saw.
+    if (st.apps) st.apps->invalidate();
+    throw;
+  }
   r.edges = st.g.num_edges();
   r.vertices = st.g.num_vertices();
   st.add_up(r);

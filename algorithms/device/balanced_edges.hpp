@@ -62,8 +62,8 @@ void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, 
   array<offset_t, device_space> start(std::size_t(count) + 1);
   offset_t* st = start.data();
   const vertex_t* sizes = g.sizes;
-  thrust::transform(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(count + 1), st,
-                    FG_LAMBDA(vertex_t i) { return i < count ? offset_t(sizes[rows ? rows[i] : i]) : offset_t(0); });
+  thrust::transform(policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(std::int64_t(count) + 1),
+                    st, FG_LAMBDA(std::int64_t i) { return i < count ? offset_t(sizes[rows ? rows[i] : vertex_t(i)]) : offset_t(0); });
   thrust::exclusive_scan(policy(), st, st + count + 1, st);
   parallel_for(chunk_threads, edge_chunks<V, F>{g, rows, count, st, f});
 #endif

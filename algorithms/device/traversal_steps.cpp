@@ -95,7 +95,7 @@ vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, st
       return ++seen <= head ? atomic::load(level + in.col[j]) != depth : false;
     }) && seen <= head;
     if (found) {
-      level[v] = depth + 1;
+      atomic::store(level + v, depth + 1);
       atomic::fetch_add(cnt, offset_t(1));
       atomic::fetch_add(cnt + 1, offset_t(out_sizes[v]));
     } else if (in.sizes[v] > head) {
@@ -124,7 +124,7 @@ vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, st
         if (level[v] >= 0) return counts{};
         const bool found = !for_each_entry(in, v, [&](offset_t j) { return atomic::load(level + in.col[j]) != depth; });
         if (!found) return counts{};
-        level[v] = depth + 1;
+        atomic::store(level + v, depth + 1);
         return counts{1, out_sizes[v]};
       },
       counts{}, add_counts{});
@@ -184,7 +184,7 @@ void K::sssp_relax(const dcsr_view<V>& out, const vertex_t* frontier, vertex_t n
     const vertex_t w = col[j];
     if (d < atomic::load(dist + w)) {
       atomic::min_nonneg(dist + w, d);
-      pending[w] = 1;
+      atomic::store(pending + w, std::uint8_t(1));
     }
   });
 }
@@ -243,7 +243,7 @@ void K::sssp_relax_pairs(const vertex_t* u, const vertex_t* v, const double* w, 
     const double d = atomic::load(dist + u[i]) + (w ? w[i] : 1.0);
     if (d < atomic::load(dist + v[i])) {
       atomic::min_nonneg(dist + v[i], d);
-      pending[v[i]] = 1;
+      atomic::store(pending + v[i], std::uint8_t(1));
     }
   });
 }

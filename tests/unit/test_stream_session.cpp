@@ -186,3 +186,39 @@ TEST_CASE("stream_session: compare needs an analysis") {
 }
 
 }  // namespace
+
+TEST_CASE_TEMPLATE("stream_session: BFS, SSSP, WCC and triangles kept current, checked after every batch; a failed batch resyncs them",
+                   S, host_space, device_space) {
+  stream_options o;
+  o.pagerank_at_end = false;
+  o.apps.bfs_source = 0, o.apps.sssp_source = 1, o.apps.wcc = true, o.apps.triangles = true;
+  o.compare = true;  // every application also from scratch: fg::error if they differ
+  stream_session<S> s(o, 30);
+  std::mt19937 rng(23);
+  std::set<std::pair<vertex_t, vertex_t>> model;
+  edge_list ins, del;
+  int failed = 0;
+  for (int b = 0; b < 300; ++b) {
+    CAPTURE(b);
+    random_batch(rng, 30, model, ins, del);
+    if (b % 50 == 25) {
+      // inserts, then a delete batch with a negative id: the inserts stay, the deletes fail
+      edge_list bad;
+      bad.src = {-1}, bad.dst = {0};
+      CHECK_THROWS_AS(s.apply(ins, bad, 0, batch_order::inserts_then_deletes), batch_error);
+      for (std::size_t i = 0; i < ins.size(); ++i) model.insert({ins.src[i], ins.dst[i]});
+      ++failed;
+      continue;
+    }
+    const batch_report r = s.apply(ins, del, 0, b % 3 ? batch_order::deletes_first : batch_order::inserts_then_deletes);
+    if (b % 3) {
+      for (std::size_t i = 0; i < del.size(); ++i) model.erase({del.src[i], del.dst[i]});
+      for (std::size_t i = 0; i < ins.size(); ++i) model.insert({ins.src[i], ins.dst[i]});
+    } else {
+      for (std::size_t i = 0; i < ins.size(); ++i) model.insert({ins.src[i], ins.dst[i]});
+      for (std::size_t i = 0; i < del.size(); ++i) model.erase({del.src[i], del.dst[i]});
+    }
+    CHECK(r.apps.components >= 1);
+  }
+  CHECK(failed == 6);
+}
