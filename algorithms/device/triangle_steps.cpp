@@ -1,8 +1,10 @@
 // Device twin of the triangle and CDLP steps (algorithms/detail/app_kernels.hpp): sorts of 64-bit
 // (row, col) keys build the degree-ordered DAG and the neighbour multisets; a thread per DAG edge
 // merges its two sorted rows (each triangle found once, from its lowest edge); CDLP counts labels
-// by a sort of (vertex, label) keys and keeps each vertex's most frequent, least label.
+// by a sort of (vertex, label) keys and keeps each vertex's most frequent, least label (one max
+// over (count, ~label) packed in 64 bits).
 #include <thrust/binary_search.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
@@ -150,46 +152,32 @@ both_ways<device_space> K::neighbours(const vertex_t* row, const vertex_t* col, 
   return g;
 }
 
-namespace {
-struct label_count {
-  vertex_t label;
-  offset_t count;
-};
-struct better {  // more frequent, then the least label
-  FG_HD label_count operator()(const label_count& a, const label_count& b) const {
-    return (b.count > a.count || (b.count == a.count && b.label < a.label)) ? b : a;
-  }
-};
-}  // namespace
-
 void K::cdlp_step(const both_ways<device_space>& g, const vertex_t* label, vertex_t* next) {
   const std::size_t m = g.col.size();
   memory::copy_on_device(next, label, sizeof(vertex_t) * std::size_t(g.n));  // vertices with no neighbours
   if (m == 0) return;
   array<std::uint64_t, device_space> k(m), runs(m);
-  array<offset_t, device_space> count(m);
-  std::uint64_t* kp = k.data();
+  array<std::int32_t, device_space> count(m);
+  std::uint64_t *kp = k.data(), *rp = runs.data();
+  std::int32_t* cp = count.data();
   const vertex_t *row = g.row.data(), *col = g.col.data();
   parallel_for(std::int64_t(m), FG_LAMBDA(std::int64_t i) { kp[i] = key(row[i], label[col[i]]); });
   claim_sort_scratch(k.bytes());
   thrust::sort(policy(), kp, kp + m);
-  const auto ends = thrust::reduce_by_key(policy(), kp, kp + m, thrust::constant_iterator<offset_t>(1), runs.data(),
-                                          count.data());
-  const std::size_t r = std::size_t(ends.first - runs.data());
-  array<vertex_t, device_space> rows(r);
-  array<label_count, device_space> lc(r), best(r);
-  std::uint64_t* rp = runs.data();
-  offset_t* cp = count.data();
-  label_count* lp = lc.data();
-  vertex_t* rowp = rows.data();
-  parallel_for(std::int64_t(r), FG_LAMBDA(std::int64_t i) { lp[i] = {lo(rp[i]), cp[i]}; rowp[i] = hi(rp[i]); });
+  const auto ends = thrust::reduce_by_key(policy(), kp, kp + m, thrust::constant_iterator<std::int32_t>(1), rp, cp);
+  const std::size_t r = std::size_t(ends.first - rp);
+  // Each (vertex, label) run as count << 32 | ~label: the largest is the most frequent, least
+  // label. Packed into k (free after the reduction); the run's vertex into count, in place.
+  parallel_for(std::int64_t(r), FG_LAMBDA(std::int64_t i) {
+    kp[i] = (std::uint64_t(std::uint32_t(cp[i])) << 32) | std::uint32_t(~std::uint32_t(lo(rp[i])));
+    cp[i] = hi(rp[i]);
+  });
   array<vertex_t, device_space> who(r);
-  const auto e2 = thrust::reduce_by_key(policy(), rowp, rowp + r, lp, who.data(), best.data(),
-                                        thrust::equal_to<vertex_t>(), better{});
+  const auto e2 = thrust::reduce_by_key(policy(), cp, cp + r, kp, who.data(), rp, thrust::equal_to<std::int32_t>(),
+                                        thrust::maximum<std::uint64_t>());
   const std::int64_t nv = e2.first - who.data();
   const vertex_t* wp = who.data();
-  const label_count* bp = best.data();
-  parallel_for(nv, FG_LAMBDA(std::int64_t i) { next[wp[i]] = bp[i].label; });
+  parallel_for(nv, FG_LAMBDA(std::int64_t i) { next[wp[i]] = vertex_t(~std::uint32_t(rp[i] & 0xffffffffu)); });
 }
 
 }  // namespace fg::detail
