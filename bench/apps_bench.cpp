@@ -139,8 +139,12 @@ int run_apps(const apps_options& o) {
     for (std::size_t i = 0; i < w.size(); i += 2) w[i] = w[i + 1] = 1.0 - uw(rng);
     dcsr_config cfg;
     cfg.dups = duplicates::collapse;
+    memory::reset_peak();
+    const std::size_t base = memory::bytes_in_use();
     const store g = store::from_coo(make_coo<double, device_space>(e.src, e.dst, w), e.n, e.n, cfg);
-    fmt::print("\n{}: {} vertices, {} stored edges (both ways)\n", e.name, e.n, g.nnz());
+    fmt::print("\n{}: {} vertices, {} stored edges (both ways); build peak {:.1f} B per staged entry, store {:.1f} B per edge\n",
+               e.name, e.n, g.nnz(), double(memory::peak_bytes() - base) / double(e.src.size()),
+               double(memory::bytes_in_use() - base) / double(g.nnz()));
     // sources: vertices with edges, drawn with a fixed seed
     std::vector<vertex_t> deg(std::size_t(e.n), 0), sources;
     for (vertex_t u : e.src) ++deg[std::size_t(u)];

@@ -17,6 +17,7 @@ void check_config(const dcsr_config& c) {
   FG_EXPECTS(c.reserve >= 0, "dcsr_config.reserve must be >= 0");
   FG_EXPECTS(c.row_growth >= 0 && c.row_growth <= 16, "dcsr_config.row_growth must be in [0, 16]");
   FG_EXPECTS(c.growth > 1.0 && std::isfinite(c.growth), "dcsr_config.growth must be > 1");
+  FG_EXPECTS(c.build_slice >= 1, "dcsr_config.build_slice must be >= 1");
 }
 }  // namespace
 
@@ -76,17 +77,67 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::blank(vertex_t rows, vertex_t cols, const d
   return m;
 }
 
+namespace {
+// First index of [lo, hi) whose row is >= r, in rows sorted ascending (host binary search, one
+// element read per step: a slice boundary costs ~25 reads).
+template <class S>
+std::size_t first_row_at_least(const vertex_t* row, std::size_t lo, std::size_t hi, vertex_t r) {
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (read_many<S>(row + mid, 1)[0] < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+}  // namespace
+
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, vertex_t rows, vertex_t cols,
                                               const dcsr_config& cfg) {
   dcsr_config packed = cfg;
   packed.alpha = 0;  // construction packs rows exactly; later batches get the configured slack
   packed.row_growth = 0;
+  // A batch's scratch is sized by the batch (the CUDA insert's slots take ~100 B per entry), so a
+  // graph of 5.4e8 entries built as one batch needed ~150 B per entry and did not fit an 80 GB H100
+  // (bench/NOTES.md, rmat-24). Larger inputs are sorted once and inserted in slices that end at row
+  // boundaries: every row is still written once, packed and in the same place, and the repeats of a
+  // pair fall into one slice, so the result is that of one batch.
+  const std::size_t build_slice = std::size_t(cfg.build_slice);
+  if (coo.nnz <= build_slice) {
+    dcsr_matrix m(packed);
+    m.resize(rows, cols);
+    m.insert_batch(coo);
+    m.cfg_ = cfg;
+    m.stats_ = {};
+    m.work_ = {};  // scratch of the construction's size (~100 B per entry): later batches size their own
+    return m;
+  }
+  // Bad edges are named by their index in coo, before the sort moves them.
+  const detail::batch_summary sum = detail::kernels<S>::summarize(coo);
+  if (sum.first_bad >= 0) throw batch_error(0, sum.first_bad, detail::batch_reason(sum.reason));
+  packed.reserve = offset_t(coo.nnz);  // packed rows: the slices never outgrow it
+  packed.index = edge_index::never;    // slices share no pair: nothing to look up
   dcsr_matrix m(packed);
   m.resize(rows, cols);
-  m.insert_batch(coo);
+  coo_matrix<V, S> sorted = clone_coo<S>(coo);
+  detail::kernels<S>::sort_batch(sorted);
+  for (std::size_t begin = 0; begin < sorted.nnz;) {
+    std::size_t end = std::min(sorted.nnz, begin + build_slice);
+    if (end < sorted.nnz) {  // back to the start of the row the slice would cut (or past it, if it is the only one)
+      const vertex_t r = read_many<S>(sorted.row.data() + end, 1)[0];
+      const std::size_t cut = first_row_at_least<S>(sorted.row.data(), begin, end, r);
+      end = cut > begin ? cut : first_row_at_least<S>(sorted.row.data(), end, sorted.nnz, r + 1);
+    }
+    coo_matrix<V, S> slice(end - begin);
+    copy_range(slice.row, 0, sorted.row, begin, end - begin);
+    copy_range(slice.col, 0, sorted.col, begin, end - begin);
+    if constexpr (!is_pattern_v<V>) copy_range(slice.val, 0, sorted.val, begin, end - begin);
+    m.insert_batch(slice);
+    begin = end;
+  }
   m.cfg_ = cfg;
   m.stats_ = {};
+  m.work_ = {};
   return m;
 }
 

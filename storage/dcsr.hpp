@@ -73,6 +73,7 @@ struct dcsr_config {
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
   dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (bench/NOTES.md, "size order")
   edge_index index = edge_index::automatic;     ///< device stores: the duplicate check's edge set
+  offset_t build_slice = offset_t(1) << 25;   ///< from_coo: larger inputs are sorted and inserted in row-aligned slices of about this many entries (bounds the batch scratch)
 };
 
 /// Counters of what the store did on its own; tests and benchmarks read them.
