@@ -38,10 +38,13 @@ bfs_counts run_bfs(const dcsr_view<pattern>& out, offset_t nnz, const dcsr_view<
   offset_t frontier_edges = read_many<S>(out.sizes + source, 1)[0];
   c.reached = 1, c.edges = frontier_edges;
   bool pulling = false, listed = true;  // listed: cur holds the frontier (pull leaves only levels)
+  vertex_t prev_nf = 0;
   while (nf > 0) {
     if (pull && opt.direction_optimizing) {
       const double unvisited_edges = double(nnz - c.edges);
-      if (!pulling && double(frontier_edges) > unvisited_edges / opt.alpha) pulling = true;
+      // Beamer's rule: pull only while the frontier grows (at a BFS's tail the unvisited edges are
+      // few, and a pull would scan every vertex for a frontier of a handful)
+      if (!pulling && nf > prev_nf && double(frontier_edges) > unvisited_edges / opt.alpha) pulling = true;
       else if (pulling && double(nf) < double(n) / opt.beta) pulling = false;
     }
     offset_t next_edges = 0;
@@ -57,7 +60,7 @@ bfs_counts run_bfs(const dcsr_view<pattern>& out, offset_t nnz, const dcsr_view<
     }
     if (found == 0) break;
     ++c.depth;
-    nf = found, frontier_edges = next_edges;
+    prev_nf = nf, nf = found, frontier_edges = next_edges;
     c.reached += found, c.edges += next_edges;
   }
   return c;
@@ -163,8 +166,8 @@ void incremental_bfs<S>::update(const dcsr_matrix<V, S>& out, const dcsr_view<pa
   if (std::size_t(n) > had) {  // new vertices are unreached until an edge lowers them
     level_ = grown(level_, std::size_t(n));
     K::bfs_init(level_.data() + had, vertex_t(std::size_t(n) - had), -1);
-    mark_ = array<std::int32_t, S>(static_cast<std::size_t>(n));  // the kernels leave every mark 0
-    zero(mark_);
+    mark_ = grown(mark_, std::size_t(n));  // new vertices' marks 0, below every stamp
+    zero(mark_, had);
   }
   recomputed_ = false;
   if (source_ >= n) return;  // the source has not arrived: nothing is reached
@@ -179,9 +182,13 @@ void incremental_bfs<S>::update(const dcsr_matrix<V, S>& out, const dcsr_view<pa
   }
   if (inserted.size() > 0) {
     array<vertex_t, S> cur(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
-    vertex_t nf = K::bfs_seed(inserted.u.data(), inserted.v.data(), inserted.size(), level_.data(), cur.data(), mark_.data());
+    auto stamp = [&] {  // a fresh stamp per round; at the top of the range the marks start over
+      if (stamp_ == std::numeric_limits<std::int32_t>::max()) zero(mark_), stamp_ = 0;
+      return ++stamp_;
+    };
+    vertex_t nf = K::bfs_seed(inserted.u.data(), inserted.v.data(), inserted.size(), level_.data(), cur.data(), mark_.data(), stamp());
     while (nf > 0) {
-      nf = K::bfs_lower(ov, cur.data(), nf, level_.data(), next.data(), mark_.data());
+      nf = K::bfs_lower(ov, cur.data(), nf, level_.data(), next.data(), mark_.data(), stamp());
       std::swap(cur, next);
     }
   }

@@ -90,7 +90,8 @@ class incremental_bfs {
   vertex_t source_;
   bfs_options opt_;
   array<std::int32_t, S> level_;
-  array<std::int32_t, S> mark_;  ///< the lowering's dedup marks, all 0 between calls
+  array<std::int32_t, S> mark_;  ///< the lowering's dedup marks: stamps below stamp_
+  std::int32_t stamp_ = 0;       ///< the last stamp a seed or lowering round used
   bool started_ = false;         ///< a from-scratch run happened (the source had arrived)
   bool recomputed_ = false;
 };

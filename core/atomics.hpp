@@ -7,6 +7,12 @@
 
 #include "core/types.hpp"
 
+#if defined(__CUDACC__)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+#endif
+
 namespace fg::atomic {
 
 /// *p = min(*p, v) on a 32- or 64-bit integer (signed or not); returns the old value.
@@ -61,6 +67,26 @@ FG_HD inline T fetch_add(T* p, T v) {
   }
 #else
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/// fetch_add on a counter that every thread of a kernel adds to (a list's length, a total): on the
+/// GPU the threads of a warp that call it together make one atomic for their sum, each getting the
+/// old value plus the sum of the lower lanes' v. Atomics on one address serialise in L2: a BFS
+/// level that found 1.3e6 vertices spent ~1.3 ms on its two counters (run 91). All threads of a
+/// warp that call it at once must pass the same p.
+template <class T>
+FG_HD inline T fetch_add_shared(T* p, T v) {
+#if defined(__CUDA_ARCH__)
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group g = cg::coalesced_threads();
+  const T sum = cg::reduce(g, v, cg::plus<T>());
+  const T below = cg::exclusive_scan(g, v, cg::plus<T>());
+  T base = 0;
+  if (g.thread_rank() == 0) base = fetch_add(p, sum);
+  return g.shfl(base, 0) + below;
+#else
+  return fetch_add(p, v);
 #endif
 }
 

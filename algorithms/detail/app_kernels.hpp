@@ -61,12 +61,14 @@ struct app_kernels;
   /* the vertices at level depth, in id order; returns how many */                                            \
   static vertex_t bfs_frontier(const std::int32_t* level, vertex_t n, std::int32_t depth, vertex_t* list);     \
   /* lower level[] along the edges (u, v) of a batch whose level[u] + 1 beats level[v] (incremental);         \
-     those v go to list; returns how many */                                                                   \
+     those v go to list, once each (mark[v] = stamp: a stamp above every mark, so nothing is cleared);        \
+     returns how many */                                                                                       \
   static vertex_t bfs_seed(const vertex_t* u, const vertex_t* v, std::size_t m, std::int32_t* level,           \
-                           vertex_t* list, std::int32_t* mark);                                                \
-  /* push that lowers levels (incremental): out-neighbours w with level[u] + 1 < level[w] (or unvisited) */    \
+                           vertex_t* list, std::int32_t* mark, std::int32_t stamp);                            \
+  /* push that lowers levels (incremental): out-neighbours w with level[u] + 1 < level[w] (or unvisited),      \
+     listed once each as in bfs_seed */                                                                        \
   static vertex_t bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf,              \
-                            std::int32_t* level, vertex_t* next, std::int32_t* mark);                         \
+                            std::int32_t* level, vertex_t* next, std::int32_t* mark, std::int32_t stamp);     \
   /* SSSP: relax the out-edges of the frontier (weights: values, 1 for a pattern); a lowered vertex is marked  \
      pending */                                                                                                \
   template <class V>                                                                                           \

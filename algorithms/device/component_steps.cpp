@@ -47,7 +47,7 @@ std::int64_t K::wcc_hook(const dcsr_view<pattern>& g, vertex_t* parent) {
   std::int64_t* h = hooks.data();
   const vertex_t* col = g.col;
   for_each_edge(g, nullptr, g.rows, FG_LAMBDA(vertex_t, vertex_t u, offset_t j) {
-    if (unite(parent, u, col[j])) atomic::fetch_add(h, std::int64_t(1));
+    if (unite(parent, u, col[j])) atomic::fetch_add_shared(h, std::int64_t(1));
   });
   return to_vector(hooks)[0];
 }

@@ -15,12 +15,14 @@ namespace fg::detail {
 using K = app_kernels<device_space>;
 
 namespace {
-struct counts {
+#if !defined(FG_WITH_CUDA)
+struct counts {  // the OpenMP pull's reduction
   offset_t vertices = 0, edges = 0;
 };
 struct add_counts {
   FG_HD counts operator()(const counts& a, const counts& b) const { return {a.vertices + b.vertices, a.edges + b.edges}; }
 };
+#endif
 struct merge_weights {  // the least weight at the least row; sums add (the order makes the last bits vary)
   FG_HD weight_summary operator()(const weight_summary& a, const weight_summary& b) const {
     weight_summary r = b.min < a.min || (b.min == a.min && b.min_row >= 0 && (a.min_row < 0 || b.min_row < a.min_row)) ? b : a;
@@ -28,6 +30,12 @@ struct merge_weights {  // the least weight at the least row; sums add (the orde
     return r;
   }
 };
+// Whether this thread is the first to set *mark to stamp (stamps only grow: no clearing pass).
+FG_HD inline bool claim(std::int32_t* mark, std::int32_t stamp) {
+  const std::int32_t m = atomic::load(mark);
+  return m != stamp && atomic::cas(mark, m, stamp) == m;
+}
+FG_HD inline bool in_bitmap(const std::uint32_t* bits, vertex_t u) { return (bits[u >> 5] >> (u & 31)) & 1u; }
 template <class T>
 T read_back(const array<T, device_space>& a) {
   T v;
@@ -63,8 +71,8 @@ vertex_t K::bfs_push(const dcsr_view<pattern>& out, const vertex_t* frontier, ve
   for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t, vertex_t, offset_t j) {
     const vertex_t w = col[j];
     if (atomic::load(level + w) < 0 && atomic::cas(level + w, -1, depth + 1) == -1) {
-      next[atomic::fetch_add(cnt, offset_t(1))] = w;
-      atomic::fetch_add(cnt + 1, offset_t(sizes[w]));
+      next[atomic::fetch_add_shared(cnt, offset_t(1))] = w;
+      atomic::fetch_add_shared(cnt + 1, offset_t(sizes[w]));
     }
   });
   offset_t h[2];
@@ -75,7 +83,20 @@ vertex_t K::bfs_push(const dcsr_view<pattern>& out, const vertex_t* frontier, ve
 
 vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, std::int32_t* level, std::int32_t depth,
                      offset_t* next_edges) {
-  // A vertex found at this depth is written depth + 1, which no other thread of this pass looks for.
+  // The frontier as a bitmap (n / 8 bytes, read-only during the pass): the lookups of an unvisited
+  // vertex's in-neighbours hit a table 32x smaller than the levels, and plain cached loads do (the
+  // levels are written during the pass, so they needed atomic loads past L1). A vertex found is
+  // written depth + 1, which no lookup of this pass reads.
+  const vertex_t n = in.rows;
+  array<std::uint32_t, device_space> bitmap((std::size_t(n) + 31) / 32);
+  std::uint32_t* bw = bitmap.data();
+  parallel_for(std::int64_t(bitmap.size()), FG_LAMBDA(std::int64_t w) {
+    std::uint32_t bits = 0;
+    for (vertex_t b = 0; b < 32 && w * 32 + b < n; ++b) bits |= std::uint32_t(level[w * 32 + b] == depth) << b;
+    bw[w] = bits;
+  });
+  const std::uint32_t* fb = bw;
+  const vertex_t* col = in.col;
 #if defined(FG_WITH_CUDA)
   // Two passes. A thread per unvisited vertex reads at most the first 32 entries of its row (on
   // R-MAT nearly every vertex finds a parent there); the rows longer than that and not yet found go
@@ -83,34 +104,33 @@ vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, st
   // One pass of either kind: a thread per vertex walked a hub's whole row alone (cnr-2000: 40 ms
   // pulling vs 2.3 pushing, run 84); chunks alone lost the early exit (rmat-22: 1.2 -> 11 ms).
   constexpr offset_t head = 32;
-  array<vertex_t, device_space> long_rows(std::size_t(in.rows));
+  array<vertex_t, device_space> long_rows(static_cast<std::size_t>(n));
   array<offset_t, device_space> c(3);
   zero(c);
   offset_t* cnt = c.data();  // found, their out-edges, long rows
   vertex_t* lp = long_rows.data();
-  parallel_for(in.rows, FG_LAMBDA(std::int64_t v) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) {
     if (level[v] >= 0) return;
     offset_t seen = 0;
     const bool found = !for_each_entry(in, vertex_t(v), [&](offset_t j) {
-      return ++seen <= head ? atomic::load(level + in.col[j]) != depth : false;
+      return ++seen <= head ? !in_bitmap(fb, col[j]) : false;
     }) && seen <= head;
     if (found) {
-      atomic::store(level + v, depth + 1);
-      atomic::fetch_add(cnt, offset_t(1));
-      atomic::fetch_add(cnt + 1, offset_t(out_sizes[v]));
+      level[v] = depth + 1;
+      atomic::fetch_add_shared(cnt, offset_t(1));
+      atomic::fetch_add_shared(cnt + 1, offset_t(out_sizes[v]));
     } else if (in.sizes[v] > head) {
-      lp[atomic::fetch_add(cnt + 2, offset_t(1))] = vertex_t(v);
+      lp[atomic::fetch_add_shared(cnt + 2, offset_t(1))] = vertex_t(v);
     }
   });
   offset_t h[3];
   memory::copy_to_host(h, cnt, sizeof(h));
-  const vertex_t* col = in.col;
   if (h[2] > 0) {
     for_each_edge(in, lp, vertex_t(h[2]), FG_LAMBDA(vertex_t, vertex_t v, offset_t j) {
       if (atomic::load(level + v) >= 0) return;
-      if (atomic::load(level + col[j]) == depth && atomic::cas(level + v, -1, depth + 1) == -1) {
-        atomic::fetch_add(cnt, offset_t(1));
-        atomic::fetch_add(cnt + 1, offset_t(out_sizes[v]));
+      if (in_bitmap(fb, col[j]) && atomic::cas(level + v, -1, depth + 1) == -1) {
+        atomic::fetch_add_shared(cnt, offset_t(1));
+        atomic::fetch_add_shared(cnt + 1, offset_t(out_sizes[v]));
       }
     });
     memory::copy_to_host(h, cnt, 2 * sizeof(offset_t));
@@ -119,12 +139,12 @@ vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, st
   return vertex_t(h[0]);
 #else
   const counts c = thrust::transform_reduce(
-      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(in.rows),
+      policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
       FG_LAMBDA(vertex_t v) {
         if (level[v] >= 0) return counts{};
-        const bool found = !for_each_entry(in, v, [&](offset_t j) { return atomic::load(level + in.col[j]) != depth; });
+        const bool found = !for_each_entry(in, v, [&](offset_t j) { return !in_bitmap(fb, col[j]); });
         if (!found) return counts{};
-        atomic::store(level + v, depth + 1);
+        level[v] = depth + 1;
         return counts{1, out_sizes[v]};
       },
       counts{}, add_counts{});
@@ -140,7 +160,7 @@ vertex_t K::bfs_frontier(const std::int32_t* level, vertex_t n, std::int32_t dep
 }
 
 vertex_t K::bfs_seed(const vertex_t* u, const vertex_t* v, std::size_t m, std::int32_t* level, vertex_t* list,
-                     std::int32_t* mark) {
+                     std::int32_t* mark, std::int32_t stamp) {
   array<offset_t, device_space> c(1);
   memory::zero_on_device(c.data(), c.bytes());
   offset_t* cnt = c.data();
@@ -150,16 +170,13 @@ vertex_t K::bfs_seed(const vertex_t* u, const vertex_t* v, std::size_t m, std::i
     if (lu < 0) return;
     const std::uint32_t l = std::uint32_t(lu) + 1;
     const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + v[i]), l);
-    if (l < old && atomic::cas(mark + v[i], 0, 1) == 0)
-      list[atomic::fetch_add(cnt, offset_t(1))] = v[i];
+    if (l < old && claim(mark + v[i], stamp)) list[atomic::fetch_add_shared(cnt, offset_t(1))] = v[i];
   });
-  const vertex_t k = vertex_t(read_back(c));
-  parallel_for(k, FG_LAMBDA(std::int64_t i) { mark[list[i]] = 0; });
-  return k;
+  return vertex_t(read_back(c));
 }
 
 vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, std::int32_t* level,
-                      vertex_t* next, std::int32_t* mark) {
+                      vertex_t* next, std::int32_t* mark, std::int32_t stamp) {
   array<offset_t, device_space> c(1);
   memory::zero_on_device(c.data(), c.bytes());
   offset_t* cnt = c.data();
@@ -168,11 +185,9 @@ vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, v
     const vertex_t w = col[j];
     const std::uint32_t l = std::uint32_t(atomic::load(level + u)) + 1;
     const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + w), l);
-    if (l < old && atomic::cas(mark + w, 0, 1) == 0) next[atomic::fetch_add(cnt, offset_t(1))] = w;
+    if (l < old && claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, offset_t(1))] = w;
   });
-  const vertex_t k = vertex_t(read_back(c));
-  parallel_for(k, FG_LAMBDA(std::int64_t i) { mark[next[i]] = 0; });
-  return k;
+  return vertex_t(read_back(c));
 }
 
 template <class V>

@@ -119,7 +119,7 @@ std::int64_t K::closing(const dcsr_view<pattern>& U, const std::uint64_t* key, s
     if (w == other) return;
     const std::int64_t r = rank_of(key, k, key_of(x, w));
     if (r >= 0 && (removal ? r <= std::int64_t(i) : r >= std::int64_t(i))) return;
-    ep[atomic::fetch_add(cnt, offset_t(1))] = (std::uint64_t(i) << 32) | std::uint32_t(w);
+    ep[atomic::fetch_add_shared(cnt, offset_t(1))] = (std::uint64_t(i) << 32) | std::uint32_t(w);
   });
   const std::size_t m = std::size_t(to_vector(count)[0]);
   if (m < 2) return 0;

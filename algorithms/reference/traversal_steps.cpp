@@ -63,20 +63,21 @@ vertex_t K::bfs_frontier(const std::int32_t* level, vertex_t n, std::int32_t dep
 }
 
 vertex_t K::bfs_seed(const vertex_t* u, const vertex_t* v, std::size_t m, std::int32_t* level, vertex_t* list,
-                     std::int32_t* mark) {
+                     std::int32_t* mark, std::int32_t stamp) {
+  std::vector<vertex_t> lowered;
   for (std::size_t i = 0; i < m; ++i) {
     if (level[u[i]] < 0) continue;
     const std::int32_t l = level[u[i]] + 1;
-    if (level[v[i]] < 0 || l < level[v[i]]) level[v[i]] = l, mark[v[i]] = 1;
+    if (level[v[i]] < 0 || l < level[v[i]]) level[v[i]] = l, lowered.push_back(v[i]);
   }
   vertex_t k = 0;
-  for (std::size_t i = 0; i < m; ++i)
-    if (mark[v[i]]) mark[v[i]] = 0, list[k++] = v[i];
+  for (vertex_t w : lowered)
+    if (mark[w] != stamp) mark[w] = stamp, list[k++] = w;
   return k;
 }
 
 vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, std::int32_t* level,
-                      vertex_t* next, std::int32_t* mark) {
+                      vertex_t* next, std::int32_t* mark, std::int32_t stamp) {
   vertex_t m = 0;
   for (vertex_t i = 0; i < nf; ++i) {
     const vertex_t u = frontier[i];
@@ -84,12 +85,11 @@ vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, v
       const vertex_t w = out.col[j];
       if (level[w] < 0 || level[u] + 1 < level[w]) {
         level[w] = level[u] + 1;
-        if (!mark[w]) mark[w] = 1, next[m++] = w;
+        if (mark[w] != stamp) mark[w] = stamp, next[m++] = w;
       }
       return true;
     });
   }
-  for (vertex_t i = 0; i < m; ++i) mark[next[i]] = 0;
   return m;
 }
 
