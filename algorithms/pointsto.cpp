@@ -102,7 +102,12 @@ inclusion_result solve_on(const inclusion_problem& pr, const inclusion_options& 
 }  // namespace
 
 inclusion_result solve_inclusion(const inclusion_problem& p, exec where, const inclusion_options& opt) {
-  return where == exec::reference ? solve_on<host_space>(p, opt) : solve_on<device_space>(p, opt);
+  if (where == exec::reference) return solve_on<host_space>(p, opt);
+#if defined(FG_WITH_CUDA)
+  return solve_on<device_space>(p, opt);
+#else
+  return solve_inclusion_wave(p, opt);
+#endif
 }
 
 }  // namespace fg

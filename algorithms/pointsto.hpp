@@ -61,10 +61,15 @@ struct inclusion_options {
   std::function<void(int, offset_t, offset_t)> progress;  ///< (round, new facts, facts so far)
 };
 
-/// @brief The least solution, by masked SpMMs on the given twin.
+/// @brief The least solution, by masked SpMMs on the given twin (the CPU build's device twin: the
+///        wave solver below, which beats the OpenMP SpMMs by orders of magnitude).
 inclusion_result solve_inclusion(const inclusion_problem& p, exec where, const inclusion_options& opt = {});
 /// @brief The oracle: a sequential worklist solver over hash sets (no matrices), pts sorted.
 inclusion_result solve_inclusion_worklist(const inclusion_problem& p);
+/// @brief The CPU solver: wave propagation with cycle collapse and difference propagation over
+///        sparse bitmaps (algorithms/reference/pointsto_wave.cpp); what solve_inclusion runs for
+///        exec::device in the CPU build. stats.iterations counts its rounds.
+inclusion_result solve_inclusion_wave(const inclusion_problem& p, const inclusion_options& opt = {});
 
 /// A points-to problem as read from a file: variables with names, and Andersen's four constraints.
 struct pointsto_problem {

@@ -1,0 +1,122 @@
+// A set of non-negative 32-bit ids as a sorted vector of 64-bit words, each with its word index
+// (the "sparse bitmap" of GCC's and LLVM's points-to solvers: Hardekopf & Lin measured it the best
+// representation for Andersen's analysis). Points-to sets are clustered (a function's locals, an
+// allocation site's neighbours), so a set of k ids takes far fewer than k words, and union,
+// difference and subset tests walk two sorted word lists once.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace fg {
+
+class sparse_bitset {
+ public:
+  struct word {
+    std::uint32_t index;  ///< ids [64 * index, 64 * index + 64)
+    std::uint64_t bits;
+  };
+
+  bool empty() const noexcept { return w_.empty(); }
+  std::size_t words() const noexcept { return w_.size(); }
+  const std::vector<word>& data() const noexcept { return w_; }
+  void clear() noexcept { w_.clear(); }
+
+  /// @brief Adds id; true when it was not there.
+  bool insert(std::uint32_t id) {
+    const std::uint32_t wi = id >> 6;
+    const std::uint64_t bit = std::uint64_t(1) << (id & 63);
+    if (w_.empty() || w_.back().index < wi) {  // ids mostly arrive ascending
+      w_.push_back({wi, bit});
+      return true;
+    }
+    std::size_t lo = 0, hi = w_.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (w_[mid].index < wi) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < w_.size() && w_[lo].index == wi) {
+      const bool added = (w_[lo].bits & bit) == 0;
+      w_[lo].bits |= bit;
+      return added;
+    }
+    w_.insert(w_.begin() + std::ptrdiff_t(lo), word{wi, bit});
+    return true;
+  }
+
+  bool contains(std::uint32_t id) const noexcept {
+    const std::uint32_t wi = id >> 6;
+    std::size_t lo = 0, hi = w_.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (w_[mid].index < wi) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < w_.size() && w_[lo].index == wi && ((w_[lo].bits >> (id & 63)) & 1) != 0;
+  }
+
+  /// @brief *this |= o; true when *this grew.
+  bool unite(const sparse_bitset& o) {
+    if (o.w_.empty()) return false;
+    if (w_.empty()) {
+      w_ = o.w_;
+      return true;
+    }
+    if (subset_of_this(o)) return false;
+    std::vector<word> out;
+    out.reserve(w_.size() + o.w_.size());
+    std::size_t i = 0, j = 0;
+    while (i < w_.size() || j < o.w_.size()) {
+      if (j == o.w_.size() || (i < w_.size() && w_[i].index < o.w_[j].index)) out.push_back(w_[i++]);
+      else if (i == w_.size() || o.w_[j].index < w_[i].index) out.push_back(o.w_[j++]);
+      else out.push_back({w_[i].index, w_[i].bits | o.w_[j].bits}), ++i, ++j;
+    }
+    w_.swap(out);
+    return true;
+  }
+
+  /// @brief The ids of a not in b.
+  static sparse_bitset minus(const sparse_bitset& a, const sparse_bitset& b) {
+    sparse_bitset r;
+    std::size_t j = 0;
+    for (const word& x : a.w_) {
+      while (j < b.w_.size() && b.w_[j].index < x.index) ++j;
+      const std::uint64_t bits = j < b.w_.size() && b.w_[j].index == x.index ? x.bits & ~b.w_[j].bits : x.bits;
+      if (bits != 0) r.w_.push_back({x.index, bits});
+    }
+    return r;
+  }
+
+  /// @brief f(id) for every id, ascending.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const word& x : w_)
+      for (std::uint64_t b = x.bits; b != 0; b &= b - 1) f(std::uint32_t(x.index * 64 + unsigned(__builtin_ctzll(b))));
+  }
+
+  std::size_t count() const noexcept {
+    std::size_t c = 0;
+    for (const word& x : w_) c += std::size_t(__builtin_popcountll(x.bits));
+    return c;
+  }
+
+  bool operator==(const sparse_bitset& o) const noexcept {
+    if (w_.size() != o.w_.size()) return false;
+    for (std::size_t i = 0; i < w_.size(); ++i)
+      if (w_[i].index != o.w_[i].index || w_[i].bits != o.w_[i].bits) return false;
+    return true;
+  }
+
+ private:
+  bool subset_of_this(const sparse_bitset& o) const noexcept {  // o ⊆ *this
+    std::size_t i = 0;
+    for (const word& y : o.w_) {
+      while (i < w_.size() && w_[i].index < y.index) ++i;
+      if (i == w_.size() || w_[i].index != y.index || (y.bits & ~w_[i].bits) != 0) return false;
+    }
+    return true;
+  }
+  std::vector<word> w_;
+};
+
+}  // namespace fg
