@@ -35,6 +35,22 @@ struct inclusion_problem {
     std::vector<vertex_t> field_node, field_obj;
   };
   std::vector<store_family> stores;
+  /// Calls through a pointer, resolved as the solution grows: for every function object f in
+  /// pts(callee[j]), pts(formal_i(f)) ⊇ pts(actual_i) and pts(result[j]) ⊇ pts(ret(f)). Site j's
+  /// actuals are args[arg_ptr[j], arg_ptr[j + 1]); -1 stands for a value that carries no pointer
+  /// (in args, result, formals, ret). Extra actuals past a callee's formals (varargs) are dropped.
+  struct call_sites {
+    std::vector<vertex_t> callee, result, args;
+    std::vector<offset_t> arg_ptr;  ///< callee.size() + 1 offsets (empty when there are no sites)
+  };
+  call_sites icalls;
+  /// The functions an indirect call can reach: object[k] (an object id), its return node ret[k]
+  /// and formals[formal_ptr[k], formal_ptr[k + 1]).
+  struct function_table {
+    std::vector<vertex_t> object, ret, formals;
+    std::vector<offset_t> formal_ptr;
+  };
+  function_table functions;
   /// Throws fg::invalid_argument for an id out of range or a load/identity store with objects != nodes.
   void check() const;
 };

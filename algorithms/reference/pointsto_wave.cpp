@@ -5,13 +5,14 @@
 //      at once) and orders the representatives topologically;
 //   2. sends every node's new facts (pts minus what it sent before) to its successors, in that
 //      order: one pass settles the whole acyclic graph;
-//   3. runs the loads and stores on the facts their pointer gained since they last ran, adding copy
-//      edges; a new edge a -> b carries what a sent already, the rest goes with the next wave.
+//   3. runs the loads, stores and indirect calls on the facts their pointer gained since they last
+//      ran, adding copy edges (a call's: actuals to the formals of each function it may reach); a new edge a -> b carries what a sent already, the rest goes with the next wave.
 // It stops when a round adds no edge. Objects in the sets keep their ids; only nodes merge.
 #include <algorithm>
 #include <chrono>
 #include <unordered_set>
 
+#include "algorithms/detail/indirect_calls.hpp"
 #include "algorithms/pointsto.hpp"
 #include "core/sparse_bitset.hpp"
 
@@ -22,7 +23,8 @@ namespace {
 class wave_solver {
  public:
   explicit wave_solver(const inclusion_problem& p)
-      : p_(p), n_(std::size_t(p.nodes)), rep_(n_), pts_(n_), sent_(n_), ran_(n_), succ_(n_), loads_(n_), stores_(n_) {
+      : p_(p), n_(std::size_t(p.nodes)), rep_(n_), pts_(n_), sent_(n_), ran_(n_), succ_(n_), loads_(n_), stores_(n_),
+        calls_(detail::sites_by_callee(p)), fn_rows_(detail::function_rows(p)) {
     for (std::size_t v = 0; v < n_; ++v) rep_[v] = vertex_t(v);
     field_.resize(p.stores.size());
     for (std::size_t f = 0; f < p.stores.size(); ++f) {
@@ -121,6 +123,7 @@ class wave_solver {
     move_append(succ_[std::size_t(into)], succ_[std::size_t(v)]);
     move_append(loads_[std::size_t(into)], loads_[std::size_t(v)]);
     move_append(stores_[std::size_t(into)], stores_[std::size_t(v)]);
+    move_append(calls_[std::size_t(into)], calls_[std::size_t(v)]);
     pts_[std::size_t(v)].clear();
     // the merged node sends and runs its constraints on everything again: its parts had sent
     // different sets to different successors
@@ -193,7 +196,7 @@ class wave_solver {
   bool run_complex() {
     bool added = false;
     for (std::size_t i = 0; i < n_; ++i) {
-      if (rep_[i] != vertex_t(i) || (loads_[i].empty() && stores_[i].empty())) continue;
+      if (rep_[i] != vertex_t(i) || (loads_[i].empty() && stores_[i].empty() && calls_[i].empty())) continue;
       if (ran_[i].words() == pts_[i].words() && ran_[i] == pts_[i]) continue;
       const sparse_bitset delta = sparse_bitset::minus(pts_[i], ran_[i]);
       ran_[i] = pts_[i];
@@ -206,6 +209,8 @@ class wave_solver {
             for (vertex_t d : field_[s.family][o]) added |= add_edge(s.src, d);
           }
         }
+        for (std::uint32_t site : calls_[i])
+          detail::call_edges(p_, fn_rows_, site, vertex_t(o), [&](vertex_t a, vertex_t b) { added |= add_edge(a, b); });
       });
     }
     return added;
@@ -218,6 +223,8 @@ class wave_solver {
   std::vector<std::vector<vertex_t>> succ_;   // copy edges out of a representative (may name merged nodes)
   std::vector<std::vector<vertex_t>> loads_;  // loads_[ptr]: dst of dst = *ptr
   std::vector<std::vector<store_use>> stores_;
+  std::vector<std::vector<std::uint32_t>> calls_;  // calls_[callee]: indirect call sites through it
+  std::vector<std::int32_t> fn_rows_;             // object -> function table row
   std::vector<std::vector<std::vector<vertex_t>>> field_;  // field_[f][o]: nodes a store of family f writes; empty: o
   std::unordered_set<std::uint64_t> edges_;   // (a, b) of every copy edge, given or derived
 };

@@ -8,6 +8,7 @@
 #include <deque>
 #include <unordered_set>
 
+#include "algorithms/detail/indirect_calls.hpp"
 #include "algorithms/pointsto.hpp"
 
 namespace fg {
@@ -31,6 +32,8 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
     for (std::size_t j = 0; j < s.field_node.size(); ++j) field[f][std::size_t(s.field_obj[j])].push_back(s.field_node[j]);
   }
   for (std::size_t j = 0; j < p.load_dst.size(); ++j) loads[std::size_t(p.load_ptr[j])].push_back(p.load_dst[j]);
+  const std::vector<std::vector<std::uint32_t>> calls = detail::sites_by_callee(p);
+  const std::vector<std::int32_t> fn_rows = detail::function_rows(p);
   // Difference propagation: a node's facts new since it was last popped (delta) are all that its
   // loads, stores and out-edges need to see again; a new edge carries its source's whole set once.
   std::vector<std::vector<vertex_t>> delta(n);
@@ -66,6 +69,7 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
           for (vertex_t d : field[s.family][std::size_t(o)]) add_edge(s.src, d);
         }
       }
+      for (std::uint32_t site : calls[std::size_t(v)]) detail::call_edges(p, fn_rows, site, o, add_edge);
     }
     const std::vector<vertex_t> out(succ[std::size_t(v)].begin(), succ[std::size_t(v)].end());
     for (vertex_t d : out)

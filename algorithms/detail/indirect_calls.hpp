@@ -1,0 +1,43 @@
+// The copy edges an indirect call site gains when its function pointer may point to an object:
+// actuals to the callee's formals, the callee's return to the call's result (pointsto.hpp,
+// inclusion_problem::icalls). Shared by every inclusion solver, so they agree on the rule.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/pointsto.hpp"
+
+namespace fg::detail {
+
+/// index[o]: o's row of the function table, -1 for an object that is no function (empty: no table).
+inline std::vector<std::int32_t> function_rows(const inclusion_problem& p) {
+  std::vector<std::int32_t> index(p.functions.object.empty() ? 0 : std::size_t(p.objects), -1);
+  for (std::size_t k = 0; k < p.functions.object.size(); ++k) index[std::size_t(p.functions.object[k])] = std::int32_t(k);
+  return index;
+}
+
+/// Call sites by callee node.
+inline std::vector<std::vector<std::uint32_t>> sites_by_callee(const inclusion_problem& p) {
+  std::vector<std::vector<std::uint32_t>> by(std::size_t(p.nodes));
+  for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) by[std::size_t(p.icalls.callee[j])].push_back(std::uint32_t(j));
+  return by;
+}
+
+/// edge(src, dst) for each copy edge call site `site` gains from object o in its callee's pts.
+template <class F>
+void call_edges(const inclusion_problem& p, const std::vector<std::int32_t>& rows, std::size_t site, vertex_t o, F&& edge) {
+  if (rows.empty() || rows[std::size_t(o)] < 0) return;
+  const auto& c = p.icalls;
+  const auto& t = p.functions;
+  const auto k = std::size_t(rows[std::size_t(o)]);
+  if (c.result[site] >= 0 && t.ret[k] >= 0) edge(t.ret[k], c.result[site]);
+  const offset_t a0 = c.arg_ptr[site], f0 = t.formal_ptr[k];
+  const offset_t m = std::min(c.arg_ptr[site + 1] - a0, t.formal_ptr[k + 1] - f0);
+  for (offset_t i = 0; i < m; ++i) {
+    const vertex_t a = c.args[std::size_t(a0 + i)], f = t.formals[std::size_t(f0 + i)];
+    if (a >= 0 && f >= 0) edge(a, f);
+  }
+}
+
+}  // namespace fg::detail
