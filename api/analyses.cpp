@@ -53,7 +53,8 @@ fg::inclusion_problem problem_of(const pointsto_constraints& c, vertex_id& n) {
   n = c.variables;
   if (n == 0)
     for (const auto* v : {&c.address_dst, &c.address_src, &c.copy_dst, &c.copy_src, &c.load_dst, &c.load_src,
-                          &c.store_dst, &c.store_src})
+                          &c.store_dst, &c.store_src, &c.call_callee, &c.call_result, &c.call_args, &c.function_object,
+                          &c.function_return, &c.function_formals})
       for (std::int32_t x : *v) n = std::max<vertex_id>(n, vertex_id(x) + 1);
   if (n < 0 || n > std::numeric_limits<fg::vertex_t>::max() - 1)
     throw invalid_argument("pointsto: " + std::to_string(n) + " variables is out of range");
@@ -63,6 +64,9 @@ fg::inclusion_problem problem_of(const pointsto_constraints& c, vertex_id& n) {
   p.copy_dst = c.copy_dst, p.copy_src = c.copy_src;
   p.load_dst = c.load_dst, p.load_ptr = c.load_src;
   if (!c.store_dst.empty()) p.stores.push_back({c.store_dst, c.store_src, {}, {}});
+  p.icalls = {c.call_callee, c.call_result, c.call_args, {c.call_arg_begin.begin(), c.call_arg_begin.end()}};
+  p.functions = {c.function_object, c.function_return, c.function_formals,
+                 {c.function_formal_begin.begin(), c.function_formal_begin.end()}};
   p.check();  // ids in [0, n): fg::invalid_argument otherwise
   return p;
 }
@@ -100,6 +104,11 @@ pointsto_constraints read_pointsto(const std::string& path) {
   c.load_dst = std::move(p.load_dst), c.load_src = std::move(p.load_ptr);
   if (!p.stores.empty()) c.store_dst = std::move(p.stores[0].ptr), c.store_src = std::move(p.stores[0].src);
   c.names = std::move(f.names);
+  c.call_callee = std::move(p.icalls.callee), c.call_result = std::move(p.icalls.result), c.call_args = std::move(p.icalls.args);
+  c.call_arg_begin.assign(p.icalls.arg_ptr.begin(), p.icalls.arg_ptr.end());
+  c.function_object = std::move(p.functions.object), c.function_return = std::move(p.functions.ret);
+  c.function_formals = std::move(p.functions.formals);
+  c.function_formal_begin.assign(p.functions.formal_ptr.begin(), p.functions.formal_ptr.end());
   return c;
 }
 

@@ -8,6 +8,7 @@
 
 #include "algorithms/pointsto.hpp"
 #include "core/error.hpp"
+#include "loaders/llvm_ir.hpp"
 #include "loaders/text_reader.hpp"
 
 namespace fg {
@@ -129,6 +130,7 @@ pointsto_problem read_pointsto_text(const std::string& path) {
 }
 
 pointsto_problem read_pointsto(const std::string& path) {
+  if (looks_like_llvm_ir(path)) return read_llvm_ir(path);
   // Sniff: the numeric format starts (after comments and blank lines) with an integer.
   text_reader in(path);
   std::string_view line, tok[3];

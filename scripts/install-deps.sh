@@ -28,6 +28,10 @@ py_has networkx || missing+=(python3-networkx)
 py_has pytest || missing+=(python3-pytest)
 py_has matplotlib || missing+=(python3-matplotlib)  # examples/python/plot_scores.py
 have_header CLI11.hpp || have_header CLI/CLI.hpp || missing+=(libcli11-dev)
+# LLVM IR as points-to input (FG_LLVM=auto, loaders/llvm_ir.cpp): LLVM's development package; clang-14
+# regenerates the test programs' IR (scripts/make-test-ir.sh).
+ls /usr/lib/llvm-*/lib/cmake/llvm/LLVMConfig.cmake >/dev/null 2>&1 || missing+=(llvm-dev)
+command -v clang-14 >/dev/null || command -v clang >/dev/null || missing+=(clang)
 # The fuzz targets (make fuzz, fuzz/): clang with its libFuzzer runtime.
 command -v clang++ >/dev/null || missing+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing+=(libclang-rt-dev)

@@ -34,8 +34,18 @@ struct pointsto_constraints {
   std::vector<std::int32_t> copy_dst, copy_src;
   std::vector<std::int32_t> load_dst, load_src;
   std::vector<std::int32_t> store_dst, store_src;
-  /// optional: names[v] (read_pointsto fills it for the text format; numeric files name v "v")
+  /// optional: names[v] (read_pointsto fills it for the text format and LLVM IR; numeric files name v "v")
   std::vector<std::string> names;
+  /// Calls through a pointer (LLVM IR), resolved while solving: for each function object f that
+  /// call_callee[j] may point to, f's formals ⊇ the site's actuals and call_result[j] ⊇ f's return.
+  /// Site j's actuals are call_args[call_arg_begin[j], call_arg_begin[j + 1]); -1 marks a value that
+  /// carries no pointer (in call_result, call_args, function_return, function_formals).
+  std::vector<std::int32_t> call_callee, call_result, call_args;
+  std::vector<std::int64_t> call_arg_begin;
+  /// The functions such calls reach: function_object[k], its return node and formals
+  /// function_formals[function_formal_begin[k], function_formal_begin[k + 1]).
+  std::vector<std::int32_t> function_object, function_return, function_formals;
+  std::vector<std::int64_t> function_formal_begin;
 };
 
 /// @brief The least solution: row v of the CSR lists the objects v may point to, sorted.
@@ -44,8 +54,11 @@ csr pointsto(const pointsto_constraints& c, device where = device::automatic, an
              const analysis_progress& progress = {});
 /// @brief The oracle: a sequential worklist solver over hash sets (no matrices); the same CSR.
 csr pointsto_reference(const pointsto_constraints& c, analysis_info* info = nullptr);
-/// @brief A constraint file: the Galois numeric format or 'p = &a' / 'p = q' / 'p = *q' / '*p = q' lines.
-/// @throws fluxgraph::input_error naming the file and line
+/// @brief A constraint file (the Galois numeric format or 'p = &a' / 'p = q' / 'p = *q' / '*p = q'
+///        lines) or LLVM IR (.ll / .bc, in a build with LLVM): the module's Andersen constraints,
+///        field-insensitive, with its indirect calls; names as the IR's ("main:%p", "@g").
+/// @throws fluxgraph::input_error naming the file and line (IR that LLVM cannot read included);
+///         fluxgraph::invalid_argument for IR in a build without LLVM
 pointsto_constraints read_pointsto(const std::string& path);
 
 // --- CFL-reachability ----------------------------------------------------------------------------
