@@ -9,11 +9,15 @@
     s = fluxgraph.Stream(pagerank=True, closure=True)   # the streaming session of `fluxgraph stream`
     s.apply(insert=(src, dst), delete=(src2, dst2))     # a report per batch; s.scores(), s.edges()
 
+    pts = fluxgraph.pointsto("prog.ll")             # Andersen points-to of LLVM IR or a constraint file
+    pts["main:%p(obj)"]                             # {'main:%x(obj)'}
+
 Vertex ids are 0..n-1; results are arrays indexed by vertex. Vertex i is row i of to_scipy().
 Bad input raises ValueError or TypeError and leaves the graph unchanged.
 """
 from ._fluxgraph import BatchError, Error, InputError, __version__, build, transfers
+from ._analyses import PointsTo, pointsto
 from ._graph import Graph, load, read
 from ._stream import Stream
 
-__all__ = ["Graph", "Stream", "load", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]
+__all__ = ["Graph", "Stream", "PointsTo", "pointsto", "load", "read", "Error", "BatchError", "InputError", "__version__", "build", "transfers"]

@@ -28,5 +28,7 @@ inline fluxgraph::device device_of(const std::string& d) {
 
 /// fluxgraph.Stream's C++ half (python/src/stream.cpp).
 void register_stream(py::module_& m);
+/// fluxgraph.pointsto's C++ half (python/src/analyses.cpp).
+void register_analyses(py::module_& m);
 /// fluxgraph.Graph's graph applications (python/src/apps.cpp).
 void register_apps(py::class_<fluxgraph::graph>& g);

@@ -197,6 +197,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
   register_apps(g);
 
   register_stream(m);
+  register_analyses(m);
   m.def("transfers", [] {
     const fluxgraph::transfer_counts c = fluxgraph::transfers();
     py::dict d;
