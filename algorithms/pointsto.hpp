@@ -107,5 +107,11 @@ pointsto_problem read_pointsto_text(const std::string& path);
 /// @brief LLVM IR (.ll, .bc: loaders/llvm_ir.hpp) by its name or magic; else the numeric format
 ///        when the first data line is two integers, the text format otherwise.
 pointsto_problem read_pointsto(const std::string& path);
+/// @brief The problem in the text format, so that any solver can read it: names made identifiers
+///        (other characters become '_'), and indirect calls as the copies `solution` (this problem's
+///        least solution) resolves them to, which gives the text file the same least solution.
+/// @throws fg::invalid_argument for stores through a field map or calls without a solution;
+///         fg::input_error when the file cannot be written.
+void write_pointsto_text(const pointsto_problem& p, const std::string& path, const inclusion_result* solution);
 
 }  // namespace fg

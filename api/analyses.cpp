@@ -112,6 +112,22 @@ pointsto_constraints read_pointsto(const std::string& path) {
   return c;
 }
 
+void write_pointsto(const pointsto_constraints& c, const std::string& path, const csr* solution) {
+  vertex_id n = 0;
+  fg::pointsto_problem p;
+  p.constraints = problem_of(c, n);
+  p.names = c.names;
+  fg::inclusion_result r;
+  if (solution != nullptr) {
+    if (solution->row_ptr.size() != std::size_t(n) + 1)
+      throw invalid_argument("write_pointsto: the solution has " + std::to_string(solution->row_ptr.size()) +
+                             " row offsets, the constraints " + std::to_string(n) + " variables");
+    r.row_ptr.assign(solution->row_ptr.begin(), solution->row_ptr.end());
+    r.col.assign(solution->col.begin(), solution->col.end());
+  }
+  fg::write_pointsto_text(p, path, solution != nullptr ? &r : nullptr);
+}
+
 cfl_grammar cfl_grammar::read(const std::string& path) {
   cfl_grammar g;
   g.p = std::make_shared<impl>(impl{fg::read_cfl_grammar(path)});

@@ -72,7 +72,14 @@ class module_model {
  private:
   inclusion_problem& p() { return out_.constraints; }
 
-  vertex_t node(std::string name) {
+  vertex_t node(std::string name) {  // names are unique: a repeat gets ".2", ".3", ...
+    auto [it, fresh] = used_.emplace(name, 1);
+    if (!fresh) {
+      std::string other;
+      do other = name + "." + std::to_string(++it->second);
+      while (!used_.emplace(other, 1).second);
+      name = std::move(other);
+    }
     out_.names.push_back(std::move(name));
     return p().nodes++;
   }
@@ -97,9 +104,15 @@ class module_model {
     if (const auto* i = dyn_cast<llvm::Instruction>(&v)) f = i->getFunction();
     if (const auto* a = dyn_cast<llvm::Argument>(&v)) f = a->getParent();
     std::string s;
-    llvm::raw_string_ostream os(s);
-    v.printAsOperand(os, false, slots_);
-    os.flush();
+    if (v.getType()->isVoidTy()) {  // a call without a value (memcpy, posix_memalign): no IR name
+      const auto* cb = dyn_cast<llvm::CallBase>(&v);
+      const llvm::Function* callee = cb ? cb->getCalledFunction() : nullptr;
+      s = "%call-" + (callee ? callee->getName().str() : std::string("indirect"));
+    } else {
+      llvm::raw_string_ostream os(s);
+      v.printAsOperand(os, false, slots_);
+      os.flush();
+    }
     return f == nullptr ? s : f->getName().str() + ":" + s;
   }
 
@@ -149,7 +162,7 @@ class module_model {
     return val_[v] = node(name_of(*v));
   }
   vertex_t aggregate_constant(const llvm::Constant* c) {  // one node for every pointer inside
-    const vertex_t n = node("(const " + std::to_string(p().nodes) + ")");
+    const vertex_t n = node("(const:" + std::to_string(p().nodes) + ")");
     val_[c] = n;
     for (const llvm::Use& u : c->operands()) copy(n, value(u.get()));
     return n;
@@ -271,6 +284,7 @@ class module_model {
   std::unordered_map<const llvm::Value*, vertex_t> val_, obj_;
   std::unordered_map<const llvm::Function*, vertex_t> ret_;
   std::unordered_set<const llvm::Value*> carried_ints_;
+  std::unordered_map<std::string, int> used_;  // names given, and how many nodes asked for each
 };
 }  // namespace
 

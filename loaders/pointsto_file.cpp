@@ -6,6 +6,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <fstream>
+
+#include "algorithms/detail/indirect_calls.hpp"
 #include "algorithms/pointsto.hpp"
 #include "core/error.hpp"
 #include "loaders/llvm_ir.hpp"
@@ -41,8 +44,14 @@ void add(inclusion_problem& p, int type, vertex_t dst, vertex_t src) {
   }
 }
 
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+// Identifiers: C-like names, and the IR front end's ("main:%p", "@g(obj)", "f:(ret)", "%x-y.1").
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '@' || c == '%' || c == '(' || c == '$' || c == '.';
+}
+bool is_ident(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' || c == '%' || c == '@' ||
+         c == '(' || c == ')' || c == '$' || c == '-';
+}
 }  // namespace
 
 pointsto_problem read_pointsto_numeric(const std::string& path) {
@@ -142,6 +151,44 @@ pointsto_problem read_pointsto(const std::string& path) {
     return numeric ? read_pointsto_numeric(path) : read_pointsto_text(path);
   }
   return read_pointsto_text(path);  // empty: no variables, no constraints
+}
+
+void write_pointsto_text(const pointsto_problem& pr, const std::string& path, const inclusion_result* solution) {
+  const inclusion_problem& p = pr.constraints;
+  p.check();
+  for (const auto& f : p.stores)
+    FG_EXPECTS(f.field_node.empty(), "write_pointsto: stores through a field map have no text form");
+  FG_EXPECTS(p.icalls.callee.empty() || solution != nullptr,
+             "write_pointsto: indirect calls are written as the copies the solution resolved them to: pass the solution");
+  // names the text reader takes back: other characters become '_', a leading digit gets a 'v'
+  std::vector<std::string> name(std::size_t(p.nodes));
+  for (std::size_t v = 0; v < name.size(); ++v) {
+    std::string n = v < pr.names.size() ? pr.names[v] : std::to_string(v);
+    for (char& c : n)
+      if (!is_ident(c)) c = '_';
+    if (n.empty() || !is_ident_start(n[0])) n = "v" + n;
+    name[v] = std::move(n);
+  }
+  std::ofstream out(path);
+  if (!out) throw input_error(path, 0, "cannot open for writing");
+  out << "# points-to constraints of " << (pr.path.empty() ? std::string("a problem") : pr.path) << ": " << p.nodes
+      << " variables (written by fluxgraph)\n";
+  for (std::size_t j = 0; j < p.base_node.size(); ++j) out << name[std::size_t(p.base_node[j])] << " = &" << name[std::size_t(p.base_obj[j])] << '\n';
+  for (std::size_t j = 0; j < p.copy_dst.size(); ++j) out << name[std::size_t(p.copy_dst[j])] << " = " << name[std::size_t(p.copy_src[j])] << '\n';
+  for (std::size_t j = 0; j < p.load_dst.size(); ++j) out << name[std::size_t(p.load_dst[j])] << " = *" << name[std::size_t(p.load_ptr[j])] << '\n';
+  for (const auto& f : p.stores)
+    for (std::size_t j = 0; j < f.ptr.size(); ++j) out << '*' << name[std::size_t(f.ptr[j])] << " = " << name[std::size_t(f.src[j])] << '\n';
+  if (!p.icalls.callee.empty()) {
+    out << "# indirect calls, as the copies they resolve to at the fixed point\n";
+    const std::vector<std::int32_t> rows = detail::function_rows(p);
+    for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) {
+      const auto f = std::size_t(p.icalls.callee[j]);
+      for (offset_t e = solution->row_ptr[f]; e < solution->row_ptr[f + 1]; ++e)
+        detail::call_edges(p, rows, j, solution->col[std::size_t(e)],
+                           [&](vertex_t a, vertex_t b) { out << name[std::size_t(b)] << " = " << name[std::size_t(a)] << '\n'; });
+    }
+  }
+  if (!out.flush()) throw input_error(path, 0, "write failed");
 }
 
 }  // namespace fg

@@ -44,8 +44,9 @@ int run_pointsto(const options& o) {
   const fluxgraph::device where = backend_of(o, backend);
   const fluxgraph::pointsto_constraints c = fluxgraph::read_pointsto(o.file);
   const std::size_t lines = c.address_dst.size() + c.copy_dst.size() + c.load_dst.size() + c.store_dst.size();
-  fmt::print("{}: {} variables, {} constraints ({} address-of, {} copy, {} load, {} store)\nbackend: {}\n", o.file,
-             c.variables, lines, c.address_dst.size(), c.copy_dst.size(), c.load_dst.size(), c.store_dst.size(), backend);
+  fmt::print("{}: {} variables, {} constraints ({} address-of, {} copy, {} load, {} store, {} indirect calls)\nbackend: {}\n",
+             o.file, c.variables, lines + c.call_callee.size(), c.address_dst.size(), c.copy_dst.size(), c.load_dst.size(),
+             c.store_dst.size(), c.call_callee.size(), backend);
   const auto progress = progress_line("round");
   fluxgraph::analysis_info info;
   const csr pts = fluxgraph::pointsto(c, where, &info, progress);
@@ -60,6 +61,10 @@ int run_pointsto(const options& o) {
   if (o.values.count("out")) {
     write_sets(o.get("out", ""), c.names, pts, o.has("sizes"));
     fmt::print("points-to sets written to {}\n", o.get("out", ""));
+  }
+  if (o.values.count("constraints-out")) {
+    fluxgraph::write_pointsto(c, o.get("constraints-out", ""), &pts);
+    fmt::print("constraints written to {}\n", o.get("constraints-out", ""));
   }
   return 0;
 }

@@ -60,6 +60,11 @@ csr pointsto_reference(const pointsto_constraints& c, analysis_info* info = null
 /// @throws fluxgraph::input_error naming the file and line (IR that LLVM cannot read included);
 ///         fluxgraph::invalid_argument for IR in a build without LLVM
 pointsto_constraints read_pointsto(const std::string& path);
+/// @brief Writes c as 'p = &a' / 'p = q' / 'p = *q' / '*p = q' lines that any solver reads, names
+///        made identifiers; indirect calls become the copies `solution` (c's least solution, from
+///        pointsto()) resolves them to, so the file has the same least solution.
+/// @throws fluxgraph::invalid_argument (calls without a solution), fluxgraph::input_error (I/O)
+void write_pointsto(const pointsto_constraints& c, const std::string& path, const csr* solution = nullptr);
 
 // --- CFL-reachability ----------------------------------------------------------------------------
 /// A context-free grammar in POCR's .cfg format, normalised (at most two symbols a rule).

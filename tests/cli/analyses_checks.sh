@@ -124,6 +124,20 @@ run pointsto "$DATA/pointsto/numeric.cons" --out "$out" --sizes
 if [ "$RC" -ne 0 ] || [ "$(<"$out")" != $'0: 3\n1: 1\n2: 1\n3: 3\n4: 1' ]; then fail "pointsto numeric --sizes" "status $RC: $(tr '\n' ',' <"$out")"
 else pass "pointsto numeric.cons --sizes: the Galois format reads as the text one"
 fi
+# LLVM IR (builds with LLVM): the indirect call of calls.c resolved; --constraints-out re-read as text
+# gives the same sets; without LLVM, a clear refusal
+run pointsto "$DATA/pointsto/ir/calls.ll" --out "$out" --check --constraints-out "$TMP/calls.pts"
+if [ "$RC" -ne 0 ] && [[ $ERR_TEXT == *"no LLVM"* ]]; then pass "pointsto calls.ll: refused without LLVM (${ERR_TEXT:0:80})"
+elif [ "$RC" -ne 0 ] || ! grep -qx '@r2(obj): @a(obj) @c(obj) @d(obj)' "$out" || [[ $OUT_TEXT != *"check: equal"* ]]; then
+  fail "pointsto calls.ll" "status $RC: ${ERR_TEXT:0:300} $(grep '^@r2' "$out" 2>/dev/null)"
+else
+  cp "$out" "$TMP/ir.sets"
+  run pointsto "$TMP/calls.pts" --out "$out"
+  if [ "$RC" -ne 0 ] || ! diff -q <(sort "$TMP/ir.sets") <(sort "$out") >/dev/null; then
+    fail "pointsto --constraints-out" "status $RC: ${ERR_TEXT:0:300}"
+  else pass "pointsto calls.ll: indirect calls resolved, --check, --constraints-out re-read gives the same sets"
+  fi
+fi
 run cfl "$DATA/cfl/dyck.graph" "$DATA/cfl/dyck.cfg" --check
 value_of "count S"
 if [ "$RC" -ne 0 ] || [ "$VALUE" != 11 ] || [[ $OUT_TEXT != *"check: equal"* ]]; then fail "cfl dyck" "status $RC, count '$VALUE': ${ERR_TEXT:0:300}"
