@@ -8,7 +8,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -72,27 +74,59 @@ struct analyses_options {
   std::string write;
 };
 
+// The sets as "var: objects" lines (what `pointsto --out` writes), to a scratch file: the write time.
+double write_seconds(const pointsto_problem& p, const inclusion_result& r) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string path = (std::filesystem::temp_directory_path() / "fg_bench_pointsto.out").string();
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) throw error("bench pointsto: cannot write " + path);
+  auto name = [&](std::size_t v) { return v < p.names.size() ? p.names[v] : std::to_string(v); };
+  for (std::size_t v = 0; v + 1 < r.row_ptr.size(); ++v) {
+    if (r.row_ptr[v] == r.row_ptr[v + 1]) continue;
+    std::fputs(name(v).c_str(), f), std::fputc(':', f);
+    for (offset_t j = r.row_ptr[v]; j < r.row_ptr[v + 1]; ++j) std::fputc(' ', f), std::fputs(name(std::size_t(r.col[std::size_t(j)])).c_str(), f);
+    std::fputc('\n', f);
+  }
+  std::fclose(f);
+  std::filesystem::remove(path);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 int run_pointsto_bench(const analyses_options& a) {
   std::vector<pointsto_problem> problems;
-  for (const auto& f : a.files) problems.push_back(read_pointsto(f));
+  std::vector<double> load;
+  for (const auto& f : a.files) {
+    const auto t0 = std::chrono::steady_clock::now();
+    problems.push_back(read_pointsto(f));
+    load.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
   if (problems.empty()) {
     problems.push_back(random_pointsto(a.vars, a.constraints < 0 ? a.vars : a.constraints, a.seed));
+    load.push_back(0);
     if (!a.write.empty()) write_numeric(a.write, problems.back());
   }
-  fmt::print("device: {} ({})\n{:<32} {:>10} {:>10} {:>14} {:>12} {:>7} {:>10} {:>12}\n", device_backend_name(),
-             device_description(), "input", "vars", "cons", "facts", "copy edges", "rounds", "time s", "worklist s");
-  for (const auto& p : problems) {
+  // solve: the build's device path (the GPU's SpMM loop, or the CPU build's wave solver); cpu s: the
+  // wave solver in the same run (both builds)
+  fmt::print("device: {} ({})\n{:<32} {:>9} {:>9} {:>12} {:>11} {:>6} {:>8} {:>9} {:>8} {:>9} {:>11}\n", device_backend_name(),
+             device_description(), "input", "vars", "cons", "facts", "copy edges", "rounds", "load s", "solve s", "write s",
+             "cpu s", "worklist s");
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const pointsto_problem& p = problems[i];
     inclusion_options opt;
     opt.spmm.workspace_bytes = std::size_t(a.workspace);
     const inclusion_result r = solve_inclusion(p.constraints, exec::device, opt);
+    const double written = write_seconds(p, r);
+    const inclusion_result c = solve_inclusion_wave(p.constraints);
+    if (c.row_ptr != r.row_ptr || c.col != r.col) throw error("bench pointsto: " + p.path + ": the wave solver differs");
     std::string wl = "-";
     if (a.check) {
       const inclusion_result w = solve_inclusion_worklist(p.constraints);
       if (w.row_ptr != r.row_ptr || w.col != r.col) throw error("bench pointsto: " + p.path + ": differs from the worklist solver");
       wl = fmt::format("{:.4f}", w.stats.seconds);
     }
-    fmt::print("{:<32} {:>10} {:>10} {:>14} {:>12} {:>7} {:>10.4f} {:>12}\n", p.path, p.constraints.nodes, p.lines,
-               r.stats.facts, r.stats.copy_edges, r.stats.iterations, r.stats.seconds, wl);
+    fmt::print("{:<32} {:>9} {:>9} {:>12} {:>11} {:>6} {:>8.4f} {:>9.4f} {:>8.4f} {:>9.4f} {:>11}\n", p.path, p.constraints.nodes,
+               p.lines, r.stats.facts, r.stats.copy_edges, r.stats.iterations, load[i], r.stats.seconds, written, c.stats.seconds, wl);
+    std::fflush(stdout);
   }
   return 0;
 }
