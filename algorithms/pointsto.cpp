@@ -4,12 +4,11 @@
 
 #include <chrono>
 
-#include <unordered_set>
-
 #include "algorithms/detail/fixpoint.hpp"
 #include "algorithms/detail/indirect_calls.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "storage/edge_set.hpp"
 
 namespace fg {
 
@@ -126,22 +125,16 @@ inclusion_result solve_with_calls(const inclusion_problem& p, const inclusion_op
   p.check();
   inclusion_problem q = p;
   q.icalls = {}, q.functions = {};
-  const std::vector<std::int32_t> rows = detail::function_rows(p);
-  std::unordered_set<std::uint64_t> seen;
+  pair_hash_set seen;
   int rounds = 0;
   double seconds = 0;
   for (;;) {
     inclusion_result r = solve_on<S>(q, opt);
     rounds += r.stats.iterations, seconds += r.stats.seconds;
     bool added = false;
-    for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) {
-      const auto f = std::size_t(p.icalls.callee[j]);
-      for (offset_t e = r.row_ptr[f]; e < r.row_ptr[f + 1]; ++e)
-        detail::call_edges(p, rows, j, r.col[std::size_t(e)], [&](vertex_t a, vertex_t b) {
-          if (seen.insert((std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b)).second)
-            q.copy_dst.push_back(b), q.copy_src.push_back(a), added = true;
-        });
-    }
+    detail::resolved_call_edges(p, r, [&](vertex_t a, vertex_t b) {
+      if (seen.insert(a, b)) q.copy_dst.push_back(b), q.copy_src.push_back(a), added = true;
+    });
     if (!added) {
       r.stats.iterations = rounds, r.stats.seconds = seconds;
       return r;

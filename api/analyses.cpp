@@ -82,10 +82,9 @@ csr pointsto(const pointsto_constraints& c, device where, analysis_info* info, c
   const fg::inclusion_problem p = problem_of(c, n);
   fg::inclusion_options opt;
   opt.progress = engine_progress(progress);
-  // On the CPU (the CPU build, or device::cpu of the CUDA build) the wave solver, not the matrix
-  // twin: it is the fast CPU path (issue 26); the reference SpMM twin stays the tests' cross-check.
-  if (exec_of(where) == fg::exec::reference || std::string(fg::device_backend_name()) != "cuda")
-    return result_of(fg::solve_inclusion_wave(p, opt), n, info);
+  // device::cpu of the CUDA build: the wave solver, the fast CPU path, not the sequential matrix
+  // twin (the CPU build's exec::device is the wave solver already)
+  if (exec_of(where) == fg::exec::reference) return result_of(fg::solve_inclusion_wave(p, opt), n, info);
   return result_of(fg::solve_inclusion(p, exec_of(where), opt), n, info);
 }
 

@@ -22,7 +22,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/SourceMgr.h>
-#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
 
 #include "loaders/llvm_ir_model.hpp"
 #endif
@@ -49,15 +50,7 @@ pointsto_problem read_llvm_ir(const std::string& path) {
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic err;
   std::unique_ptr<llvm::Module> m = llvm::parseIRFile(path, err, ctx);
-  if (!m) {
-    std::string msg;
-    llvm::raw_string_ostream os(msg);
-    err.print("", os, false);
-    os.flush();
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    if (msg.rfind(": ", 0) == 0) msg.erase(0, 2);
-    throw input_error(path, err.getLineNo() > 0 ? err.getLineNo() : 0, "LLVM cannot read it: " + msg);
-  }
+  if (!m) throw input_error(path, std::max(err.getLineNo(), 0), "LLVM cannot read it: " + err.getMessage().str());
   pointsto_problem out = detail::model_module(*m);
   out.path = path;
   return out;

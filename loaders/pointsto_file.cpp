@@ -180,13 +180,8 @@ void write_pointsto_text(const pointsto_problem& pr, const std::string& path, co
     for (std::size_t j = 0; j < f.ptr.size(); ++j) out << '*' << name[std::size_t(f.ptr[j])] << " = " << name[std::size_t(f.src[j])] << '\n';
   if (!p.icalls.callee.empty()) {
     out << "# indirect calls, as the copies they resolve to at the fixed point\n";
-    const std::vector<std::int32_t> rows = detail::function_rows(p);
-    for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) {
-      const auto f = std::size_t(p.icalls.callee[j]);
-      for (offset_t e = solution->row_ptr[f]; e < solution->row_ptr[f + 1]; ++e)
-        detail::call_edges(p, rows, j, solution->col[std::size_t(e)],
-                           [&](vertex_t a, vertex_t b) { out << name[std::size_t(b)] << " = " << name[std::size_t(a)] << '\n'; });
-    }
+    detail::resolved_call_edges(p, *solution,
+                                [&](vertex_t a, vertex_t b) { out << name[std::size_t(b)] << " = " << name[std::size_t(a)] << '\n'; });
   }
   if (!out.flush()) throw input_error(path, 0, "write failed");
 }

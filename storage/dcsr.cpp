@@ -103,41 +103,39 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, verte
   // boundaries: every row is still written once, packed and in the same place, and the repeats of a
   // pair fall into one slice, so the result is that of one batch.
   const std::size_t build_slice = std::size_t(cfg.build_slice);
-  if (coo.nnz <= build_slice) {
-    dcsr_matrix m(packed);
-    m.resize(rows, cols);
-    m.insert_batch(coo);
-    m.cfg_ = cfg;
-    m.stats_ = {};
-    m.work_ = {};  // scratch of the construction's size (~100 B per entry): later batches size their own
-    return m;
+  const bool sliced = coo.nnz > build_slice;
+  if (sliced) {
+    // Bad edges are named by their index in coo, before the sort moves them.
+    const detail::batch_summary sum = detail::kernels<S>::summarize(coo);
+    if (sum.first_bad >= 0) throw batch_error(0, sum.first_bad, detail::batch_reason(sum.reason));
+    packed.reserve = offset_t(coo.nnz);  // packed rows: the slices never outgrow it
+    packed.index = edge_index::never;    // slices share no pair: nothing to look up
   }
-  // Bad edges are named by their index in coo, before the sort moves them.
-  const detail::batch_summary sum = detail::kernels<S>::summarize(coo);
-  if (sum.first_bad >= 0) throw batch_error(0, sum.first_bad, detail::batch_reason(sum.reason));
-  packed.reserve = offset_t(coo.nnz);  // packed rows: the slices never outgrow it
-  packed.index = edge_index::never;    // slices share no pair: nothing to look up
   dcsr_matrix m(packed);
   m.resize(rows, cols);
-  coo_matrix<V, S> sorted = clone_coo<S>(coo);
-  detail::kernels<S>::sort_batch(sorted);
-  for (std::size_t begin = 0; begin < sorted.nnz;) {
-    std::size_t end = std::min(sorted.nnz, begin + build_slice);
-    if (end < sorted.nnz) {  // back to the start of the row the slice would cut (or past it, if it is the only one)
-      const vertex_t r = read_many<S>(sorted.row.data() + end, 1)[0];
-      const std::size_t cut = first_row_at_least<S>(sorted.row.data(), begin, end, r);
-      end = cut > begin ? cut : first_row_at_least<S>(sorted.row.data(), end, sorted.nnz, r + 1);
+  if (!sliced) {
+    m.insert_batch(coo);
+  } else {
+    coo_matrix<V, S> sorted = clone_coo<S>(coo);
+    detail::kernels<S>::sort_batch(sorted);
+    for (std::size_t begin = 0; begin < sorted.nnz;) {
+      std::size_t end = std::min(sorted.nnz, begin + build_slice);
+      if (end < sorted.nnz) {  // back to the start of the row the slice would cut (or past it, if it is the only one)
+        const vertex_t r = read_many<S>(sorted.row.data() + end, 1)[0];
+        const std::size_t cut = first_row_at_least<S>(sorted.row.data(), begin, end, r);
+        end = cut > begin ? cut : first_row_at_least<S>(sorted.row.data(), end, sorted.nnz, r + 1);
+      }
+      coo_matrix<V, S> slice(end - begin);
+      copy_range(slice.row, 0, sorted.row, begin, end - begin);
+      copy_range(slice.col, 0, sorted.col, begin, end - begin);
+      if constexpr (!is_pattern_v<V>) copy_range(slice.val, 0, sorted.val, begin, end - begin);
+      m.insert_batch(slice);
+      begin = end;
     }
-    coo_matrix<V, S> slice(end - begin);
-    copy_range(slice.row, 0, sorted.row, begin, end - begin);
-    copy_range(slice.col, 0, sorted.col, begin, end - begin);
-    if constexpr (!is_pattern_v<V>) copy_range(slice.val, 0, sorted.val, begin, end - begin);
-    m.insert_batch(slice);
-    begin = end;
   }
   m.cfg_ = cfg;
   m.stats_ = {};
-  m.work_ = {};
+  m.work_ = {};  // scratch of the construction's size (~100 B per entry): later batches size their own
   return m;
 }
 

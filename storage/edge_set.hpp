@@ -6,7 +6,9 @@
 // (row << 32 | col), at most half full; deletions leave tombstones, which a rebuild clears.
 // Costs 16-32 bytes per stored pair, so the store builds it only when that fits (dcsr.hpp).
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "core/array.hpp"
 #include "core/types.hpp"
@@ -81,6 +83,41 @@ struct edge_set {
   }
   /// Room for `more` keys without passing half full.
   bool fits(std::int64_t more) const noexcept { return 2 * (used + more) <= std::int64_t(slots.size()); }
+};
+
+/// A growable host set of (row, col) pairs with the same keys and hash, single-threaded: the
+/// points-to solvers' copy edges (std::unordered_set spent 60% of a dense solve in node
+/// allocations and rehashes, bench/NOTES.md session 16).
+class pair_hash_set {
+ public:
+  /// true when (r, c) was not there
+  bool insert(vertex_t r, vertex_t c) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    return put(edge_set_view::key(r, c));
+  }
+  std::size_t size() const noexcept { return used_; }
+
+ private:
+  bool put(std::uint64_t k) {
+    const std::uint64_t mask = slots_.size() - 1;
+    for (std::uint64_t h = edge_set_view::hash(k) & mask;; h = (h + 1) & mask) {
+      if (slots_[h] == k) return false;
+      if (slots_[h] == edge_set_view::empty) {
+        slots_[h] = k;
+        ++used_;
+        return true;
+      }
+    }
+  }
+  void grow() {
+    std::vector<std::uint64_t> old(std::max<std::size_t>(1024, 2 * slots_.size()), edge_set_view::empty);
+    old.swap(slots_);
+    used_ = 0;
+    for (std::uint64_t k : old)
+      if (k != edge_set_view::empty) put(k);
+  }
+  std::vector<std::uint64_t> slots_;
+  std::size_t used_ = 0;
 };
 
 }  // namespace fg

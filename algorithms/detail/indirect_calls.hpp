@@ -40,4 +40,15 @@ void call_edges(const inclusion_problem& p, const std::vector<std::int32_t>& row
   }
 }
 
+/// edge(src, dst) for every copy edge the call sites gain from a solution (rows of pts).
+template <class F>
+void resolved_call_edges(const inclusion_problem& p, const inclusion_result& solution, F&& edge) {
+  const std::vector<std::int32_t> rows = function_rows(p);
+  for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) {
+    const auto f = std::size_t(p.icalls.callee[j]);
+    for (offset_t e = solution.row_ptr[f]; e < solution.row_ptr[f + 1]; ++e)
+      call_edges(p, rows, j, solution.col[std::size_t(e)], edge);
+  }
+}
+
 }  // namespace fg::detail

@@ -14,45 +14,11 @@
 #include "algorithms/detail/indirect_calls.hpp"
 #include "algorithms/pointsto.hpp"
 #include "core/sparse_bitset.hpp"
+#include "storage/edge_set.hpp"
 
 namespace fg {
 
 namespace {
-
-// The copy edges' set: open addressing over 64-bit (a, b) keys, linear probes, at most half full.
-// std::unordered_set spent 60% of a dense solve in its node allocations and rehashes (perf, random
-// problem of 3000 variables: 4.5 s).
-class edge_set64 {
- public:
-  bool insert(std::uint64_t key) {  // true when new
-    if (2 * (used_ + 1) > slots_.size()) grow();
-    std::size_t i = slot_of(key);
-    while (slots_[i] != empty) {
-      if (slots_[i] == key) return false;
-      i = (i + 1) & (slots_.size() - 1);
-    }
-    slots_[i] = key;
-    ++used_;
-    return true;
-  }
-  std::size_t size() const noexcept { return used_; }
-
- private:
-  static constexpr std::uint64_t empty = ~std::uint64_t(0);  // no pair of vertex ids (< 2^31)
-  std::size_t slot_of(std::uint64_t key) const noexcept {
-    key ^= key >> 33, key *= 0xff51afd7ed558ccdULL, key ^= key >> 33;  // murmur3's finaliser
-    return std::size_t(key) & (slots_.size() - 1);
-  }
-  void grow() {
-    std::vector<std::uint64_t> old(std::max<std::size_t>(1024, 2 * slots_.size()), empty);
-    old.swap(slots_);
-    used_ = 0;
-    for (std::uint64_t k : old)
-      if (k != empty) insert(k);
-  }
-  std::vector<std::uint64_t> slots_;
-  std::size_t used_ = 0;
-};
 
 class wave_solver {
  public:
@@ -129,7 +95,7 @@ class wave_solver {
   // a has sent so far: the rest of pts(a) is a's next difference, which the next wave sends along
   // every edge of a.
   bool add_edge(vertex_t a, vertex_t b) {
-    if (!edges_.insert((std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b))) return false;
+    if (!edges_.insert(a, b)) return false;
     a = find(a), b = find(b);
     if (a == b) return true;
     succ_[std::size_t(a)].push_back(b);
@@ -260,7 +226,7 @@ class wave_solver {
   std::vector<std::vector<std::uint32_t>> calls_;  // calls_[callee]: indirect call sites through it
   std::vector<std::int32_t> fn_rows_;             // object -> function table row
   std::vector<std::vector<std::vector<vertex_t>>> field_;  // field_[f][o]: nodes a store of family f writes; empty: o
-  edge_set64 edges_;                          // (a, b) of every copy edge, given or derived
+  pair_hash_set edges_;                            // (a, b) of every copy edge, given or derived
 };
 
 }  // namespace
