@@ -257,11 +257,18 @@ def main():
               "the corrupted snapshot is renamed aside (never counted among the snapshots kept)", os.listdir(DIR))
 
     # 4. a corrupted record inside a log: refused, naming the log
-    r = run("batch")
-    r.feed(LINES[t:t + 400])
-    r.finish()
-    t += 400
-    log = os.path.join(DIR, logs()[-1])
+    # Batches are cut by size or by --max-delay, so a run may end right on a snapshot and leave the
+    # newest log without records: feed short runs until it holds one.
+    step = 400
+    for _ in range(20):
+        r = run("batch")
+        r.feed(LINES[t:t + step])
+        r.finish()
+        t += step
+        step = 10
+        log = os.path.join(DIR, logs()[-1])
+        if os.path.getsize(log) > 32 + 31:
+            break
     raw = bytearray(open(log, "rb").read())
     keep = bytes(raw)
     raw[32 + 30] ^= 0x01  # inside the first record's payload; records follow it
