@@ -19,21 +19,7 @@ namespace fg {
 
 namespace {
 using detail::derive;
-
-// Y -> t_i X u_i, from "Y -> N_i u_i" and "N_i -> t_i X".
-struct fused_rule {
-  int y, t, x, u;
-};
-
-std::vector<fused_rule> fuse(const cfl_grammar& g) {
-  std::vector<fused_rule> out;
-  for (const auto& use : g.rules) {
-    if (g.indexed[std::size_t(use.lhs)] || use.a < 0 || !g.indexed[std::size_t(use.a)]) continue;
-    for (const auto& def : g.rules)
-      if (def.lhs == use.a) out.push_back({use.lhs, def.a, def.b, use.b});
-  }
-  return out;
-}
+using fused_rule = cfl_fused_rule;
 
 // The constant matrices of one fused rule.
 template <class S>
@@ -102,7 +88,7 @@ cfl_result solve_on(const cfl_grammar& g, const cfl_graph& gr, const cfl_options
     if (r.a < 0) {
       derive(I, I, full[std::size_t(r.lhs)], &delta[std::size_t(r.lhs)], opt.spmm, sst);
     }
-  const std::vector<fused_rule> fused = fuse(g);
+  const std::vector<fused_rule> fused = fused_rules(g);
   std::vector<fused_mats<S>> fm;
   for (const auto& f : fused) fm.push_back(fused_matrices<S>(gr, f));
   using K = detail::cfl_kernels<S>;
@@ -163,7 +149,12 @@ cfl_result solve_on(const cfl_grammar& g, const cfl_graph& gr, const cfl_options
 }  // namespace
 
 cfl_result solve_cfl(const cfl_grammar& g, const cfl_graph& graph, exec where, const cfl_options& opt) {
-  return where == exec::reference ? solve_on<host_space>(g, graph, opt) : solve_on<device_space>(g, graph, opt);
+  if (where == exec::reference) return solve_on<host_space>(g, graph, opt);
+#if defined(FG_WITH_CUDA)
+  return solve_on<device_space>(g, graph, opt);
+#else
+  return solve_cfl_sets(g, graph, opt);
+#endif
 }
 
 }  // namespace fg

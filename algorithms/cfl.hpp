@@ -52,6 +52,12 @@ struct cfl_grammar {
 /// @throws fg::input_error "file:line: what" (unknown Count: symbol, unsupported indexed shape, ...).
 cfl_grammar read_cfl_grammar(const std::string& path);
 
+/// Y -> t_i X u_i, from "Y -> N_i u_i" and "N_i -> t_i X" (the indexed shape read_cfl_grammar takes).
+struct cfl_fused_rule {
+  int y, t, x, u;
+};
+std::vector<cfl_fused_rule> fused_rules(const cfl_grammar& g);
+
 struct cfl_graph {
   std::string path;
   vertex_t nodes = 0;
@@ -80,8 +86,13 @@ struct cfl_options {
   bool want_pairs = false;
 };
 
-/// @brief All-pairs CFL-reachability by semi-naive masked SpMMs on the given twin.
+/// @brief All-pairs CFL-reachability by semi-naive masked SpMMs on the given twin (the CPU build's
+///        device twin: solve_cfl_sets below, which beats the OpenMP SpMMs by an order of magnitude).
 cfl_result solve_cfl(const cfl_grammar& g, const cfl_graph& graph, exec where, const cfl_options& opt = {});
+/// @brief The CPU solver: a worklist of per-node successor sets (sparse bitmaps) with difference
+///        propagation, and transitive symbols (X -> X X) kept as the closure of their base edges
+///        (algorithms/reference/cfl_sets.cpp). iterations: the worklist's pops.
+cfl_result solve_cfl_sets(const cfl_grammar& g, const cfl_graph& graph, const cfl_options& opt = {});
 /// @brief The oracle: the classic worklist algorithm over edge sets (sequential, no matrices).
 cfl_result solve_cfl_worklist(const cfl_grammar& g, const cfl_graph& graph);
 

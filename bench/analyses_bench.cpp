@@ -4,7 +4,8 @@
 //             files; facts, copy edges, rounds, time; --check adds the worklist solver's time and
 //             compares the sets; --write FILE keeps a generated set in the numeric format.
 //   cfl:      GRAMMAR then graph files (the POCR .peg/.vfg); per graph the count of the Count:
-//             nonterminal, rounds, time; --check runs the worklist solver and prints its count too.
+//             nonterminal, rounds, load time, median solve time of the build's solver and of the
+//             CPU set solver (checked equal); --check runs the worklist oracle and compares.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -72,6 +73,7 @@ struct analyses_options {
   std::int64_t constraints = -1;  ///< -1: as many as variables
   std::uint64_t seed = 1;
   std::string write;
+  int runs = 5;  ///< cfl: timed runs per graph
 };
 
 // The sets as "var: objects" lines (what `pointsto --out` writes), to a scratch file: the write time.
@@ -131,25 +133,40 @@ int run_pointsto_bench(const analyses_options& a) {
   return 0;
 }
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 int run_cfl_bench(const analyses_options& a) {
   cfl_options opt;
   opt.spmm.workspace_bytes = std::size_t(a.workspace);
   const cfl_grammar g = read_cfl_grammar(a.files[0]);
   const std::string count = g.names[std::size_t(g.count[0])];
-  fmt::print("device: {} ({})\ngrammar: {}, count {}\n{:<40} {:>9} {:>9} {:>14} {:>7} {:>10} {:>14} {:>12}\n",
-             device_backend_name(), device_description(), g.path, count, "graph", "nodes", "edges", "count", "rounds",
-             "time s", "worklist", "worklist s");
+  fmt::print("device: {} ({})\ngrammar: {}, count {}; medians of {} runs after one warm-up\n{:<40} {:>8} {:>8} {:>12} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10}\n",
+             device_backend_name(), device_description(), g.path, count, a.runs, "graph", "nodes", "edges", "count", "rounds",
+             "load s", "solve s", "cpu s", "oracle s", "oracle");
   for (std::size_t i = 1; i < a.files.size(); ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
     const cfl_graph gr = read_cfl_graph(a.files[i], g);
-    const cfl_result r = solve_cfl(g, gr, exec::device, opt);
+    const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cfl_result r = solve_cfl(g, gr, exec::device, opt);  // the warm-up
+    std::vector<double> dev, cpu;
+    for (int k = 0; k < a.runs; ++k) {
+      r = solve_cfl(g, gr, exec::device, opt);
+      dev.push_back(r.seconds);
+      const cfl_result c = solve_cfl_sets(g, gr);  // the CPU solver (in the CPU build the same one)
+      if (c.pairs != r.pairs) throw error("bench cfl: " + gr.path + ": the set solver's pairs differ from the device solver's");
+      cpu.push_back(c.seconds);
+    }
     std::string wc = "-", ws = "-";
     if (a.check) {
       const cfl_result w = solve_cfl_worklist(g, gr);
-      wc = std::to_string(w.counts[0]) + (w.counts == r.counts ? "" : " DIFFERS");
+      wc = w.pairs == r.pairs ? "equal" : "DIFFERS";
       ws = fmt::format("{:.3f}", w.seconds);
     }
-    fmt::print("{:<40} {:>9} {:>9} {:>14} {:>7} {:>10.4f} {:>14} {:>12}\n", gr.path, gr.nodes, gr.edges, r.counts[0],
-               r.iterations, r.seconds, wc, ws);
+    fmt::print("{:<40} {:>8} {:>8} {:>12} {:>8} {:>8.4f} {:>9.4f} {:>9.4f} {:>9} {:>10}\n", gr.path, gr.nodes, gr.edges, r.counts[0],
+               r.iterations, load, median_of(dev), median_of(cpu), ws, wc);
     std::fflush(stdout);
   }
   return 0;
@@ -168,7 +185,8 @@ void add_analyses(CLI::App& bench, int& status) {
   pt->add_option("--write", p->write, "keep the random set in the numeric format");
   auto [cfl, c] = subcommand<analyses_options>(bench, "cfl", "CFL-reachability of POCR graphs under one grammar: the Count: nonterminal's pairs, rounds, time", status, run_cfl_bench);
   cfl->add_option("GRAMMAR", c->files, "a POCR grammar (.cfg), then the graphs (.peg / .vfg)")->required()->expected(2, 1 << 20);
-  cfl->add_flag("--check", c->check, "run the worklist solver too and print its count");
+  cfl->add_flag("--check", c->check, "run the worklist solver too and compare every symbol's pairs");
+  cfl->add_option("--runs", c->runs, "timed runs per graph (medians)")->check(CLI::Range(1, 1000))->capture_default_str();
   cfl->add_option("--workspace", c->workspace, "SpMM workspace in bytes (0: the default budget)")->check(CLI::Range(0.0, 1e15));
 }
 

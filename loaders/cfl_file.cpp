@@ -49,6 +49,16 @@ void check_indexed(const cfl_grammar& g) {
 }
 }  // namespace
 
+std::vector<cfl_fused_rule> fused_rules(const cfl_grammar& g) {
+  std::vector<cfl_fused_rule> out;
+  for (const auto& use : g.rules) {
+    if (g.indexed[std::size_t(use.lhs)] || use.a < 0 || !g.indexed[std::size_t(use.a)]) continue;
+    for (const auto& def : g.rules)
+      if (def.lhs == use.a) out.push_back({use.lhs, def.a, def.b, use.b});
+  }
+  return out;
+}
+
 cfl_grammar read_cfl_grammar(const std::string& path) {
   text_reader in(path);
   cfl_grammar g;
