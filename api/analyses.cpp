@@ -175,6 +175,8 @@ cfl_result solve(const fg::cfl_grammar& g, const fg::cfl_graph& gr, device where
   fg::cfl_options opt;
   opt.want_pairs = want_pairs;
   opt.progress = engine_progress(progress);
+  // device::cpu of the CUDA build: the set solver, the fast CPU path (as for points-to)
+  if (exec_of(where) == fg::exec::reference) return result_of(g, gr, fg::solve_cfl_sets(g, gr, opt));
   return result_of(g, gr, fg::solve_cfl(g, gr, exec_of(where), opt));
 }
 }  // namespace

@@ -26,7 +26,8 @@ struct command_spec {
 };
 
 const option_spec backend{"backend", "cpu|cuda", "cpu: the host (OpenMP in the CPU build, the sequential reference in the "
-                                                 "CUDA build); cuda: the GPU (CUDA build only). Default: the build's device"};
+                                                 "CUDA build; points-to and cfl: the CPU solvers in both); cuda: the GPU "
+                                                 "(CUDA build only). Default: the build's device"};
 const option_spec max_line{"max-line", "BYTES", "the longest input line accepted (default 1048576): a longer one is an "
                                                  "error at its line, found while reading"};
 const option_spec kernel{"kernel", "auto|NAME", "the SpMV kernel: the cost model's pick (auto) or a name"};

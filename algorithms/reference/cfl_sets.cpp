@@ -148,11 +148,11 @@ class sets_solver {
   // The pairs (w, t), t in T, that s lacks: into its full set and its delta.
   void close(int s, vertex_t w, const set& T) {
     symbol& y = sym_[std::size_t(s)];
-    const set fresh = set::minus(T, y.full[std::size_t(w)]);
-    if (fresh.empty()) return;
-    y.full[std::size_t(w)].unite(fresh);
-    y.delta[std::size_t(w)].unite(fresh);
-    if (y.need_preds) fresh.for_each([&](std::uint32_t t) { y.preds[t].push_back(w); });
+    if (!y.full[std::size_t(w)].unite(T, news_)) return;
+    y.delta[std::size_t(w)].unite(news_);
+    if (y.need_preds)
+      for (const set::word& x : news_)
+        for (std::uint64_t b = x.bits; b != 0; b &= b - 1) y.preds[x.index * 64 + unsigned(__builtin_ctzll(b))].push_back(w);
     queue(s, w);
   }
 
@@ -209,6 +209,7 @@ class sets_solver {
   std::vector<fused_index> fused_;
   std::deque<std::pair<int, vertex_t>> work_;
   std::deque<std::tuple<int, vertex_t, vertex_t>> bases_;
+  std::vector<set::word> news_;  // close()'s new words
 };
 }  // namespace
 
