@@ -14,6 +14,7 @@
 // and to the next delta (algorithms/detail/fixpoint.hpp).
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -113,5 +114,10 @@ pointsto_problem read_pointsto(const std::string& path);
 /// @throws fg::invalid_argument for stores through a field map or calls without a solution;
 ///         fg::input_error when the file cannot be written.
 void write_pointsto_text(const pointsto_problem& p, const std::string& path, const inclusion_result* solution);
+
+/// @brief "name: obj obj ..." (sizes: "name: count") per variable with a non-empty set, in variable
+///        order, to an open file; names empty: the ids (the numeric format). False when a write failed.
+bool write_pointsto_sets(std::FILE* out, const std::vector<std::string>& names, const std::vector<offset_t>& row_ptr,
+                         const std::vector<vertex_t>& col, bool sizes);
 
 }  // namespace fg

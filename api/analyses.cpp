@@ -127,6 +127,10 @@ void write_pointsto(const pointsto_constraints& c, const std::string& path, cons
   fg::write_pointsto_text(p, path, solution != nullptr ? &r : nullptr);
 }
 
+bool write_pointsto_sets(std::FILE* out, const std::vector<std::string>& names, const csr& sets, bool sizes) {
+  return fg::write_pointsto_sets(out, names, sets.row_ptr, sets.col, sizes);
+}
+
 cfl_grammar cfl_grammar::read(const std::string& path) {
   cfl_grammar g;
   g.p = std::make_shared<impl>(impl{fg::read_cfl_grammar(path)});

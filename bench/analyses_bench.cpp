@@ -82,15 +82,12 @@ double write_seconds(const pointsto_problem& p, const inclusion_result& r) {
   const std::string path = (std::filesystem::temp_directory_path() / "fg_bench_pointsto.out").string();
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) throw error("bench pointsto: cannot write " + path);
-  auto name = [&](std::size_t v) { return v < p.names.size() ? p.names[v] : std::to_string(v); };
-  for (std::size_t v = 0; v + 1 < r.row_ptr.size(); ++v) {
-    if (r.row_ptr[v] == r.row_ptr[v + 1]) continue;
-    std::fputs(name(v).c_str(), f), std::fputc(':', f);
-    for (offset_t j = r.row_ptr[v]; j < r.row_ptr[v + 1]; ++j) std::fputc(' ', f), std::fputs(name(std::size_t(r.col[std::size_t(j)])).c_str(), f);
-    std::fputc('\n', f);
-  }
+  std::vector<char> buffer(std::size_t(1) << 22);
+  std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
+  const bool ok = write_pointsto_sets(f, p.names, r.row_ptr, r.col, false);
   std::fclose(f);
   std::filesystem::remove(path);
+  if (!ok) throw error("bench pointsto: cannot write " + path);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -186,4 +186,25 @@ void write_pointsto_text(const pointsto_problem& pr, const std::string& path, co
   if (!out.flush()) throw input_error(path, 0, "write failed");
 }
 
+bool write_pointsto_sets(std::FILE* out, const std::vector<std::string>& names, const std::vector<offset_t>& row_ptr,
+                         const std::vector<vertex_t>& col, bool sizes) {
+  std::vector<std::string> numbers;  // the numeric format's names, made once (not a string per fact)
+  if (names.empty())
+    for (std::size_t v = 0; v + 1 < row_ptr.size(); ++v) numbers.push_back(std::to_string(v));
+  const std::vector<std::string>& name = names.empty() ? numbers : names;
+  std::string line;
+  for (std::size_t v = 0; v + 1 < row_ptr.size(); ++v) {
+    if (row_ptr[v + 1] == row_ptr[v]) continue;
+    line.assign(name[v]).push_back(':');
+    if (sizes) {
+      line.append(" ").append(std::to_string(row_ptr[v + 1] - row_ptr[v]));
+    } else {
+      for (offset_t j = row_ptr[v]; j < row_ptr[v + 1]; ++j) line.append(" ").append(name[std::size_t(col[std::size_t(j)])]);
+    }
+    line.push_back('\n');
+    if (std::fwrite(line.data(), 1, line.size(), out) != line.size()) return false;
+  }
+  return true;
+}
+
 }  // namespace fg

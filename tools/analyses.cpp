@@ -20,22 +20,8 @@ void check_equal(const csr& got, const csr& want, const fluxgraph::analysis_info
   fmt::print("check: equal to the worklist solver ({:.4f} s)\n", w.seconds);
 }
 
-// "name: obj obj ..." (or "name: size") per variable with a non-empty set, in variable order.
 void write_sets(const std::string& path, const std::vector<std::string>& names, const csr& r, bool sizes) {
-  const auto name = [&](std::size_t v) { return names.empty() ? std::to_string(v) : names[v]; };  // numeric files: v
-  write_atomically(path, [&](std::FILE* out) {
-    bool ok = true;
-    for (std::size_t v = 0; v + 1 < r.row_ptr.size() && ok; ++v) {
-      if (r.row_ptr[v + 1] == r.row_ptr[v]) continue;
-      ok = std::fprintf(out, "%s:", name(v).c_str()) > 0;
-      if (sizes) ok = ok && std::fprintf(out, " %lld", static_cast<long long>(r.row_ptr[v + 1] - r.row_ptr[v])) > 0;
-      else
-        for (std::int64_t j = r.row_ptr[v]; j < r.row_ptr[v + 1] && ok; ++j)
-          ok = std::fprintf(out, " %s", name(std::size_t(r.col[std::size_t(j)])).c_str()) > 0;
-      ok = ok && std::fputc('\n', out) != EOF;
-    }
-    return ok;
-  });
+  write_atomically(path, [&](std::FILE* out) { return fluxgraph::write_pointsto_sets(out, names, r, sizes); });
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 // build; device::cpu: the CUDA build's sequential host twin) and returns host arrays.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,6 +66,10 @@ pointsto_constraints read_pointsto(const std::string& path);
 ///        pointsto()) resolves them to, so the file has the same least solution.
 /// @throws fluxgraph::invalid_argument (calls without a solution), fluxgraph::input_error (I/O)
 void write_pointsto(const pointsto_constraints& c, const std::string& path, const csr* solution = nullptr);
+/// @brief Writes a solution as "name: obj obj ..." lines (sizes: "name: count"), one per variable
+///        with a non-empty set, in variable order, to an open file; names empty: the ids.
+/// @return false when a write failed
+bool write_pointsto_sets(std::FILE* out, const std::vector<std::string>& names, const csr& sets, bool sizes = false);
 
 // --- CFL-reachability ----------------------------------------------------------------------------
 /// A context-free grammar in POCR's .cfg format, normalised (at most two symbols a rule).
