@@ -1,12 +1,16 @@
-// The oracle of the inclusion solver: the textbook worklist algorithm over hash sets, sequential,
-// with no matrices, no rounds and no cycle collapse (a node is revisited whenever its pts grows), so
-// it shares nothing with the SpMM formulation or the wave solver but the constraints. Difference
-// propagation (a popped node sends only its facts new since its last pop) keeps it practical: the
-// full-set version took 137 s on a 28 k-line program (issue 26).
+// The oracle of the inclusion solver: the textbook worklist algorithm, sequential, with no
+// matrices, no rounds, no cycle collapse and no shared sets (a node is revisited whenever its pts
+// grows), so it shares nothing with the SpMM formulation or the wave solver but the constraints and
+// the plain sparse bitmap (core/sparse_bitset.hpp, tested against std::set). Difference propagation
+// (a popped node sends only its facts new since its last pop) keeps it practical: the full-set
+// version over hash sets took 137 s on a 28 k-line program (issue 26).
 #include <algorithm>
 #include <chrono>
 #include <deque>
 #include <unordered_set>
+
+#include "core/sparse_bitset.hpp"
+#include "storage/edge_set.hpp"
 
 #include "algorithms/detail/indirect_calls.hpp"
 #include "algorithms/pointsto.hpp"
@@ -17,7 +21,9 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
   p.check();
   const auto t0 = std::chrono::steady_clock::now();
   const auto n = std::size_t(p.nodes);
-  std::vector<std::unordered_set<vertex_t>> pts(n), succ(n);  // succ[s] ∋ d: pts(d) ⊇ pts(s)
+  std::vector<sparse_bitset> pts(n);
+  std::vector<std::vector<vertex_t>> succ(n);  // succ[s] ∋ d: pts(d) ⊇ pts(s)
+  pair_hash_set edges;
   std::vector<std::vector<vertex_t>> loads(n);                // loads[ptr]: the dsts of dst = *ptr
   struct store_use {
     vertex_t src;
@@ -36,21 +42,28 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
   const std::vector<std::int32_t> fn_rows = detail::function_rows(p);
   // Difference propagation: a node's facts new since it was last popped (delta) are all that its
   // loads, stores and out-edges need to see again; a new edge carries its source's whole set once.
-  std::vector<std::vector<vertex_t>> delta(n);
+  std::vector<sparse_bitset> delta(n);
+  std::vector<sparse_bitset::word> news;
   std::deque<vertex_t> work;
   std::vector<char> queued(n, 0);
   auto push = [&](vertex_t v) {
     if (!queued[std::size_t(v)]) queued[std::size_t(v)] = 1, work.push_back(v);
   };
-  auto add_fact = [&](vertex_t v, vertex_t o) {
-    if (pts[std::size_t(v)].insert(o).second) delta[std::size_t(v)].push_back(o), push(v);
+  auto add_facts = [&](vertex_t v, const sparse_bitset& from) {  // pts(v) ∪= from; the new ones into delta
+    if (&from == &pts[std::size_t(v)] || !pts[std::size_t(v)].unite(from, news)) return;
+    delta[std::size_t(v)].unite(news);
+    push(v);
   };
   auto add_edge = [&](vertex_t s, vertex_t d) {
-    if (!succ[std::size_t(s)].insert(d).second) return;
-    const std::vector<vertex_t> all(pts[std::size_t(s)].begin(), pts[std::size_t(s)].end());
-    for (vertex_t o : all) add_fact(d, o);
+    if (!edges.insert(s, d)) return;
+    succ[std::size_t(s)].push_back(d);
+    add_facts(d, pts[std::size_t(s)]);
   };
-  for (std::size_t j = 0; j < p.base_node.size(); ++j) add_fact(p.base_node[j], p.base_obj[j]);
+  for (std::size_t j = 0; j < p.base_node.size(); ++j) {
+    sparse_bitset one;
+    one.insert(std::uint32_t(p.base_obj[j]));
+    add_facts(p.base_node[j], one);
+  }
   for (std::size_t j = 0; j < p.copy_dst.size(); ++j) add_edge(p.copy_src[j], p.copy_dst[j]);
   std::int64_t pops = 0;
   while (!work.empty()) {
@@ -58,10 +71,10 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
     work.pop_front();
     queued[std::size_t(v)] = 0;
     ++pops;
-    std::vector<vertex_t> news;
-    news.swap(delta[std::size_t(v)]);
-    for (vertex_t o : news) {
-      for (vertex_t d : loads[std::size_t(v)]) add_edge(o, d);
+    sparse_bitset fresh;
+    std::swap(fresh, delta[std::size_t(v)]);
+    fresh.for_each([&](std::uint32_t o) {
+      for (vertex_t d : loads[std::size_t(v)]) add_edge(vertex_t(o), d);
       for (const store_use& s : stores[std::size_t(v)]) {
         if (p.stores[s.family].field_node.empty()) {
           add_edge(s.src, o);
@@ -69,20 +82,17 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
           for (vertex_t d : field[s.family][std::size_t(o)]) add_edge(s.src, d);
         }
       }
-      for (std::uint32_t site : calls[std::size_t(v)]) detail::call_edges(p, fn_rows, site, o, add_edge);
-    }
-    const std::vector<vertex_t> out(succ[std::size_t(v)].begin(), succ[std::size_t(v)].end());
-    for (vertex_t d : out)
-      for (vertex_t o : news) add_fact(d, o);
+      for (std::uint32_t site : calls[std::size_t(v)]) detail::call_edges(p, fn_rows, site, vertex_t(o), add_edge);
+    });
+    for (std::size_t k = 0; k < succ[std::size_t(v)].size(); ++k) add_facts(succ[std::size_t(v)][k], fresh);  // by index: it may grow
   }
   inclusion_result r;
   r.row_ptr.assign(n + 1, 0);
   for (std::size_t v = 0; v < n; ++v) {
-    r.row_ptr[v + 1] = r.row_ptr[v] + offset_t(pts[v].size());
-    r.col.insert(r.col.end(), pts[v].begin(), pts[v].end());
-    std::sort(r.col.begin() + r.row_ptr[v], r.col.end());
-    r.stats.copy_edges += offset_t(succ[v].size());
+    pts[v].for_each([&](std::uint32_t o) { r.col.push_back(vertex_t(o)); });
+    r.row_ptr[v + 1] = offset_t(r.col.size());
   }
+  r.stats.copy_edges = offset_t(edges.size());
   r.stats.facts = offset_t(r.col.size());
   r.stats.iterations = int(std::min<std::int64_t>(pops, 2147483647));  // worklist pops, not rounds
   r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
