@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -73,8 +74,26 @@ struct analyses_options {
   std::int64_t constraints = -1;  ///< -1: as many as variables
   std::uint64_t seed = 1;
   std::string write;
-  int runs = 5;  ///< cfl: timed runs per graph
+  int runs = 3;  ///< timed runs per input
 };
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The lines of C of a benchmark program: its row ("name<TAB>lines<TAB>...") in programs.tsv beside it.
+std::string c_lines(const std::string& path) {
+  const std::filesystem::path f(path);
+  std::ifstream in(f.parent_path() / "programs.tsv");
+  for (std::string line; std::getline(in, line);) {
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos || line.compare(0, tab, f.stem().string()) != 0) continue;
+    const auto end = line.find('\t', tab + 1);
+    return line.substr(tab + 1, end == std::string::npos ? std::string::npos : end - tab - 1);
+  }
+  return "-";
+}
 
 // The sets as "var: objects" lines (what `pointsto --out` writes), to a scratch file: the write time.
 double write_seconds(const pointsto_problem& p, const inclusion_result& r) {
@@ -105,34 +124,39 @@ int run_pointsto_bench(const analyses_options& a) {
     if (!a.write.empty()) write_numeric(a.write, problems.back());
   }
   // solve: the build's device path (the GPU's SpMM loop, or the CPU build's wave solver); cpu s: the
-  // wave solver in the same run (both builds)
-  fmt::print("device: {} ({})\n{:<32} {:>9} {:>9} {:>12} {:>11} {:>6} {:>8} {:>9} {:>8} {:>9} {:>11}\n", device_backend_name(),
-             device_description(), "input", "vars", "cons", "facts", "copy edges", "rounds", "load s", "solve s", "write s",
-             "cpu s", "worklist s");
+  // wave solver in the same run (both builds); medians of --runs runs. C lines: from programs.tsv
+  // beside the input (scripts/make-bench-ir.sh writes it), "-" when it has no row for the input.
+  fmt::print("device: {} ({}); medians of {} runs\n{:<26} {:>8} {:>8} {:>8} {:>11} {:>10} {:>6} {:>7} {:>8} {:>8} {:>8} {:>10} {:>7}\n",
+             device_backend_name(), device_description(), a.runs, "input", "C lines", "vars", "cons", "facts", "copy edges",
+             "rounds", "load s", "solve s", "write s", "cpu s", "worklist s", "wl/cpu");
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const pointsto_problem& p = problems[i];
     inclusion_options opt;
     opt.spmm.workspace_bytes = std::size_t(a.workspace);
-    const inclusion_result r = solve_inclusion(p.constraints, exec::device, opt);
+    inclusion_result r, c;
+    std::vector<double> dev, cpu;
+    for (int k = 0; k < a.runs; ++k) {
+      r = solve_inclusion(p.constraints, exec::device, opt);
+      dev.push_back(r.stats.seconds);
+      c = solve_inclusion_wave(p.constraints);
+      cpu.push_back(c.stats.seconds);
+      if (c.row_ptr != r.row_ptr || c.col != r.col) throw error("bench pointsto: " + p.path + ": the wave solver differs");
+    }
+    c = {};
     const double written = write_seconds(p, r);
-    const inclusion_result c = solve_inclusion_wave(p.constraints);
-    if (c.row_ptr != r.row_ptr || c.col != r.col) throw error("bench pointsto: " + p.path + ": the wave solver differs");
-    std::string wl = "-";
+    std::string wl = "-", ratio = "-";
     if (a.check) {
       const inclusion_result w = solve_inclusion_worklist(p.constraints);
       if (w.row_ptr != r.row_ptr || w.col != r.col) throw error("bench pointsto: " + p.path + ": differs from the worklist solver");
       wl = fmt::format("{:.4f}", w.stats.seconds);
+      ratio = fmt::format("{:.1f}", w.stats.seconds / median_of(cpu));
     }
-    fmt::print("{:<32} {:>9} {:>9} {:>12} {:>11} {:>6} {:>8.4f} {:>9.4f} {:>8.4f} {:>9.4f} {:>11}\n", p.path, p.constraints.nodes,
-               p.lines, r.stats.facts, r.stats.copy_edges, r.stats.iterations, load[i], r.stats.seconds, written, c.stats.seconds, wl);
+    fmt::print("{:<26} {:>8} {:>8} {:>8} {:>11} {:>10} {:>6} {:>7.3f} {:>8.4f} {:>8.3f} {:>8.4f} {:>10} {:>7}\n",
+               std::filesystem::path(p.path).filename().string(), c_lines(p.path), p.constraints.nodes, p.lines, r.stats.facts,
+               r.stats.copy_edges, r.stats.iterations, load[i], median_of(dev), written, median_of(cpu), wl, ratio);
     std::fflush(stdout);
   }
   return 0;
-}
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 int run_cfl_bench(const analyses_options& a) {
@@ -175,6 +199,7 @@ void add_analyses(CLI::App& bench, int& status) {
   auto [pt, p] = subcommand<analyses_options>(bench, "pointsto", "Andersen points-to on constraint files, or a random constraint set (seeded)", status, run_pointsto_bench);
   pt->add_option("FILE", p->files, "constraint files (none: a random set)");
   pt->add_flag("--check", p->check, "compare with the worklist solver (and time it)");
+  pt->add_option("--runs", p->runs, "timed runs per input (medians)")->check(CLI::Range(1, 1000))->capture_default_str();
   pt->add_option("--workspace", p->workspace, "SpMM workspace in bytes (0: the default budget)")->check(CLI::Range(0.0, 1e15));
   pt->add_option("--vars", p->vars, "variables of the random set")->check(CLI::Range(1, 2000000000))->capture_default_str();
   pt->add_option("--constraints", p->constraints, "constraints of the random set (default: as many as variables)")->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 40));

@@ -27,6 +27,10 @@ class memo_map {
       if (slots_[h].key == k) return slots_[h].value;
     }
   }
+  void clear() {
+    slots_.clear();
+    used_ = 0;
+  }
   void put(std::uint64_t k, std::uint32_t v) {
     if (used_ >= cap_) slots_.assign(slots_.size(), slot{}), used_ = 0;
     if (2 * (used_ + 1) > slots_.size()) grow();
@@ -95,6 +99,15 @@ class set_table {
     return std::size_t(counts_[a]);
   }
   std::size_t size() const noexcept { return sets_.size(); }
+  /// Words held by all the sets: what a solver bounds by compact().
+  std::size_t words() const noexcept { return words_; }
+
+  /// @brief Keeps the sets `live` marks (live.size() == size()) and the empty set, renumbered in
+  ///        order; the memos start over. Every union interns its result, so a solver's table fills
+  ///        with sets no node holds any more: without this, a 10^6-constraint program ran out of
+  ///        24 GB in its first round.
+  /// @return old id -> new id (memo_map::none for a dropped set)
+  std::vector<id> compact(const std::vector<char>& live);
 
  private:
   static std::uint64_t hash(const sparse_bitset& s) noexcept;
@@ -103,7 +116,37 @@ class set_table {
   std::vector<std::int64_t> counts_;  // -1: not counted yet
   std::vector<id> slots_;             // open addressing over ids by hash; none: free
   memo_map unions_, differences_;
+  std::size_t words_ = 0;
+  void place(id i);
 };
+
+inline void set_table::place(id i) {
+  const std::uint64_t mask = slots_.size() - 1;
+  std::uint64_t p = hashes_[i] & mask;
+  while (slots_[p] != memo_map::none) p = (p + 1) & mask;
+  slots_[p] = i;
+}
+
+inline std::vector<set_table::id> set_table::compact(const std::vector<char>& live) {
+  std::vector<id> remap(sets_.size(), memo_map::none);
+  std::deque<sparse_bitset> kept;
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::int64_t> counts;
+  words_ = 0;
+  for (id i = 0; i < id(sets_.size()); ++i) {
+    if (i != empty_set && !live[i]) continue;
+    remap[i] = id(kept.size());
+    words_ += sets_[i].words();
+    kept.push_back(std::move(sets_[i]));
+    hashes.push_back(hashes_[i]);
+    counts.push_back(counts_[i]);
+  }
+  sets_.swap(kept), hashes_.swap(hashes), counts_.swap(counts);
+  slots_.assign(std::max<std::size_t>(1024, std::size_t(1) << (64 - __builtin_clzll(4 * sets_.size()))), memo_map::none);
+  for (id i = 0; i < id(sets_.size()); ++i) place(i);
+  unions_.clear(), differences_.clear();
+  return remap;
+}
 
 inline std::uint64_t set_table::hash(const sparse_bitset& s) noexcept {
   std::uint64_t h = 0x9e3779b97f4a7c15ull;
@@ -115,18 +158,14 @@ inline set_table::id set_table::intern(sparse_bitset&& s) {
   const std::uint64_t h = hash(s);
   if (2 * (sets_.size() + 1) > slots_.size()) {  // grow and re-place every id
     slots_.assign(std::max<std::size_t>(1024, 4 * slots_.size()), memo_map::none);
-    const std::uint64_t mask = slots_.size() - 1;
-    for (id i = 0; i < id(sets_.size()); ++i) {
-      std::uint64_t p = hashes_[i] & mask;
-      while (slots_[p] != memo_map::none) p = (p + 1) & mask;
-      slots_[p] = i;
-    }
+    for (id i = 0; i < id(sets_.size()); ++i) place(i);
   }
   const std::uint64_t mask = slots_.size() - 1;
   std::uint64_t p = h & mask;
   for (; slots_[p] != memo_map::none; p = (p + 1) & mask)
     if (hashes_[slots_[p]] == h && sets_[slots_[p]] == s) return slots_[p];
   const id i = id(sets_.size());
+  words_ += s.words();
   sets_.push_back(std::move(s));
   hashes_.push_back(h);
   counts_.push_back(-1);

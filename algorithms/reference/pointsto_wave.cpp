@@ -248,6 +248,7 @@ class wave_solver {
 
   void wave(const std::vector<vertex_t>& order) {
     for (vertex_t v : order) {
+      maybe_compact();
       const std::size_t i = std::size_t(v);
       if (sent_[i] == pts_[i]) continue;
       const set_table::id delta = sets_.minus(pts_[i], sent_[i]);
@@ -257,6 +258,17 @@ class wave_solver {
         pts_[x] = sets_.unite(pts_[x], delta);
       }
     }
+  }
+
+  // Drops the sets no node holds once the table outgrows its bound (twice what was live at the last
+  // compaction, 2^24 words at least). Called only where no set id is held outside pts_, sent_, ran_.
+  void maybe_compact() {
+    if (sets_.words() < compact_at_) return;
+    std::vector<char> live(sets_.size(), 0);
+    for (std::size_t v = 0; v < n_; ++v) live[pts_[v]] = live[sent_[v]] = live[ran_[v]] = 1;
+    const std::vector<set_table::id> remap = sets_.compact(live);
+    for (std::size_t v = 0; v < n_; ++v) pts_[v] = remap[pts_[v]], sent_[v] = remap[sent_[v]], ran_[v] = remap[ran_[v]];
+    compact_at_ = std::max(compact_at_, 2 * sets_.words());
   }
 
   // A load d = *p and a store *p = s with d and s in one cycle (or one node): every object o that
@@ -277,6 +289,7 @@ class wave_solver {
     bool added = false;
     for (std::size_t i = 0; i < n_; ++i) {
       if (rep_[i] != vertex_t(i) || (loads_[i].empty() && stores_[i].empty() && calls_[i].empty())) continue;
+      maybe_compact();  // here, before `delta` below refers into the table
       if (ran_[i] == pts_[i]) continue;
       const sparse_bitset& delta = sets_.get(sets_.minus(pts_[i], ran_[i]));  // stable: a deque
       ran_[i] = pts_[i];
@@ -317,6 +330,7 @@ class wave_solver {
   std::vector<std::int32_t> pos_;             // a representative's place in the last topological order
   bool back_edge_ = true;                     // an edge added since that goes against the order
   std::vector<std::uint32_t> mark_;           // cycle_through's marks, by stamp
+  std::size_t compact_at_ = std::size_t(1) << 24;  // table words that trigger maybe_compact()
   std::uint32_t stamp_ = 0;
   std::vector<std::vector<vertex_t>> loads_;  // loads_[ptr]: dst of dst = *ptr
   std::vector<std::vector<store_use>> stores_;

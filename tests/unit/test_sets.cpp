@@ -79,3 +79,41 @@ TEST_CASE("set_table: equal sets share an id; memoised unions and differences ar
     CHECK(t.insert(one, 5) == one);
   }
 }
+
+TEST_CASE("set_table: compact keeps the live sets under new ids and drops the rest") {
+  std::mt19937 rng(5);
+  set_table t;
+  std::vector<set_table::id> ids;
+  std::vector<sparse_bitset> plain;
+  for (int i = 0; i < 60; ++i) {
+    sparse_bitset s = random_set(rng, 500, 1 + int(rng() % 30));
+    plain.push_back(s);
+    ids.push_back(t.intern(std::move(s)));
+  }
+  std::vector<char> live(t.size(), 0);
+  for (std::size_t i = 0; i < ids.size(); i += 3) live[ids[i]] = 1;
+  const std::vector<set_table::id> remap = t.compact(live);
+  std::size_t words = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (!live[ids[i]]) {
+      CHECK(remap[ids[i]] == memo_map::none);
+      continue;
+    }
+    const set_table::id now = remap[ids[i]];
+    REQUIRE(now != memo_map::none);
+    CHECK(t.get(now) == plain[i]);
+    sparse_bitset again = plain[i];
+    CHECK(t.intern(std::move(again)) == now);  // still found by its hash
+    for (std::size_t j = 0; j < ids.size(); j += 3) {  // memos start over, answers unchanged
+      sparse_bitset u = plain[i];
+      u.unite(plain[j]);
+      CHECK(t.get(t.unite(now, remap[ids[j]])) == u);
+    }
+  }
+  CHECK(remap[set_table::empty_set] == set_table::empty_set);
+  std::set<set_table::id> kept;
+  for (std::size_t i = 0; i < ids.size(); i += 3)
+    if (kept.insert(remap[ids[i]]).second) words += plain[i].words();
+  CHECK(t.words() >= words);
+}
+
