@@ -110,9 +110,10 @@ pointsto_problem read_pointsto_text(const std::string& path);
 pointsto_problem read_pointsto(const std::string& path);
 /// @brief The problem in the text format, so that any solver can read it: names made identifiers
 ///        (other characters become '_'), and indirect calls as the copies `solution` (this problem's
-///        least solution) resolves them to, which gives the text file the same least solution.
-/// @throws fg::invalid_argument for stores through a field map or calls without a solution;
-///         fg::input_error when the file cannot be written.
+///        least solution) resolves them to, which gives the text file the same least solution;
+///        without a solution as 'func' / 'call' lines (read_pointsto_text reads them back).
+/// @throws fg::invalid_argument for stores through a field map; fg::input_error when the file
+///         cannot be written.
 void write_pointsto_text(const pointsto_problem& p, const std::string& path, const inclusion_result* solution);
 
 /// @brief "name: obj obj ..." (sizes: "name: count") per variable with a non-empty set, in variable

@@ -119,13 +119,87 @@ pointsto_problem read_pointsto_text(const std::string& path) {
       }
       return it->second;
     };
+    // "[A, -, B]": variables, '-' for a value that carries no pointer (-1)
+    auto list = [&](std::vector<vertex_t>& out) {
+      skip();
+      if (i >= line.size() || line[i] != '[') fail("expected '[' and the list of arguments or parameters");
+      ++i, skip();
+      for (bool first = true; i < line.size() && line[i] != ']'; first = false) {
+        if (!first) {
+          if (line[i] != ',') fail("expected ',' or ']' in the list, found " + quote_token(line.substr(i, 1)));
+          ++i, skip();
+        }
+        char sig = 0;
+        if (i < line.size() && line[i] == '-') out.push_back(-1), ++i;
+        else if (out.push_back(operand(sig)); sig != 0) fail("a list holds variables, not '*' or '&'");
+        skip();
+      }
+      if (i >= line.size()) fail("expected ']' at the end of the list");
+      ++i;
+    };
+    // "call P [args]" after "R =" (result R) or alone (result -1): an indirect call through P
+    auto call = [&](vertex_t result) {
+      char sig = 0;
+      const vertex_t callee = operand(sig);
+      if (sig != 0) fail("call through a variable: 'call p [args]'");
+      auto& c = p.constraints.icalls;
+      if (c.arg_ptr.empty()) c.arg_ptr.push_back(0);
+      c.callee.push_back(callee), c.result.push_back(result);
+      list(c.args);
+      c.arg_ptr.push_back(offset_t(c.args.size()));
+    };
+    auto keyword = [&](const char* k) {  // k, then an identifier (not '='): a func or call line
+      const std::size_t n = std::char_traits<char>::length(k);
+      if (line.compare(i, n, k) != 0 || i + n >= line.size() || !is_separator(line[i + n], false)) return false;
+      std::size_t j = i + n;
+      while (j < line.size() && is_separator(line[j], false)) ++j;
+      if (j >= line.size() || !is_ident_start(line[j])) return false;
+      i = j;
+      return true;
+    };
     skip();
     if (i == line.size()) continue;
+    if (keyword("func")) {  // "func F [params] -> R": function object F, its formals and return
+      char sig = 0;
+      auto& f = p.constraints.functions;
+      if (f.formal_ptr.empty()) f.formal_ptr.push_back(0);
+      f.object.push_back(operand(sig));
+      if (sig != 0) fail("a function is named by its object: 'func f [params] -> ret'");
+      list(f.formals);
+      f.formal_ptr.push_back(offset_t(f.formals.size()));
+      skip();
+      vertex_t ret = -1;
+      if (i + 1 < line.size() && line[i] == '-' && line[i + 1] == '>') {
+        i += 2;
+        if (ret = operand(sig); sig != 0) fail("the return value is a variable");
+      }
+      f.ret.push_back(ret);
+      skip();
+      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the function");
+      ++p.lines;
+      continue;
+    }
+    if (keyword("call")) {
+      call(-1);
+      skip();
+      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the call");
+      ++p.lines;
+      continue;
+    }
     char ls = 0, rs = 0;
     const vertex_t lhs = operand(ls);
     skip();
     if (i >= line.size() || line[i] != '=') fail("expected '=' after the left-hand side");
     ++i;
+    skip();
+    if (keyword("call")) {
+      if (ls != 0) fail("the result of a call is a variable");
+      call(lhs);
+      skip();
+      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the call");
+      ++p.lines;
+      continue;
+    }
     const vertex_t rhs = operand(rs);
     skip();
     if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the constraint");
@@ -135,6 +209,11 @@ pointsto_problem read_pointsto_text(const std::string& path) {
     ++p.lines;
   }
   p.constraints.nodes = p.constraints.objects = vertex_t(p.names.size());
+  try {
+    p.constraints.check();
+  } catch (const invalid_argument& e) {  // e.g. a function listed twice
+    throw input_error(path, 0, e.what());
+  }
   return p;
 }
 
@@ -158,8 +237,6 @@ void write_pointsto_text(const pointsto_problem& pr, const std::string& path, co
   p.check();
   for (const auto& f : p.stores)
     FG_EXPECTS(f.field_node.empty(), "write_pointsto: stores through a field map have no text form");
-  FG_EXPECTS(p.icalls.callee.empty() || solution != nullptr,
-             "write_pointsto: indirect calls are written as the copies the solution resolved them to: pass the solution");
   // names the text reader takes back: other characters become '_', a leading digit gets a 'v'
   std::vector<std::string> name(std::size_t(p.nodes));
   for (std::size_t v = 0; v < name.size(); ++v) {
@@ -178,10 +255,28 @@ void write_pointsto_text(const pointsto_problem& pr, const std::string& path, co
   for (std::size_t j = 0; j < p.load_dst.size(); ++j) out << name[std::size_t(p.load_dst[j])] << " = *" << name[std::size_t(p.load_ptr[j])] << '\n';
   for (const auto& f : p.stores)
     for (std::size_t j = 0; j < f.ptr.size(); ++j) out << '*' << name[std::size_t(f.ptr[j])] << " = " << name[std::size_t(f.src[j])] << '\n';
-  if (!p.icalls.callee.empty()) {
+  if (!p.icalls.callee.empty() && solution != nullptr) {
     out << "# indirect calls, as the copies they resolve to at the fixed point\n";
     detail::resolved_call_edges(p, *solution,
                                 [&](vertex_t a, vertex_t b) { out << name[std::size_t(b)] << " = " << name[std::size_t(a)] << '\n'; });
+  } else if (solution == nullptr && (!p.icalls.callee.empty() || !p.functions.object.empty())) {  // as calls: fluxgraph's own lines
+    auto items = [&](const std::vector<vertex_t>& v, offset_t b, offset_t e) {
+      out << " [";
+      for (offset_t j = b; j < e; ++j) out << (j > b ? ", " : "") << (v[std::size_t(j)] < 0 ? std::string("-") : name[std::size_t(v[std::size_t(j)])]);
+      out << ']';
+    };
+    const auto& f = p.functions;
+    for (std::size_t k = 0; k < f.object.size(); ++k) {
+      out << "func " << name[std::size_t(f.object[k])];
+      items(f.formals, f.formal_ptr[k], f.formal_ptr[k + 1]);
+      out << (f.ret[k] >= 0 ? " -> " + name[std::size_t(f.ret[k])] : std::string()) << '\n';
+    }
+    const auto& c = p.icalls;
+    for (std::size_t j = 0; j < c.callee.size(); ++j) {
+      out << (c.result[j] >= 0 ? name[std::size_t(c.result[j])] + " = " : std::string()) << "call " << name[std::size_t(c.callee[j])];
+      items(c.args, c.arg_ptr[j], c.arg_ptr[j + 1]);
+      out << '\n';
+    }
   }
   if (!out.flush()) throw input_error(path, 0, "write failed");
 }

@@ -49,7 +49,7 @@ int run_pointsto(const options& o) {
     fmt::print("points-to sets written to {}\n", o.get("out", ""));
   }
   if (o.values.count("constraints-out")) {
-    fluxgraph::write_pointsto(c, o.get("constraints-out", ""), &pts);
+    fluxgraph::write_pointsto(c, o.get("constraints-out", ""), o.has("keep-calls") ? nullptr : &pts);
     fmt::print("constraints written to {}\n", o.get("constraints-out", ""));
   }
   return 0;

@@ -122,9 +122,11 @@ const std::vector<command_spec>& commands() {
        {{"out", "FILE", "write 'var: objects' lines"}, {"sizes", nullptr, "with --out: 'var: count' lines"},
         {"check", nullptr, "compare with the worklist solver"},
         {"constraints-out", "FILE", "write the constraints as 'p = &a' lines (indirect calls as the copies they resolve to)"},
+        {"keep-calls", nullptr, "with --constraints-out: indirect calls as 'func' / 'call' lines instead"},
         backend},
-       "FILE: Galois numeric '<vars> <constraints>' format, 'p = &a', 'p = q', 'p = *q', '*p = q' lines, or LLVM IR "
-       "(.ll, .bc; names as the IR's, e.g. main:%p, @g(obj))."},
+       "FILE: Galois numeric '<vars> <constraints>' format, 'p = &a', 'p = q', 'p = *q', '*p = q' lines (and "
+       "'func f [p, -] -> r', 'r = call fp [a, -]' for indirect calls), or LLVM IR (.ll, .bc; names as the IR's, "
+       "e.g. main:%p, @g(obj))."},
       {"cfl", {"GRAPH", "GRAMMAR"}, "CFL-reachability of a labelled graph under a grammar (POCR .cfg)",
        {{"check", nullptr, "run the worklist solver too"}, backend},
        "GRAPH: 'src dst label [index]' lines. Prints the pairs of the grammar's Count: nonterminals."},

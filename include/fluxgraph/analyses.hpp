@@ -63,8 +63,10 @@ csr pointsto_reference(const pointsto_constraints& c, analysis_info* info = null
 pointsto_constraints read_pointsto(const std::string& path);
 /// @brief Writes c as 'p = &a' / 'p = q' / 'p = *q' / '*p = q' lines that any solver reads, names
 ///        made identifiers; indirect calls become the copies `solution` (c's least solution, from
-///        pointsto()) resolves them to, so the file has the same least solution.
-/// @throws fluxgraph::invalid_argument (calls without a solution), fluxgraph::input_error (I/O)
+///        pointsto()) resolves them to, so the file has the same least solution. Without a
+///        solution they stay calls: 'func f [p1, -] -> r' and 'r = call fp [a1, -]' lines, which
+///        read_pointsto reads back ('-': an argument or parameter that carries no pointer).
+/// @throws fluxgraph::input_error (I/O)
 void write_pointsto(const pointsto_constraints& c, const std::string& path, const csr* solution = nullptr);
 /// @brief Writes a solution as "name: obj obj ..." lines (sizes: "name: count"), one per variable
 ///        with a non-empty set, in variable order, to an open file; names empty: the ids.

@@ -137,6 +137,18 @@ else
     fail "pointsto --constraints-out" "status $RC: ${ERR_TEXT:0:300}"
   else pass "pointsto calls.ll: indirect calls resolved, --check, --constraints-out re-read gives the same sets"
   fi
+  run pointsto "$DATA/pointsto/ir/calls.ll" --keep-calls --constraints-out "$TMP/calls-kept.pts"
+  run pointsto "$TMP/calls-kept.pts" --out "$out" --check
+  if [ "$RC" -ne 0 ] || ! grep -q '^r = call \|= call ' "$TMP/calls-kept.pts" || ! diff -q <(sort "$TMP/ir.sets") <(sort "$out") >/dev/null; then
+    fail "pointsto --keep-calls" "status $RC: ${ERR_TEXT:0:300}"
+  else pass "pointsto calls.ll --keep-calls: 'func' / 'call' lines re-read give the same sets"
+  fi
+fi
+# the text format's own call lines (every build): tests/data/pointsto/calls.txt, hand-checked
+run pointsto "$DATA/pointsto/calls.txt" --out "$out" --check
+if [ "$RC" -ne 0 ] || ! grep -qx 's: o1' "$out" || ! grep -qx 'fp: id pick' "$out" || [[ $OUT_TEXT != *"check: equal"* ]]; then
+  fail "pointsto calls.txt" "status $RC: ${ERR_TEXT:0:300} $(tr '\n' ',' <"$out" 2>/dev/null)"
+else pass "pointsto calls.txt: func / call lines resolved (s: o1, fp: id pick), equal to the worklist solver"
 fi
 run cfl "$DATA/cfl/dyck.graph" "$DATA/cfl/dyck.cfg" --check
 value_of "count S"
