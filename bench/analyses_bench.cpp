@@ -85,10 +85,11 @@ double median_of(std::vector<double> v) {
 // The lines of C of a benchmark program: its row ("name<TAB>lines<TAB>...") in programs.tsv beside it.
 std::string c_lines(const std::string& path) {
   const std::filesystem::path f(path);
+  const std::string file = f.filename().string(), name = file.substr(0, file.find('.'));  // objdump.pts.gz: objdump
   std::ifstream in(f.parent_path() / "programs.tsv");
   for (std::string line; std::getline(in, line);) {
     const auto tab = line.find('\t');
-    if (tab == std::string::npos || line.compare(0, tab, f.stem().string()) != 0) continue;
+    if (tab == std::string::npos || line.compare(0, tab, name) != 0) continue;
     const auto end = line.find('\t', tab + 1);
     return line.substr(tab + 1, end == std::string::npos ? std::string::npos : end - tab - 1);
   }

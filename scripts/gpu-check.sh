@@ -4,12 +4,13 @@
 # Inputs: .data/ (git-ignored; carried) may hold real graphs: *.mtx.gz / *.txt.gz are benchmarked.
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
-# racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps (default: all). All of them take longer than one device call (600 s) now: run it as
+# racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses
+# (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps},
+parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -106,6 +107,14 @@ want python && step python-api 300 env PYTHONPATH=build/cuda/python "${py:-pytho
 for f in .data/*.mtx.gz; do
   [ -e "$f" ] && want select && step "pagerank-$(basename "$f" .mtx.gz)" 300 build/cuda/fluxgraph pagerank "$f" --top 3
 done
+# Issue 26: points-to of the binutils programs (text with their indirect calls, made by
+# scripts/make-bench-ir.sh: the GPU machine has no LLVM) against the oracle; CFL on the POCR pairs
+# (scripts/prepare-bench-data.sh), the GPU solve beside the CPU set solver.
+pts_set=()
+for f in readelf objdump ld as; do [ -e ".data/pointsto/$f.pts.gz" ] && pts_set+=(".data/pointsto/$f.pts.gz"); done
+[ ${#pts_set[@]} -gt 0 ] && want analyses && step pointsto 420 build/cuda/fluxgraph bench pointsto --check --runs 3 "${pts_set[@]}"
+[ -e .data/pocr/aa.cfg ] && want analyses && step cfl 200 bash -c 'd=.data/pocr; build/cuda/fluxgraph bench cfl --runs 5 $d/aa.cfg \
+  $d/{art,bzip2,gzip,crafty,astar,namd}.peg.gz && build/cuda/fluxgraph bench cfl --runs 5 $d/vf.cfg $d/{art,bzip2,gzip,astar}.vfg.gz'
 
 echo
 echo "================ summary ================"
@@ -133,6 +142,8 @@ echo "-- transitive closure (pairs and iterations vs the published table) --"
 echo "-- incremental closure (held-back share extended vs from scratch) --"
 [ -e "$out/closure-inc.log" ] && sed -n '/^incremental: graph/,$p' "$out/closure-inc.log"
 for f in "$out"/pagerank-*.log; do [ -e "$f" ] && grep -E "pagerank:|backend" "$f"; done
+show pointsto && echo "-- points-to (bench pointsto: solve = GPU, cpu = wave solver) --" && grep -vE "^device" "$out/pointsto.log"
+show cfl && echo "-- CFL (bench cfl: solve = GPU, cpu = set solver) --" && grep -vE "^device" "$out/cfl.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
 for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points closure.json; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done

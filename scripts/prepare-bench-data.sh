@@ -41,3 +41,9 @@ for g in "$src"/gpujoin-tc/*.data_*; do
   case $b in *weighted*) continue ;; *.gz) [ -e ".closure/$b" ] || cp "$g" .closure/ ;; *) [ -e ".closure/$b.gz" ] || gzip -9c "$g" > ".closure/$b.gz" ;; esac
 done
 du -sh .closure
+# The POCR graphs of issue 26's CFL table and their grammars, gzipped, into .data/pocr (carried).
+mkdir -p .data/pocr
+for f in aa.cfg vf.cfg art.peg bzip2.peg gzip.peg crafty.peg astar.peg namd.peg art.vfg bzip2.vfg gzip.vfg astar.vfg; do
+  case $f in *.cfg) cp "$src/pocr-alias/$f" .data/pocr/ ;; *) [ -e ".data/pocr/$f.gz" ] || gzip -9c "$src/pocr-alias/$f" > ".data/pocr/$f.gz" ;; esac
+done
+du -sh .data

@@ -33,6 +33,12 @@ int run_pointsto(const options& o) {
   fmt::print("{}: {} variables, {} constraints ({} address-of, {} copy, {} load, {} store, {} indirect calls)\nbackend: {}\n",
              o.file, c.variables, lines + c.call_callee.size(), c.address_dst.size(), c.copy_dst.size(), c.load_dst.size(),
              c.store_dst.size(), c.call_callee.size(), backend);
+  const bool keep_calls = o.has("keep-calls") && o.values.count("constraints-out");
+  if (keep_calls) {  // needs no solution: written first, so a problem too large to solve still gets its file
+    fluxgraph::write_pointsto(c, o.get("constraints-out", ""), nullptr);
+    fmt::print("constraints written to {}\n", o.get("constraints-out", ""));
+    if (o.has("no-solve")) return 0;
+  }
   const auto progress = progress_line("round");
   fluxgraph::analysis_info info;
   const csr pts = fluxgraph::pointsto(c, where, &info, progress);
@@ -48,8 +54,8 @@ int run_pointsto(const options& o) {
     write_sets(o.get("out", ""), c.names, pts, o.has("sizes"));
     fmt::print("points-to sets written to {}\n", o.get("out", ""));
   }
-  if (o.values.count("constraints-out")) {
-    fluxgraph::write_pointsto(c, o.get("constraints-out", ""), o.has("keep-calls") ? nullptr : &pts);
+  if (o.values.count("constraints-out") && !keep_calls) {
+    fluxgraph::write_pointsto(c, o.get("constraints-out", ""), &pts);
     fmt::print("constraints written to {}\n", o.get("constraints-out", ""));
   }
   return 0;

@@ -123,6 +123,7 @@ const std::vector<command_spec>& commands() {
         {"check", nullptr, "compare with the worklist solver"},
         {"constraints-out", "FILE", "write the constraints as 'p = &a' lines (indirect calls as the copies they resolve to)"},
         {"keep-calls", nullptr, "with --constraints-out: indirect calls as 'func' / 'call' lines instead"},
+        {"no-solve", nullptr, "with --keep-calls: write the constraints and stop (turn IR into text for a build without LLVM)"},
         backend},
        "FILE: Galois numeric '<vars> <constraints>' format, 'p = &a', 'p = q', 'p = *q', '*p = q' lines (and "
        "'func f [p, -] -> r', 'r = call fp [a, -]' for indirect calls), or LLVM IR (.ll, .bc; names as the IR's, "
