@@ -209,11 +209,6 @@ pointsto_problem read_pointsto_text(const std::string& path) {
     ++p.lines;
   }
   p.constraints.nodes = p.constraints.objects = vertex_t(p.names.size());
-  try {
-    p.constraints.check();
-  } catch (const invalid_argument& e) {  // e.g. a function listed twice
-    throw input_error(path, 0, e.what());
-  }
   return p;
 }
 
