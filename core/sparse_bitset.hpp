@@ -26,6 +26,7 @@ class sparse_bitset {
     const std::uint32_t wi = id >> 6;
     const std::uint64_t bit = std::uint64_t(1) << (id & 63);
     if (w_.empty() || w_.back().index < wi) {  // ids mostly arrive ascending
+      if (w_.capacity() == 0) w_.reserve(4);  // sets grow a word at a time: skip the 1-2-4 reallocations
       w_.push_back({wi, bit});
       return true;
     }
