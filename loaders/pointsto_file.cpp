@@ -157,9 +157,12 @@ pointsto_problem read_pointsto_text(const std::string& path) {
       i = j;
       return true;
     };
-    skip();
-    if (i == line.size()) continue;
-    if (keyword("func")) {  // "func F [params] -> R": function object F, its formals and return
+    auto line_end = [&](const char* what) {  // nothing may follow; the line counts
+      skip();
+      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the " + what);
+      ++p.lines;
+    };
+    auto function = [&] {  // after "func": "F [params] -> R", function object F, its formals and return
       char sig = 0;
       auto& f = p.constraints.functions;
       if (f.formal_ptr.empty()) f.formal_ptr.push_back(0);
@@ -174,16 +177,17 @@ pointsto_problem read_pointsto_text(const std::string& path) {
         if (ret = operand(sig); sig != 0) fail("the return value is a variable");
       }
       f.ret.push_back(ret);
-      skip();
-      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the function");
-      ++p.lines;
+    };
+    skip();
+    if (i == line.size()) continue;
+    if (keyword("func")) {
+      function();
+      line_end("function");
       continue;
     }
     if (keyword("call")) {
       call(-1);
-      skip();
-      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the call");
-      ++p.lines;
+      line_end("call");
       continue;
     }
     char ls = 0, rs = 0;
@@ -195,9 +199,7 @@ pointsto_problem read_pointsto_text(const std::string& path) {
     if (keyword("call")) {
       if (ls != 0) fail("the result of a call is a variable");
       call(lhs);
-      skip();
-      if (i != line.size()) fail("unexpected " + quote_token(line.substr(i)) + " after the call");
-      ++p.lines;
+      line_end("call");
       continue;
     }
     const vertex_t rhs = operand(rs);

@@ -85,9 +85,9 @@ struct edge_set {
   bool fits(std::int64_t more) const noexcept { return 2 * (used + more) <= std::int64_t(slots.size()); }
 };
 
-/// A growable host set of (row, col) pairs with the same keys and hash, single-threaded: the
-/// points-to solvers' copy edges (std::unordered_set spent 60% of a dense solve in node
-/// allocations and rehashes, bench/NOTES.md session 16).
+/// A growable host set of (row, col) pairs with the same keys and hash, single-threaded: the call
+/// edges the points-to matrix loop has added (std::unordered_set spent 60% of a dense solve in
+/// node allocations and rehashes, bench/NOTES.md session 16).
 class pair_hash_set {
  public:
   /// true when (r, c) was not there

@@ -56,7 +56,7 @@ class sets_solver {
     for (const auto& r : g.rules)
       if (r.a >= 0 && r.lhs == r.a && r.lhs == r.b) sym_[std::size_t(r.lhs)].transitive = true;
     for (const auto& r : g.rules) classify(r);
-    for (std::size_t f = 0; f < fused_rules(g).size(); ++f) index_fused(gr, fused_rules(g)[f]);
+    for (const cfl_fused_rule& f : fused_rules(g)) index_fused(gr, f);
     for (auto& s : sym_) {
       if (!s.live) continue;
       s.full.resize(n_), s.delta.resize(n_), s.queued.assign(n_, 0);

@@ -2,8 +2,7 @@
 // difference propagation over hash-consed sparse bitmaps. Each round
 //   1. collapses the copy graph's cycles (Tarjan; every node of a cycle ends with the same pts, so
 //      one representative holds it: the collapse of Hardekopf & Lin's LCD/HCD, done for all cycles
-//      at once) and orders the representatives topologically — skipped while every edge added
-//      since the last order points forward in it;
+//      at once) and orders the representatives topologically;
 //   2. sends every node's new facts (pts minus what it sent before) to its successors, in that
 //      order: one pass settles the whole acyclic graph;
 //   3. runs the loads, stores and indirect calls on the facts their pointer gained since they last
@@ -36,7 +35,6 @@ class wave_solver {
     for (std::size_t v = 0; v < n_; ++v) rep_[v] = vertex_t(v);
     dirty_.assign(n_, 1);
     has_in_.assign(n_, 0);
-    pos_.assign(n_, -1);
     mark_.assign(n_, 0);
     field_.resize(p.stores.size());
     for (std::size_t f = 0; f < p.stores.size(); ++f) {
@@ -58,16 +56,10 @@ class wave_solver {
   int solve(const std::function<void(int, offset_t, offset_t)>& progress) {
     int rounds = 0;
     bool more = true;
-    std::vector<vertex_t> order;
     offset_t facts = 0;
     while (more) {
       ++rounds;
-      if (back_edge_) {  // else the last order is still topological: every new edge points forward
-        order = collapse_cycles();
-        for (std::size_t k = 0; k < order.size(); ++k) pos_[std::size_t(order[k])] = std::int32_t(k);
-        back_edge_ = false;
-      }
-      wave(order);
+      wave(collapse_cycles());
       more = run_complex();
       if (progress) {
         const offset_t now = count_facts();
@@ -86,7 +78,7 @@ class wave_solver {
       r.row_ptr[v + 1] = offset_t(r.col.size());
     }
     r.stats.facts = offset_t(r.col.size());
-    r.stats.copy_edges = count_copy_edges();
+    r.stats.copy_edges = count_copy_edges(r);
     return r;
   }
 
@@ -120,14 +112,13 @@ class wave_solver {
     succ_[std::size_t(a)].push_back(b);
     dirty_[std::size_t(a)] = 1;
     has_in_[std::size_t(b)] = 1;
-    back_edge_ |= pos_[std::size_t(a)] >= pos_[std::size_t(b)];
     pts_[std::size_t(b)] = sets_.unite(pts_[std::size_t(b)], sent_[std::size_t(a)]);
     return true;
   }
 
   // |E| at the fixed point, as the constraints name the nodes (what the matrix solvers count): per
   // destination the set of its sources, given and derived.
-  offset_t count_copy_edges() {
+  offset_t count_copy_edges(const inclusion_result& r) {
     std::vector<sparse_bitset> from(n_);
     auto pts = [&](vertex_t v) -> const sparse_bitset& { return sets_.get(pts_[std::size_t(find(v))]); };
     for (std::size_t j = 0; j < p_.copy_dst.size(); ++j) from[std::size_t(p_.copy_dst[j])].insert(std::uint32_t(p_.copy_src[j]));
@@ -140,12 +131,7 @@ class wave_solver {
           else for (vertex_t d : field_[f][o]) from[std::size_t(d)].insert(std::uint32_t(s.src[j]));
         });
     }
-    const std::vector<std::vector<std::uint32_t>> sites = detail::sites_by_callee(p_);
-    for (std::size_t v = 0; v < n_; ++v)
-      for (std::uint32_t site : sites[v])
-        pts(vertex_t(v)).for_each([&](std::uint32_t o) {
-          detail::call_edges(p_, fn_rows_, site, vertex_t(o), [&](vertex_t a, vertex_t b) { from[std::size_t(b)].insert(std::uint32_t(a)); });
-        });
+    detail::resolved_call_edges(p_, r, [&](vertex_t a, vertex_t b) { from[std::size_t(b)].insert(std::uint32_t(a)); });
     offset_t c = 0;
     for (const sparse_bitset& x : from) c += offset_t(x.count());
     return c;
@@ -296,7 +282,7 @@ class wave_solver {
       if (const vertex_t c = cycle_through(i); c >= 0) {
         delta.for_each([&](std::uint32_t o) {
           const vertex_t a = find(c), b = find(vertex_t(o));
-          if (a != b) merge(a, b), added = back_edge_ = true;
+          if (a != b) merge(a, b), added = true;
         });
         if (rep_[i] != vertex_t(i)) continue;  // i merged too: its constraints run from the representative
       }
@@ -327,8 +313,6 @@ class wave_solver {
   // objects) are the sources of most load edges (o -> d for every o in pts(p)) and can be on no
   // cycle: the cycle search skips them (on objdump the walk over 40 M such edges was most of a round).
   std::vector<char> has_in_;
-  std::vector<std::int32_t> pos_;             // a representative's place in the last topological order
-  bool back_edge_ = true;                     // an edge added since that goes against the order
   std::vector<std::uint32_t> mark_;           // cycle_through's marks, by stamp
   std::size_t compact_at_ = std::size_t(1) << 24;  // table words that trigger maybe_compact()
   std::uint32_t stamp_ = 0;
