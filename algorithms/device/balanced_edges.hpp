@@ -9,6 +9,10 @@
 
 #include "algorithms/detail/app_kernels.hpp"
 #include "storage/device/policy.hpp"
+#if defined(FG_WITH_CUDA)
+#include "algorithms/cuda/frontier_edges.cuh"
+#include "core/cuda_check.hpp"
+#endif
 
 namespace fg::detail {
 
@@ -46,7 +50,7 @@ struct edge_chunks {
 };
 
 /// f(i, u, j) for every stored entry j of row u = rows[i] (rows null: u = i), i < count. CUDA: no
-/// read-back.
+/// read-back; up to small_frontier rows in one launch.
 template <class V, class F>
 void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, F f) {
   if (count <= 0) return;
@@ -59,6 +63,11 @@ void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, 
     });
   });
 #else
+  if (count <= small_frontier) {  // one launch, no scan scratch (algorithms/cuda/frontier_edges.cuh)
+    small_frontier_kernel<V, F><<<frontier_grid, frontier_block>>>(g, rows, count, entries_per_thread, f);
+    FG_CUDA_CHECK_LAUNCH();
+    return;
+  }
   array<offset_t, device_space> start(std::size_t(count) + 1);
   offset_t* st = start.data();
   const vertex_t* sizes = g.sizes;
