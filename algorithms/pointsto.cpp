@@ -102,7 +102,7 @@ inclusion_result solve_with_calls(const inclusion_problem& p, const inclusion_op
 inclusion_result solve_inclusion(const inclusion_problem& p, exec where, const inclusion_options& opt) {
   if (where == exec::reference) return solve_with_calls<host_space>(p, opt);
 #if defined(FG_WITH_CUDA)
-  return solve_with_calls<device_space>(p, opt);
+  return solve_inclusion_bits(p, opt);
 #else
   return solve_inclusion_wave(p, opt);
 #endif

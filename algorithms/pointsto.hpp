@@ -1,8 +1,9 @@
-// Andersen's inclusion-based points-to analysis as a fixed point of masked or-and SpMMs over DCSR
-// (King et al. 2016, §I: points-to as sparse matrix algebra), and the inclusion-constraint solver it
-// is built on (0-CFA reuses it: algorithms/cfa.hpp).
+// Andersen's inclusion-based points-to analysis and the inclusion-constraint solvers it is built on
+// (0-CFA reuses them: algorithms/cfa.hpp): the matrix fixed point below (the reference twin), the
+// CPU build's wave solver, the device's bit-row solver and the worklist oracle, which all give the
+// one least solution.
 //
-// Relations (pattern DCSR stores): P (node x object, "pts"), E (node x node, E(d, s): pts(d) ⊇
+// The matrix fixed point (King et al. 2016, §I: points-to as sparse matrix algebra). Relations (pattern DCSR stores): P (node x object, "pts"), E (node x node, E(d, s): pts(d) ⊇
 // pts(s), the copy edges; it grows). Rules, evaluated semi-naively on ΔP (the facts new last round):
 //   loads   d = *p:      E ⊇ Ld·ΔP               (Ld(d, p); objects are nodes in Andersen)
 //   stores  *p = s:      E ⊇ F·(ΔPᵀ·S)           (S(p, s); F maps an object to the node written:
@@ -78,8 +79,9 @@ struct inclusion_options {
   std::function<void(int, offset_t, offset_t)> progress;  ///< (round, new facts, facts so far)
 };
 
-/// @brief The least solution, by masked SpMMs on the given twin (the CPU build's device twin: the
-///        wave solver below, which beats the OpenMP SpMMs by orders of magnitude).
+/// @brief The least solution: exec::reference by masked SpMMs on the host (the matrix twin);
+///        exec::device by solve_inclusion_bits in the CUDA build and by the wave solver below in
+///        the CPU build (its OpenMP threads gain nothing over one thread with shared sets).
 inclusion_result solve_inclusion(const inclusion_problem& p, exec where, const inclusion_options& opt = {});
 /// @brief The oracle: a sequential worklist solver over hash sets (no matrices), pts sorted.
 inclusion_result solve_inclusion_worklist(const inclusion_problem& p);
@@ -87,6 +89,15 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p);
 ///        sparse bitmaps (algorithms/reference/pointsto_wave.cpp); what solve_inclusion runs for
 ///        exec::device in the CPU build. stats.iterations counts its rounds.
 inclusion_result solve_inclusion_wave(const inclusion_problem& p, const inclusion_options& opt = {});
+
+/// @brief |E| at the fixed point `r` of `p` (given and derived copy edges, as the constraints name
+///        the nodes): what the matrix solvers count, for the solvers that keep no edge set.
+offset_t count_copy_edges(const inclusion_problem& p, const inclusion_result& r);
+
+/// @brief The device solver: the wave solver's rounds with the cycles kept on the host and the sets
+///        as a dense bit matrix on the device (algorithms/pointsto_bits.cpp; OpenMP threads in the
+///        CPU build, where the tests run it). Needs nodes x (objects named by base facts) / 8 bytes.
+inclusion_result solve_inclusion_bits(const inclusion_problem& p, const inclusion_options& opt = {});
 
 /// A points-to problem as read from a file: variables with names, and Andersen's four constraints.
 struct pointsto_problem {

@@ -102,6 +102,15 @@ FG_HD inline void min_nonneg(double* p, double v) {
   fetch_min(reinterpret_cast<std::int64_t*>(p), bits);
 }
 
+/// *p |= v on a 32-bit word; returns the old value.
+FG_HD inline std::uint32_t fetch_or(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return atomicOr(p, v);
+#else
+  return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 /// Plain load that other threads' atomics may be writing (relaxed).
 template <class T>
 FG_HD inline T load(const T* p) {

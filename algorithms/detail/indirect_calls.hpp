@@ -24,18 +24,30 @@ inline std::vector<std::vector<std::uint32_t>> sites_by_callee(const inclusion_p
   return by;
 }
 
+/// The call tables as raw pointers (host vectors or their device copies), so that the host solvers
+/// and the device kernels apply one rule. fn_row[o]: o's row of the function table, -1 for no
+/// function; null when the problem has no functions.
+struct call_table {
+  const vertex_t *result = nullptr, *args = nullptr, *ret = nullptr, *formals = nullptr;
+  const offset_t *arg_ptr = nullptr, *formal_ptr = nullptr;
+  const std::int32_t* fn_row = nullptr;
+};
+
+inline call_table host_call_table(const inclusion_problem& p, const std::vector<std::int32_t>& rows) {
+  return {p.icalls.result.data(), p.icalls.args.data(), p.functions.ret.data(), p.functions.formals.data(),
+          p.icalls.arg_ptr.data(), p.functions.formal_ptr.data(), rows.empty() ? nullptr : rows.data()};
+}
+
 /// edge(src, dst) for each copy edge call site `site` gains from object o in its callee's pts.
 template <class F>
-void call_edges(const inclusion_problem& p, const std::vector<std::int32_t>& rows, std::size_t site, vertex_t o, F&& edge) {
-  if (rows.empty() || rows[std::size_t(o)] < 0) return;
-  const auto& c = p.icalls;
-  const auto& t = p.functions;
-  const auto k = std::size_t(rows[std::size_t(o)]);
-  if (c.result[site] >= 0 && t.ret[k] >= 0) edge(t.ret[k], c.result[site]);
-  const offset_t a0 = c.arg_ptr[site], f0 = t.formal_ptr[k];
-  const offset_t m = std::min(c.arg_ptr[site + 1] - a0, t.formal_ptr[k + 1] - f0);
-  for (offset_t i = 0; i < m; ++i) {
-    const vertex_t a = c.args[std::size_t(a0 + i)], f = t.formals[std::size_t(f0 + i)];
+FG_HD inline void call_edges(const call_table& t, std::size_t site, vertex_t o, F&& edge) {
+  if (t.fn_row == nullptr || t.fn_row[o] < 0) return;
+  const auto k = std::size_t(t.fn_row[o]);
+  if (t.result[site] >= 0 && t.ret[k] >= 0) edge(t.ret[k], t.result[site]);
+  const offset_t a0 = t.arg_ptr[site], f0 = t.formal_ptr[k];
+  const offset_t na = t.arg_ptr[site + 1] - a0, nf = t.formal_ptr[k + 1] - f0;
+  for (offset_t i = 0; i < (na < nf ? na : nf); ++i) {
+    const vertex_t a = t.args[a0 + i], f = t.formals[f0 + i];
     if (a >= 0 && f >= 0) edge(a, f);
   }
 }
@@ -44,10 +56,10 @@ void call_edges(const inclusion_problem& p, const std::vector<std::int32_t>& row
 template <class F>
 void resolved_call_edges(const inclusion_problem& p, const inclusion_result& solution, F&& edge) {
   const std::vector<std::int32_t> rows = function_rows(p);
+  const call_table t = host_call_table(p, rows);
   for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) {
     const auto f = std::size_t(p.icalls.callee[j]);
-    for (offset_t e = solution.row_ptr[f]; e < solution.row_ptr[f + 1]; ++e)
-      call_edges(p, rows, j, solution.col[std::size_t(e)], edge);
+    for (offset_t e = solution.row_ptr[f]; e < solution.row_ptr[f + 1]; ++e) call_edges(t, j, solution.col[std::size_t(e)], edge);
   }
 }
 

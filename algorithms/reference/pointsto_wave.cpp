@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "algorithms/detail/copy_graph.hpp"
 #include "algorithms/detail/indirect_calls.hpp"
 #include "algorithms/pointsto.hpp"
 #include "core/set_table.hpp"
@@ -30,12 +31,9 @@ namespace {
 class wave_solver {
  public:
   explicit wave_solver(const inclusion_problem& p)
-      : p_(p), n_(std::size_t(p.nodes)), rep_(n_), pts_(n_, 0), sent_(n_, 0), ran_(n_, 0), succ_(n_), loads_(n_), stores_(n_),
-        calls_(detail::sites_by_callee(p)), fn_rows_(detail::function_rows(p)) {
-    for (std::size_t v = 0; v < n_; ++v) rep_[v] = vertex_t(v);
-    dirty_.assign(n_, 1);
-    has_in_.assign(n_, 0);
-    mark_.assign(n_, 0);
+      : p_(p), n_(std::size_t(p.nodes)), g_(n_), pts_(n_, 0), sent_(n_, 0), ran_(n_, 0), mark_(n_, 0), loads_(n_), stores_(n_),
+        calls_(detail::sites_by_callee(p)), fn_rows_(detail::function_rows(p)),
+        call_tab_(detail::host_call_table(p, fn_rows_)) {
     field_.resize(p.stores.size());
     for (std::size_t f = 0; f < p.stores.size(); ++f) {
       const auto& s = p.stores[f];
@@ -54,31 +52,23 @@ class wave_solver {
   }
 
   int solve(const std::function<void(int, offset_t, offset_t)>& progress) {
-    int rounds = 0;
-    bool more = true;
-    offset_t facts = 0;
-    while (more) {
-      ++rounds;
-      wave(collapse_cycles());
-      more = run_complex();
-      if (progress) {
-        const offset_t now = count_facts();
-        progress(rounds, now - facts, now);
-        facts = now;
-      }
-    }
-    return rounds;
+    return detail::solve_rounds(
+        [&] {
+          wave(g_.collapse([&](vertex_t into, vertex_t v) { absorb(into, v); }));
+          return run_complex();
+        },
+        [&] { return count_facts(); }, progress);
   }
 
   inclusion_result result() {
     inclusion_result r;
     r.row_ptr.assign(n_ + 1, 0);
     for (std::size_t v = 0; v < n_; ++v) {
-      sets_.get(pts_[std::size_t(find(vertex_t(v)))]).for_each([&](std::uint32_t o) { r.col.push_back(vertex_t(o)); });
+      sets_.get(pts_[std::size_t(g_.find(vertex_t(v)))]).for_each([&](std::uint32_t o) { r.col.push_back(vertex_t(o)); });
       r.row_ptr[v + 1] = offset_t(r.col.size());
     }
     r.stats.facts = offset_t(r.col.size());
-    r.stats.copy_edges = count_copy_edges(r);
+    r.stats.copy_edges = count_copy_edges(p_, r);
     return r;
   }
 
@@ -90,16 +80,8 @@ class wave_solver {
 
   offset_t count_facts() {  // every node's set, a cycle's once per member
     offset_t c = 0;
-    for (std::size_t v = 0; v < n_; ++v) c += offset_t(sets_.count(pts_[std::size_t(find(vertex_t(v)))]));
+    for (std::size_t v = 0; v < n_; ++v) c += offset_t(sets_.count(pts_[std::size_t(g_.find(vertex_t(v)))]));
     return c;
-  }
-
-  vertex_t find(vertex_t v) {
-    while (rep_[std::size_t(v)] != v) {
-      rep_[std::size_t(v)] = rep_[std::size_t(rep_[std::size_t(v)])];  // path halving
-      v = rep_[std::size_t(v)];
-    }
-    return v;
   }
 
   // pts(b) ⊇ pts(a) for nodes a, b; false inside a collapsed cycle. It carries what a has sent so
@@ -107,63 +89,24 @@ class wave_solver {
   // An edge may come again (a merged node runs its constraints on its whole set): normalise()
   // drops the repeat, and its union is a memo hit.
   bool add_edge(vertex_t a, vertex_t b) {
-    a = find(a), b = find(b);
-    if (a == b) return false;
-    succ_[std::size_t(a)].push_back(b);
-    dirty_[std::size_t(a)] = 1;
-    has_in_[std::size_t(b)] = 1;
+    a = g_.find(a), b = g_.find(b);
+    if (!g_.add_edge(a, b)) return false;
     pts_[std::size_t(b)] = sets_.unite(pts_[std::size_t(b)], sent_[std::size_t(a)]);
     return true;
   }
 
-  // |E| at the fixed point, as the constraints name the nodes (what the matrix solvers count): per
-  // destination the set of its sources, given and derived.
-  offset_t count_copy_edges(const inclusion_result& r) {
-    std::vector<sparse_bitset> from(n_);
-    auto pts = [&](vertex_t v) -> const sparse_bitset& { return sets_.get(pts_[std::size_t(find(v))]); };
-    for (std::size_t j = 0; j < p_.copy_dst.size(); ++j) from[std::size_t(p_.copy_dst[j])].insert(std::uint32_t(p_.copy_src[j]));
-    for (std::size_t j = 0; j < p_.load_dst.size(); ++j) from[std::size_t(p_.load_dst[j])].unite(pts(p_.load_ptr[j]));
-    for (std::size_t f = 0; f < p_.stores.size(); ++f) {
-      const auto& s = p_.stores[f];
-      for (std::size_t j = 0; j < s.ptr.size(); ++j)
-        pts(s.ptr[j]).for_each([&](std::uint32_t o) {
-          if (field_[f].empty()) from[o].insert(std::uint32_t(s.src[j]));
-          else for (vertex_t d : field_[f][o]) from[std::size_t(d)].insert(std::uint32_t(s.src[j]));
-        });
-    }
-    detail::resolved_call_edges(p_, r, [&](vertex_t a, vertex_t b) { from[std::size_t(b)].insert(std::uint32_t(a)); });
-    offset_t c = 0;
-    for (const sparse_bitset& x : from) c += offset_t(x.count());
-    return c;
-  }
-
-  // Successors as representatives, without repeats or self-loops. Only lists that grew since: an
-  // entry naming a node merged since is mapped by find() where it is read (sorting every list
-  // every round was a sixth of the time on objdump).
-  void normalise(vertex_t v) {
-    dirty_[std::size_t(v)] = 0;
-    auto& s = succ_[std::size_t(v)];
-    ++stamp_;  // marks, not a sort: merged cycles' lists run to millions of entries
-    mark_[std::size_t(v)] = stamp_;
-    std::size_t kept = 0;
-    for (vertex_t w : s) {
-      w = find(w);
-      if (mark_[std::size_t(w)] != stamp_) mark_[std::size_t(w)] = stamp_, s[kept++] = w;
-    }
-    s.resize(kept);
-  }
-
   void merge(vertex_t into, vertex_t v) {  // v's cycle partner: everything of v goes to `into`
-    rep_[std::size_t(v)] = into;
+    g_.merge(into, v);
+    absorb(into, v);
+  }
+
+  void absorb(vertex_t into, vertex_t v) {  // the sets and constraints of v, just merged into `into`
     pts_[std::size_t(into)] = sets_.unite(pts_[std::size_t(into)], pts_[std::size_t(v)]);
     auto move_append = [](auto& dst, auto& src) {
       dst.insert(dst.end(), src.begin(), src.end());
       src.clear();
       src.shrink_to_fit();
     };
-    move_append(succ_[std::size_t(into)], succ_[std::size_t(v)]);
-    has_in_[std::size_t(into)] |= has_in_[std::size_t(v)];
-    dirty_[std::size_t(into)] = 1;
     move_append(loads_[std::size_t(into)], loads_[std::size_t(v)]);
     move_append(stores_[std::size_t(into)], stores_[std::size_t(v)]);
     move_append(calls_[std::size_t(into)], calls_[std::size_t(v)]);
@@ -174,64 +117,6 @@ class wave_solver {
     ran_[std::size_t(into)] = ran_[std::size_t(v)] = set_table::empty_set;
   }
 
-  // Tarjan's SCCs over the representatives (iterative); merges each cycle and returns the
-  // representatives in topological order (Tarjan finds SCCs in reverse topological order).
-  std::vector<vertex_t> collapse_cycles() {
-    for (std::size_t v = 0; v < n_; ++v)
-      if (rep_[v] == vertex_t(v) && dirty_[v]) normalise(vertex_t(v));
-    std::vector<std::int32_t> index(n_, -1), low(n_, 0);
-    std::vector<char> on_stack(n_, 0);
-    std::vector<vertex_t> stack, order;
-    struct frame {
-      vertex_t v;
-      std::size_t next;
-    };
-    std::vector<frame> call;
-    std::int32_t counter = 0;
-    std::vector<vertex_t> sources;  // no edge into them: first in the order, their edges never walked
-    for (std::size_t root = 0; root < n_; ++root) {
-      if (rep_[root] != vertex_t(root) || index[root] >= 0) continue;
-      if (!has_in_[root]) {
-        sources.push_back(vertex_t(root));
-        continue;
-      }
-      call.push_back({vertex_t(root), 0});
-      index[root] = low[root] = counter++;
-      stack.push_back(vertex_t(root)), on_stack[root] = 1;
-      while (!call.empty()) {
-        frame& f = call.back();
-        const auto& s = succ_[std::size_t(f.v)];
-        if (f.next < s.size()) {
-          const vertex_t w = find(s[f.next++]);
-          if (w == f.v) continue;
-          if (index[std::size_t(w)] < 0) {
-            index[std::size_t(w)] = low[std::size_t(w)] = counter++;
-            stack.push_back(w), on_stack[std::size_t(w)] = 1;
-            call.push_back({w, 0});
-          } else if (on_stack[std::size_t(w)]) {
-            low[std::size_t(f.v)] = std::min(low[std::size_t(f.v)], index[std::size_t(w)]);
-          }
-          continue;
-        }
-        const vertex_t v = f.v;
-        call.pop_back();
-        if (!call.empty()) low[std::size_t(call.back().v)] = std::min(low[std::size_t(call.back().v)], low[std::size_t(v)]);
-        if (low[std::size_t(v)] != index[std::size_t(v)]) continue;
-        bool cycle = false;
-        for (;;) {
-          const vertex_t w = stack.back();
-          stack.pop_back(), on_stack[std::size_t(w)] = 0;
-          if (w == v) break;
-          merge(v, w), cycle = true;
-        }
-        if (cycle) normalise(v);
-        order.push_back(v);
-      }
-    }
-    sources.insert(sources.end(), order.rbegin(), order.rend());
-    return sources;
-  }
-
   void wave(const std::vector<vertex_t>& order) {
     for (vertex_t v : order) {
       maybe_compact();
@@ -239,8 +124,8 @@ class wave_solver {
       if (sent_[i] == pts_[i]) continue;
       const set_table::id delta = sets_.minus(pts_[i], sent_[i]);
       sent_[i] = pts_[i];
-      for (vertex_t w : succ_[i]) {
-        const std::size_t x = std::size_t(find(w));
+      for (vertex_t w : g_.succ(v)) {
+        const std::size_t x = std::size_t(g_.find(w));
         pts_[x] = sets_.unite(pts_[x], delta);
       }
     }
@@ -265,26 +150,26 @@ class wave_solver {
     if (loads_[i].empty() || stores_[i].empty()) return -1;
     ++stamp_;
     for (const store_use& s : stores_[i])
-      if (field_[s.family].empty()) mark_[std::size_t(find(s.src))] = stamp_;
+      if (field_[s.family].empty()) mark_[std::size_t(g_.find(s.src))] = stamp_;
     for (vertex_t d : loads_[i])
-      if (mark_[std::size_t(find(d))] == stamp_) return find(d);
+      if (mark_[std::size_t(g_.find(d))] == stamp_) return g_.find(d);
     return -1;
   }
 
   bool run_complex() {
     bool added = false;
     for (std::size_t i = 0; i < n_; ++i) {
-      if (rep_[i] != vertex_t(i) || (loads_[i].empty() && stores_[i].empty() && calls_[i].empty())) continue;
+      if (!g_.is_rep(vertex_t(i)) || (loads_[i].empty() && stores_[i].empty() && calls_[i].empty())) continue;
       maybe_compact();  // here, before `delta` below refers into the table
       if (ran_[i] == pts_[i]) continue;
       const sparse_bitset& delta = sets_.get(sets_.minus(pts_[i], ran_[i]));  // stable: a deque
       ran_[i] = pts_[i];
       if (const vertex_t c = cycle_through(i); c >= 0) {
         delta.for_each([&](std::uint32_t o) {
-          const vertex_t a = find(c), b = find(vertex_t(o));
+          const vertex_t a = g_.find(c), b = g_.find(vertex_t(o));
           if (a != b) merge(a, b), added = true;
         });
-        if (rep_[i] != vertex_t(i)) continue;  // i merged too: its constraints run from the representative
+        if (!g_.is_rep(vertex_t(i))) continue;  // i merged too: its constraints run from the representative
       }
       delta.for_each([&](std::uint32_t o) {
         for (vertex_t d : loads_[i]) added |= add_edge(vertex_t(o), d);
@@ -296,7 +181,7 @@ class wave_solver {
           }
         }
         for (std::uint32_t site : calls_[i])
-          detail::call_edges(p_, fn_rows_, site, vertex_t(o), [&](vertex_t a, vertex_t b) { added |= add_edge(a, b); });
+          detail::call_edges(call_tab_, site, vertex_t(o), [&](vertex_t a, vertex_t b) { added |= add_edge(a, b); });
       });
     }
     return added;
@@ -304,15 +189,9 @@ class wave_solver {
 
   const inclusion_problem& p_;
   std::size_t n_;
-  std::vector<vertex_t> rep_;                 // union-find over nodes: a cycle's nodes share one
+  detail::copy_graph g_;                      // union-find over nodes and the edges between representatives
   set_table sets_;
   std::vector<set_table::id> pts_, sent_, ran_;  // pts; what went along the edges; what the loads/stores saw
-  std::vector<std::vector<vertex_t>> succ_;   // copy edges out of a representative (may name merged nodes)
-  std::vector<char> dirty_;                   // succ_ grew since it was last normalised
-  // An edge points into the node. Objects no store or copy reaches (functions, most of a program's
-  // objects) are the sources of most load edges (o -> d for every o in pts(p)) and can be on no
-  // cycle: the cycle search skips them (on objdump the walk over 40 M such edges was most of a round).
-  std::vector<char> has_in_;
   std::vector<std::uint32_t> mark_;           // cycle_through's marks, by stamp
   std::size_t compact_at_ = std::size_t(1) << 24;  // table words that trigger maybe_compact()
   std::uint32_t stamp_ = 0;
@@ -320,6 +199,7 @@ class wave_solver {
   std::vector<std::vector<store_use>> stores_;
   std::vector<std::vector<std::uint32_t>> calls_;  // calls_[callee]: indirect call sites through it
   std::vector<std::int32_t> fn_rows_;             // object -> function table row
+  detail::call_table call_tab_;                   // the call tables, fn_rows_ among them
   std::vector<std::vector<std::vector<vertex_t>>> field_;  // field_[f][o]: nodes a store of family f writes; empty: o
 };
 

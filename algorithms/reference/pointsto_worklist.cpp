@@ -38,6 +38,7 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
   for (std::size_t j = 0; j < p.load_dst.size(); ++j) loads[std::size_t(p.load_ptr[j])].push_back(p.load_dst[j]);
   const std::vector<std::vector<std::uint32_t>> calls = detail::sites_by_callee(p);
   const std::vector<std::int32_t> fn_rows = detail::function_rows(p);
+  const detail::call_table call_tab = detail::host_call_table(p, fn_rows);
   // Difference propagation: a node's facts new since it was last popped (delta) are all that its
   // loads, stores and out-edges need to see again; a new edge carries its source's whole set once.
   std::vector<set_table::id> delta(n, set_table::empty_set);
@@ -79,7 +80,7 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
           for (vertex_t d : field[s.family][std::size_t(o)]) add_edge(s.src, d);
         }
       }
-      for (std::uint32_t site : calls[std::size_t(v)]) detail::call_edges(p, fn_rows, site, vertex_t(o), add_edge);
+      for (std::uint32_t site : calls[std::size_t(v)]) detail::call_edges(call_tab, site, vertex_t(o), add_edge);
     });
     for (std::size_t k = 0; k < succ[std::size_t(v)].size(); ++k) add_facts(succ[std::size_t(v)][k], fresh);  // by index: it may grow
   }
