@@ -143,7 +143,7 @@ struct levels {
 
 class bit_solver {
  public:
-  explicit bit_solver(const inclusion_problem& p) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_), mark_(n_, 0), pos_(n_, 0) {
+  explicit bit_solver(const inclusion_problem& p) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_), mark_(n_, 0) {
     std::vector<std::int32_t> bit_of(std::size_t(p.objects), -1);
     for (vertex_t o : p.base_obj) bit_of[std::size_t(o)] = 0;
     for (std::size_t o = 0; o < bit_of.size(); ++o)
@@ -191,12 +191,7 @@ class bit_solver {
   // Steps 1 and 2: collapse, then one pass over the levels.
   void wave() {
     std::vector<vertex_t> into, from;
-    if (!ordered_) {  // an edge since the last collapse may close a cycle
-      order_ = g_.collapse([&](vertex_t a, vertex_t b) { into.push_back(a), from.push_back(b); });
-      for (std::size_t i = 0; i < order_.size(); ++i) pos_[std::size_t(order_[i])] = std::int32_t(i);
-      ordered_ = true;
-    }
-    const std::vector<vertex_t>& order = order_;
+    const std::vector<vertex_t> order = g_.collapse([&](vertex_t a, vertex_t b) { into.push_back(a), from.push_back(b); });
     apply_merges(into, from);
     const levels lv(g_, order, rep_);
     const dev<vertex_t> nodes = to_space<device_space>(lv.nodes), preds = to_space<device_space>(lv.preds);
@@ -226,7 +221,9 @@ class bit_solver {
   // slots of one representative together): a load d = *p and a store *p = s with d and s in one
   // cycle c make o -> d ~> s -> o a cycle for every o in pts(p), so o merges into c and its edges
   // are never made (on objdump they were most of the 1.7e7 edges the host saw).
-  void cycle_objects() {
+  // True when an object merged: the cycle's row grew, which the next wave must carry on even when
+  // no edge is new (every edge of the merged objects became a self-loop).
+  bool cycle_objects() {
     const unit_tables& u = *units_;
     std::vector<std::pair<vertex_t, std::int32_t>> by;  // (representative, slot) of slots with loads and stores
     for (std::size_t s = 0; s < u.slot_node.size(); ++s)
@@ -245,7 +242,7 @@ class bit_solver {
       if (c >= 0)
         for (std::size_t k = i; k < j; ++k) slots.push_back(by[k].second), cycle.push_back(c);
     }
-    if (slots.empty()) return;
+    if (slots.empty()) return false;
     dev<word> rows(slots.size() * words_);
     detail::bits::gather_rows(delta_.data(), words_, to_space<device_space>(slots).data(), slots.size(), rows.data());
     const std::vector<word> h = to_vector(rows);
@@ -256,11 +253,12 @@ class bit_solver {
           const vertex_t a = g_.find(cycle[i]), b = g_.find(objects_[w * 32 + std::size_t(detail::bits::lowest_bit(x))]);
           if (a != b) g_.merge(a, b), into.push_back(a), from.push_back(b);
         }
-    if (!into.empty()) ordered_ = false;  // a merge may close a cycle (a -> x -> b, a and b merged)
     apply_merges(into, from);
+    return !into.empty();
   }
 
-  // Step 3: the complex constraints; true when they made an edge the graph did not have.
+  // Step 3: the complex constraints; true when they made an edge the graph did not have or merged
+  // an object into a cycle.
   bool run_complex() {
     const std::vector<vertex_t>& slots = units_->slot_node;
     std::vector<vertex_t> slot_row(slots.size());
@@ -268,20 +266,15 @@ class bit_solver {
     if (!detail::bits::take_deltas(rows_.data(), words_, to_space<device_space>(slot_row).data(), slots.size(), ran_.data(),
                                    delta_.data()))
       return false;
-    if (p_.objects == p_.nodes) cycle_objects();
+    const bool merged = cycle_objects();
     const detail::bits::units_view u = units_->units();
     const detail::bits::tables_view t = units_->tables(rep_dev_.data(), p_.objects);
     const auto most = std::size_t(detail::bits::count_edges(u, t, delta_.data(), words_));
-    if (most == 0) return false;
+    if (most == 0) return merged;
     if (keys_.size() < most) keys_ = dev<std::uint64_t>(std::max(most, 2 * keys_.size()));
     const std::size_t m = detail::bits::emit_edges(u, t, delta_.data(), words_, keys_.data());
-    bool added = false;
-    for (std::uint64_t k : detail::bits::fresh_edges(keys_, m, known_)) {
-      const vertex_t a = g_.find(vertex_t(k >> 32)), b = g_.find(vertex_t(k & 0xffffffffu));
-      if (!g_.add_edge(a, b)) continue;
-      added = true;
-      if (pos_[std::size_t(a)] >= pos_[std::size_t(b)]) ordered_ = false;  // against the order: maybe a cycle
-    }
+    bool added = merged;
+    for (std::uint64_t k : detail::bits::fresh_edges(keys_, m, known_)) added |= g_.add_edge(vertex_t(k >> 32), vertex_t(k & 0xffffffffu));
     return added;
   }
 
@@ -304,11 +297,6 @@ class bit_solver {
   std::optional<unit_tables> units_;
   dev<std::uint64_t> keys_, known_;   // candidate edges; every edge made so far (sorted)
   std::vector<std::uint32_t> mark_;   // cycle_objects()'s marks, by stamp
-  // The last collapse's topological order and each representative's place in it; while every edge
-  // added since goes forward in it, no cycle can have formed and the next round reuses it.
-  std::vector<vertex_t> order_;
-  std::vector<std::int32_t> pos_;
-  bool ordered_ = false;
   std::uint32_t stamp_ = 0;
 };
 

@@ -115,6 +115,25 @@ TEST_CASE("pointsto: random constraint sets equal the worklist solver on both tw
   check_same(solve_inclusion(p, exec::device, small), solve_inclusion_worklist(p));
 }
 
+TEST_CASE("pointsto: an object that joins a cycle at once passes the cycle's set on, in every solver") {
+  // p = &o; d = &q; d = *p; *p = d; x = o. Once o is in pts(p), o -> d -> o is a cycle: the solvers
+  // with cycle collapse merge o into d and make no new edge, yet x must still get q.
+  inclusion_problem p;
+  p.nodes = p.objects = 5;  // 0 p, 1 o, 2 d, 3 q, 4 x
+  p.base_node = {0, 2}, p.base_obj = {1, 3};
+  p.load_dst = {2}, p.load_ptr = {0};
+  p.stores.emplace_back();
+  p.stores[0].ptr = {0}, p.stores[0].src = {2};
+  p.copy_dst = {4}, p.copy_src = {1};
+  const inclusion_result wl = solve_inclusion_worklist(p);
+  REQUIRE(wl.row_ptr.size() == 6);
+  CHECK(std::vector<vertex_t>(wl.col.begin() + wl.row_ptr[4], wl.col.begin() + wl.row_ptr[5]) == std::vector<vertex_t>{3});
+  check_same(solve_inclusion_wave(p), wl);
+  check_same(solve_inclusion_bits(p), wl);
+  check_same(solve_inclusion(p, exec::reference), wl);
+  check_same(solve_inclusion(p, exec::device), wl);
+}
+
 TEST_CASE("pointsto: the numeric and the text format read the same constraints") {
   const pointsto_problem num = read_pointsto(data("pointsto/numeric.cons"));
   const pointsto_problem txt = read_pointsto(data("pointsto/load_store.txt"));
