@@ -1,4 +1,4 @@
-// 0-CFA as an inclusion-constraint system solved by masked SpMMs (see cfa.hpp).
+// 0-CFA as an inclusion-constraint system, solved by solve_inclusion (see cfa.hpp).
 #include "algorithms/cfa.hpp"
 
 #include <algorithm>

@@ -11,8 +11,9 @@
 // ⊇ σ(a_i). That is the inclusion-constraint system of algorithms/pointsto.hpp with one store
 // family per argument position i — "*f.param_i = a_i" — whose field map sends λ to its i-th
 // parameter: each round, new bindings ΔE = F_i·(Δσᵀ·S_i) (S_i(f, a_i) per call) and new flow
-// Δσ' = (E·Δσ ∪ ΔE·σ) \ σ, all masked or-and SpMMs over DCSR. Arity mismatches bind the common
-// prefix of parameters and arguments.
+// Δσ' = (E·Δσ ∪ ΔE·σ) \ σ in the matrix formulation; solved by solve_inclusion (the matrix loop as the
+// reference twin, the bit-row solver on the GPU, the wave solver in the CPU build). Arity
+// mismatches bind the common prefix of parameters and arguments.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -61,7 +62,7 @@ struct cfa_result {
   double seconds = 0;
 };
 
-/// @brief 0-CFA by masked SpMMs on the given twin (the inclusion solver).
+/// @brief 0-CFA by the inclusion solver on the given twin (solve_inclusion).
 cfa_result analyse_cfa(const cfa_program& p, exec where);
 /// @brief The oracle: a direct abstract interpreter (passes over the calls until nothing changes).
 cfa_result analyse_cfa_interpreter(const cfa_program& p);

@@ -1,12 +1,11 @@
-// The inclusion-constraint fixed point (see pointsto.hpp), written once for both twins on top of
-// masked or-and SpMMs (algorithms/detail/fixpoint.hpp).
+// The inclusion-constraint fixed point by masked or-and SpMMs (see pointsto.hpp; the reference twin,
+// on the host: algorithms/detail/fixpoint.hpp), and solve_inclusion's choice of solver.
 #include "algorithms/pointsto.hpp"
 
 #include <chrono>
 
 #include "algorithms/detail/fixpoint.hpp"
 #include "algorithms/detail/indirect_calls.hpp"
-#include "core/error.hpp"
 #include "core/memory.hpp"
 #include "storage/edge_set.hpp"
 

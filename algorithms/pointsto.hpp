@@ -83,7 +83,8 @@ struct inclusion_options {
 ///        exec::device by solve_inclusion_bits in the CUDA build and by the wave solver below in
 ///        the CPU build (its OpenMP threads gain nothing over one thread with shared sets).
 inclusion_result solve_inclusion(const inclusion_problem& p, exec where, const inclusion_options& opt = {});
-/// @brief The oracle: a sequential worklist solver over hash sets (no matrices), pts sorted.
+/// @brief The oracle: a sequential worklist solver over hash-consed sparse bitmaps (no matrices, no
+///        cycle collapse), pts sorted.
 inclusion_result solve_inclusion_worklist(const inclusion_problem& p);
 /// @brief The CPU solver: wave propagation with cycle collapse and difference propagation over
 ///        sparse bitmaps (algorithms/reference/pointsto_wave.cpp); what solve_inclusion runs for

@@ -99,7 +99,7 @@ struct unit_tables {
 // The levels of the collapsed graph: level by level, the nodes with a predecessor and their
 // predecessors (representatives; a repeat costs one more OR).
 struct levels {
-  std::vector<std::size_t> begin;  // level L's nodes: [begin[L - 1], begin[L]) for L >= 1
+  std::vector<std::size_t> begin;  // level L's nodes: [begin[L - 1], begin[L]) for L >= 1 (begin[0] = 0)
   std::vector<vertex_t> nodes, preds;
   std::vector<offset_t> pred_ptr;
 
@@ -137,13 +137,12 @@ struct levels {
         const vertex_t x = rep[std::size_t(w)];
         if (x != v) preds[std::size_t(fill[std::size_t(pos[std::size_t(x)])]++)] = v;
       }
-    begin.erase(begin.begin());  // begin[L - 1] = end of level L; level L starts at begin[L - 2] (0 for L = 1)
   }
 };
 
 class bit_solver {
  public:
-  explicit bit_solver(const inclusion_problem& p) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_), mark_(n_, 0) {
+  explicit bit_solver(const inclusion_problem& p) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_) {
     std::vector<std::int32_t> bit_of(std::size_t(p.objects), -1);
     for (vertex_t o : p.base_obj) bit_of[std::size_t(o)] = 0;
     for (std::size_t o = 0; o < bit_of.size(); ++o)
@@ -196,10 +195,9 @@ class bit_solver {
     const levels lv(g_, order, rep_);
     const dev<vertex_t> nodes = to_space<device_space>(lv.nodes), preds = to_space<device_space>(lv.preds);
     const dev<offset_t> ptr = to_space<device_space>(lv.pred_ptr);
-    std::size_t first = 0;
-    for (std::size_t end : lv.begin) {
-      detail::bits::pull_level(rows_.data(), words_, nodes.data() + first, end - first, ptr.data() + first, preds.data());
-      first = end;
+    for (std::size_t l = 1; l < lv.begin.size(); ++l) {
+      const std::size_t first = lv.begin[l - 1];
+      detail::bits::pull_level(rows_.data(), words_, nodes.data() + first, lv.begin[l] - first, ptr.data() + first, preds.data());
     }
   }
 
@@ -232,13 +230,13 @@ class bit_solver {
     std::vector<vertex_t> slots, cycle;  // slots whose delta objects join `cycle`
     for (std::size_t i = 0, j; i < by.size(); i = j) {
       for (j = i; j < by.size() && by[j].first == by[i].first;) ++j;
-      ++stamp_;
+      g_.new_marks();
       for (std::size_t k = i; k < j; ++k)
-        for (vertex_t src : u.slot_stores[std::size_t(by[k].second)]) mark_[std::size_t(g_.find(src))] = stamp_;
+        for (vertex_t src : u.slot_stores[std::size_t(by[k].second)]) g_.mark(src);
       vertex_t c = -1;
       for (std::size_t k = i; k < j && c < 0; ++k)
         for (vertex_t d : u.slot_loads[std::size_t(by[k].second)])
-          if (mark_[std::size_t(g_.find(d))] == stamp_) c = g_.find(d);
+          if (g_.marked(d)) c = g_.find(d);
       if (c >= 0)
         for (std::size_t k = i; k < j; ++k) slots.push_back(by[k].second), cycle.push_back(c);
     }
@@ -296,8 +294,6 @@ class bit_solver {
   dev<vertex_t> rep_dev_;
   std::optional<unit_tables> units_;
   dev<std::uint64_t> keys_, known_;   // candidate edges; every edge made so far (sorted)
-  std::vector<std::uint32_t> mark_;   // cycle_objects()'s marks, by stamp
-  std::uint32_t stamp_ = 0;
 };
 
 }  // namespace

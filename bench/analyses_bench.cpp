@@ -124,7 +124,7 @@ int run_pointsto_bench(const analyses_options& a) {
     load.push_back(0);
     if (!a.write.empty()) write_numeric(a.write, problems.back());
   }
-  // solve: the build's device path (the GPU's SpMM loop, or the CPU build's wave solver); cpu s: the
+  // solve: the build's device path (the GPU's bit-row solver, or the CPU build's wave solver); cpu s: the
   // wave solver in the same run (both builds); medians of --runs runs. C lines: from programs.tsv
   // beside the input (scripts/make-bench-ir.sh writes it), "-" when it has no row for the input.
   fmt::print("device: {} ({}); medians of {} runs\n{:<26} {:>8} {:>8} {:>8} {:>11} {:>10} {:>6} {:>7} {:>8} {:>8} {:>8} {:>10} {:>7}\n",
@@ -133,7 +133,6 @@ int run_pointsto_bench(const analyses_options& a) {
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const pointsto_problem& p = problems[i];
     inclusion_options opt;
-    opt.spmm.workspace_bytes = std::size_t(a.workspace);
     inclusion_result r, c;
     std::vector<double> dev, cpu;
     for (int k = 0; k < a.runs; ++k) {
@@ -201,7 +200,6 @@ void add_analyses(CLI::App& bench, int& status) {
   pt->add_option("FILE", p->files, "constraint files (none: a random set)");
   pt->add_flag("--check", p->check, "compare with the worklist solver (and time it)");
   pt->add_option("--runs", p->runs, "timed runs per input (medians)")->check(CLI::Range(1, 1000))->capture_default_str();
-  pt->add_option("--workspace", p->workspace, "SpMM workspace in bytes (0: the default budget)")->check(CLI::Range(0.0, 1e15));
   pt->add_option("--vars", p->vars, "variables of the random set")->check(CLI::Range(1, 2000000000))->capture_default_str();
   pt->add_option("--constraints", p->constraints, "constraints of the random set (default: as many as variables)")->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 40));
   pt->add_option("--seed", p->seed, "the random set's seed")->capture_default_str();

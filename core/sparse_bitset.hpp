@@ -82,7 +82,7 @@ class sparse_bitset {
     }
     if (news.empty()) return false;
     if (missing > 0) {
-      merge(o.w_, nullptr);
+      merge(o.w_);
       return true;
     }
     i = 0;
@@ -97,7 +97,7 @@ class sparse_bitset {
       w_.insert(w_.end(), ws.begin(), ws.end());
       return;
     }
-    merge(ws, nullptr);
+    merge(ws);
   }
 
   /// @brief The ids of a not in b.
@@ -152,7 +152,7 @@ class sparse_bitset {
   }
   // Merges ws into w_ through a per-thread scratch vector that then keeps w_'s old storage: steady
   // state, a union allocates nothing (one vector per union was a third of the CFL solver's time).
-  void merge(const std::vector<word>& ws, std::vector<word>* news) {
+  void merge(const std::vector<word>& ws) {
     static thread_local std::vector<word> out;
     out.clear();
     out.reserve(w_.size() + ws.size());
@@ -163,9 +163,7 @@ class sparse_bitset {
         continue;
       }
       const bool both = i < w_.size() && w_[i].index == ws[j].index;
-      const std::uint64_t had = both ? w_[i].bits : 0;
-      if (news && (ws[j].bits & ~had) != 0) news->push_back({ws[j].index, ws[j].bits & ~had});
-      out.push_back({ws[j].index, had | ws[j].bits});
+      out.push_back({ws[j].index, (both ? w_[i].bits : 0) | ws[j].bits});
       i += both, ++j;
     }
     w_.swap(out);

@@ -19,7 +19,6 @@ class copy_graph {
   }
   std::size_t size() const noexcept { return rep_.size(); }
   bool is_rep(vertex_t v) const noexcept { return rep_[std::size_t(v)] == v; }
-  const std::vector<vertex_t>& reps() const noexcept { return rep_; }  ///< parents (call find() for roots)
 
   vertex_t find(vertex_t v) {
     while (rep_[std::size_t(v)] != v) {
@@ -28,6 +27,12 @@ class copy_graph {
     }
     return v;
   }
+
+  /// Marks on representatives for a caller's own test (collapse() uses them too, between calls):
+  /// new_marks() clears them all at once, mark(v) marks find(v), marked(v) asks for find(v).
+  void new_marks() { ++stamp_; }
+  void mark(vertex_t v) { mark_[std::size_t(find(v))] = stamp_; }
+  bool marked(vertex_t v) { return mark_[std::size_t(find(v))] == stamp_; }
 
   /// Successors of a representative: may repeat and may name nodes merged since (map by find()).
   const std::vector<vertex_t>& succ(vertex_t v) const { return succ_[std::size_t(v)]; }
@@ -137,7 +142,7 @@ class copy_graph {
   // objects) are the sources of most load edges (o -> d for every o in pts(p)) and can be on no
   // cycle: the cycle search skips them (on objdump the walk over 40 M such edges was most of a round).
   std::vector<char> has_in_;
-  std::vector<std::uint32_t> mark_;  // normalise()'s marks, by stamp
+  std::vector<std::uint32_t> mark_;  // normalise()'s and the callers' marks, by stamp
   std::uint32_t stamp_ = 0;
 };
 

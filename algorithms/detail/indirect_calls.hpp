@@ -2,7 +2,6 @@
 // actuals to the callee's formals, the callee's return to the call's result (pointsto.hpp,
 // inclusion_problem::icalls). Shared by every inclusion solver, so they agree on the rule.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 

@@ -31,7 +31,7 @@ namespace {
 class wave_solver {
  public:
   explicit wave_solver(const inclusion_problem& p)
-      : p_(p), n_(std::size_t(p.nodes)), g_(n_), pts_(n_, 0), sent_(n_, 0), ran_(n_, 0), mark_(n_, 0), loads_(n_), stores_(n_),
+      : p_(p), n_(std::size_t(p.nodes)), g_(n_), pts_(n_, 0), sent_(n_, 0), ran_(n_, 0), loads_(n_), stores_(n_),
         calls_(detail::sites_by_callee(p)), fn_rows_(detail::function_rows(p)),
         call_tab_(detail::host_call_table(p, fn_rows_)) {
     field_.resize(p.stores.size());
@@ -148,11 +148,11 @@ class wave_solver {
   // knows are real, so the solution stays exact). `x = *p; *p = x` is everywhere in C.
   vertex_t cycle_through(std::size_t i) {
     if (loads_[i].empty() || stores_[i].empty()) return -1;
-    ++stamp_;
+    g_.new_marks();
     for (const store_use& s : stores_[i])
-      if (field_[s.family].empty()) mark_[std::size_t(g_.find(s.src))] = stamp_;
+      if (field_[s.family].empty()) g_.mark(s.src);
     for (vertex_t d : loads_[i])
-      if (mark_[std::size_t(g_.find(d))] == stamp_) return g_.find(d);
+      if (g_.marked(d)) return g_.find(d);
     return -1;
   }
 
@@ -192,9 +192,7 @@ class wave_solver {
   detail::copy_graph g_;                      // union-find over nodes and the edges between representatives
   set_table sets_;
   std::vector<set_table::id> pts_, sent_, ran_;  // pts; what went along the edges; what the loads/stores saw
-  std::vector<std::uint32_t> mark_;           // cycle_through's marks, by stamp
   std::size_t compact_at_ = std::size_t(1) << 24;  // table words that trigger maybe_compact()
-  std::uint32_t stamp_ = 0;
   std::vector<std::vector<vertex_t>> loads_;  // loads_[ptr]: dst of dst = *ptr
   std::vector<std::vector<store_use>> stores_;
   std::vector<std::vector<std::uint32_t>> calls_;  // calls_[callee]: indirect call sites through it

@@ -1,4 +1,4 @@
-// Program analyses as fixed points over the engine's sparse matrices: Andersen's points-to,
+// Program analyses as fixed points over the engine's sparse sets and matrices: Andersen's points-to,
 // CFL-reachability under a context-free grammar, and 0-CFA of a CPS lambda-calculus program. Each
 // runs where `where` says (device::automatic: the GPU in the CUDA build, OpenMP threads in the CPU
 // build; device::cpu: the CUDA build's sequential host twin) and returns host arrays.
@@ -53,7 +53,7 @@ struct pointsto_constraints {
 /// @throws fluxgraph::invalid_argument (a negative or too large id, vectors of unequal length)
 csr pointsto(const pointsto_constraints& c, device where = device::automatic, analysis_info* info = nullptr,
              const analysis_progress& progress = {});
-/// @brief The oracle: a sequential worklist solver over hash sets (no matrices); the same CSR.
+/// @brief The oracle: a sequential worklist solver over hash-consed sparse bitmaps (no matrices); the same CSR.
 csr pointsto_reference(const pointsto_constraints& c, analysis_info* info = nullptr);
 /// @brief A constraint file (the Galois numeric format or 'p = &a' / 'p = q' / 'p = *q' / '*p = q'
 ///        lines) or LLVM IR (.ll / .bc, in a build with LLVM): the module's Andersen constraints,
