@@ -37,14 +37,15 @@ using dev = array<T, device_space>;
 // The problem's complex constraints as device units, and the tables their edges read.
 struct unit_tables {
   std::vector<vertex_t> slot_node;  // slot -> the pointer node whose pts it runs on
-  std::vector<std::vector<vertex_t>> slot_loads, slot_stores;  // per slot: d of d = *p, s of *p = s (no fields)
+  std::vector<std::vector<vertex_t>> slot_loads, slot_stores;  // per slot: d of d = *p, s of *p = s (no field map)
   dev<std::int32_t> slot, family;
-  dev<std::uint8_t> kind;
+  dev<std::uint8_t> kind, identity;
   dev<vertex_t> arg, object_of, field_node, c_result, c_args, f_ret, f_formals;
   dev<offset_t> field_ptr, c_arg_ptr, f_formal_ptr;
   dev<std::int32_t> fn_row;
 
   unit_tables(const inclusion_problem& p, const std::vector<vertex_t>& objects) {
+    const detail::field_table fields = detail::field_rows(p);
     std::vector<std::int32_t> slot_of(std::size_t(p.nodes), -1), h_slot, h_family;
     std::vector<std::uint8_t> h_kind;
     std::vector<vertex_t> h_arg;
@@ -52,38 +53,22 @@ struct unit_tables {
       std::int32_t& s = slot_of[std::size_t(ptr)];
       if (s < 0) s = std::int32_t(slot_node.size()), slot_node.push_back(ptr), slot_loads.emplace_back(), slot_stores.emplace_back();
       if (k == detail::bits::load) slot_loads[std::size_t(s)].push_back(a);
-      if (k == detail::bits::store && f < 0) slot_stores[std::size_t(s)].push_back(a);
+      if (k == detail::bits::store && fields.identity[std::size_t(f)]) slot_stores[std::size_t(s)].push_back(a);
       h_slot.push_back(s), h_kind.push_back(k), h_arg.push_back(a), h_family.push_back(f);
     };
     for (std::size_t j = 0; j < p.load_dst.size(); ++j) unit(p.load_ptr[j], detail::bits::load, p.load_dst[j], -1);
-    std::vector<offset_t> fptr;  // field tables: row f * objects + o
-    std::vector<vertex_t> fnode;
-    for (std::size_t f = 0; f < p.stores.size(); ++f) {
-      const auto& s = p.stores[f];
-      const bool fields = !s.field_node.empty();
-      for (std::size_t j = 0; j < s.ptr.size(); ++j) unit(s.ptr[j], detail::bits::store, s.src[j], fields ? std::int32_t(f) : -1);
-      if (fields) add_field_rows(p, f, fptr, fnode);
-    }
+    for (std::size_t f = 0; f < p.stores.size(); ++f)
+      for (std::size_t j = 0; j < p.stores[f].ptr.size(); ++j) unit(p.stores[f].ptr[j], detail::bits::store, p.stores[f].src[j], std::int32_t(f));
     for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) unit(p.icalls.callee[j], detail::bits::call, vertex_t(j), -1);
     slot = to_space<device_space>(h_slot), family = to_space<device_space>(h_family);
     kind = to_space<device_space>(h_kind), arg = to_space<device_space>(h_arg);
     object_of = to_space<device_space>(objects);
-    field_ptr = to_space<device_space>(fptr), field_node = to_space<device_space>(fnode);
+    field_ptr = to_space<device_space>(fields.ptr), field_node = to_space<device_space>(fields.node);
+    identity = to_space<device_space>(fields.identity);
     c_result = to_space<device_space>(p.icalls.result), c_args = to_space<device_space>(p.icalls.args);
     c_arg_ptr = to_space<device_space>(p.icalls.arg_ptr), f_ret = to_space<device_space>(p.functions.ret);
     f_formals = to_space<device_space>(p.functions.formals), f_formal_ptr = to_space<device_space>(p.functions.formal_ptr);
     fn_row = to_space<device_space>(detail::function_rows(p));
-  }
-
-  // Family f's rows of the field table (families before it without fields get empty rows).
-  static void add_field_rows(const inclusion_problem& p, std::size_t f, std::vector<offset_t>& ptr, std::vector<vertex_t>& node) {
-    const auto m = std::size_t(p.objects);
-    if (ptr.empty()) ptr.push_back(0);
-    ptr.resize(f * m + 1, ptr.back());
-    std::vector<std::vector<vertex_t>> rows(m);
-    const auto& s = p.stores[f];
-    for (std::size_t j = 0; j < s.field_node.size(); ++j) rows[std::size_t(s.field_obj[j])].push_back(s.field_node[j]);
-    for (const auto& r : rows) node.insert(node.end(), r.begin(), r.end()), ptr.push_back(offset_t(node.size()));
   }
 
   detail::bits::units_view units() const {
@@ -92,7 +77,7 @@ struct unit_tables {
   detail::bits::tables_view tables(const vertex_t* rep, vertex_t objects) const {
     detail::call_table c{c_result.data(), c_args.data(), f_ret.data(), f_formals.data(), c_arg_ptr.data(), f_formal_ptr.data(),
                          fn_row.empty() ? nullptr : fn_row.data()};
-    return {object_of.data(), rep, field_ptr.data(), field_node.data(), objects, c};
+    return {object_of.data(), rep, {field_ptr.data(), field_node.data(), identity.data(), objects}, c};
   }
 };
 

@@ -15,19 +15,14 @@ offset_t count_copy_edges(const inclusion_problem& p, const inclusion_result& r)
   for (std::size_t j = 0; j < p.copy_dst.size(); ++j) from[std::size_t(p.copy_dst[j])].insert(std::uint32_t(p.copy_src[j]));
   for (std::size_t j = 0; j < p.load_dst.size(); ++j)
     each_pts(p.load_ptr[j], [&](vertex_t o) { from[std::size_t(p.load_dst[j])].insert(std::uint32_t(o)); });
-  for (const auto& s : p.stores) {
-    std::vector<std::vector<vertex_t>> field;  // field[o]: the nodes a store through o writes; empty: o
-    if (!s.field_node.empty()) {
-      field.resize(std::size_t(p.objects));
-      for (std::size_t j = 0; j < s.field_node.size(); ++j) field[std::size_t(s.field_obj[j])].push_back(s.field_node[j]);
-    }
-    for (std::size_t j = 0; j < s.ptr.size(); ++j)
-      each_pts(s.ptr[j], [&](vertex_t o) {
-        if (field.empty()) from[std::size_t(o)].insert(std::uint32_t(s.src[j]));
-        else for (vertex_t d : field[std::size_t(o)]) from[std::size_t(d)].insert(std::uint32_t(s.src[j]));
-      });
+  const detail::field_table fields = detail::field_rows(p);
+  const detail::field_view fv = detail::host_field_view(fields, p.objects);
+  auto edge = [&](vertex_t a, vertex_t b) { from[std::size_t(b)].insert(std::uint32_t(a)); };
+  for (std::size_t f = 0; f < p.stores.size(); ++f) {
+    const auto& s = p.stores[f];
+    for (std::size_t j = 0; j < s.ptr.size(); ++j) each_pts(s.ptr[j], [&](vertex_t o) { detail::store_edges(fv, f, s.src[j], o, edge); });
   }
-  detail::resolved_call_edges(p, r, [&](vertex_t a, vertex_t b) { from[std::size_t(b)].insert(std::uint32_t(a)); });
+  detail::resolved_call_edges(p, r, edge);
   offset_t c = 0;
   for (const sparse_bitset& x : from) c += offset_t(x.count());
   return c;

@@ -1,6 +1,8 @@
-// The copy edges an indirect call site gains when its function pointer may point to an object:
-// actuals to the callee's formals, the callee's return to the call's result (pointsto.hpp,
-// inclusion_problem::icalls). Shared by every inclusion solver, so they agree on the rule.
+// The copy edges the complex constraints gain when their pointer may point to an object o: a store
+// *p = s through a field map writes the nodes the map gives o (without a map, o itself); an
+// indirect call site links actuals to the callee's formals and the callee's return to the call's
+// result (pointsto.hpp: inclusion_problem::stores, icalls). Shared by every inclusion solver, host
+// and device, so they agree on the rules.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -8,6 +10,54 @@
 #include "algorithms/pointsto.hpp"
 
 namespace fg::detail {
+
+/// The store families' field maps as CSR rows f * objects + o: the nodes a store of family f
+/// writes through object o. identity[f]: family f has no map (rows only when some family has one).
+struct field_table {
+  std::vector<offset_t> ptr{0};
+  std::vector<vertex_t> node;
+  std::vector<std::uint8_t> identity;
+};
+
+inline field_table field_rows(const inclusion_problem& p) {
+  field_table t;
+  bool maps = false;
+  for (const auto& s : p.stores) t.identity.push_back(s.field_node.empty()), maps |= !s.field_node.empty();
+  if (!maps) return t;
+  const auto m = std::size_t(p.objects);
+  t.ptr.assign(p.stores.size() * m + 1, 0);
+  for (std::size_t f = 0; f < p.stores.size(); ++f)  // counts, then offsets, then the nodes
+    for (vertex_t o : p.stores[f].field_obj) ++t.ptr[f * m + std::size_t(o) + 1];
+  for (std::size_t r = 1; r < t.ptr.size(); ++r) t.ptr[r] += t.ptr[r - 1];
+  t.node.resize(std::size_t(t.ptr.back()));
+  std::vector<offset_t> at(t.ptr.begin(), t.ptr.end() - 1);
+  for (std::size_t f = 0; f < p.stores.size(); ++f)
+    for (std::size_t j = 0; j < p.stores[f].field_obj.size(); ++j)
+      t.node[std::size_t(at[f * m + std::size_t(p.stores[f].field_obj[j])]++)] = p.stores[f].field_node[j];
+  return t;
+}
+
+/// A field_table as raw pointers (host vectors or their device copies).
+struct field_view {
+  const offset_t* ptr = nullptr;
+  const vertex_t* node = nullptr;
+  const std::uint8_t* identity = nullptr;
+  vertex_t objects = 0;
+};
+inline field_view host_field_view(const field_table& t, vertex_t objects) {
+  return {t.ptr.data(), t.node.data(), t.identity.data(), objects};
+}
+
+/// edge(src, dst) for each copy edge a store *p = src of `family` gains from object o in pts(p).
+template <class F>
+FG_HD inline void store_edges(const field_view& t, std::size_t family, vertex_t src, vertex_t o, F&& edge) {
+  if (t.identity[family]) {
+    edge(src, o);
+    return;
+  }
+  const std::size_t r = family * std::size_t(t.objects) + std::size_t(o);
+  for (offset_t j = t.ptr[r]; j < t.ptr[r + 1]; ++j) edge(src, t.node[j]);
+}
 
 /// index[o]: o's row of the function table, -1 for an object that is no function (empty: no table).
 inline std::vector<std::int32_t> function_rows(const inclusion_problem& p) {

@@ -30,9 +30,9 @@ FG_HD inline int lowest_bit(word x) {  // x != 0
 #endif
 }
 
-/// One complex constraint: a load d = *p (kind load, arg d), a store *p = s (kind store, arg s;
-/// family >= 0 maps each object through that field table) or an indirect call (kind call, arg the
-/// site). `slot` is its pointer's row of the ran/delta matrices.
+/// One complex constraint: a load d = *p (kind load, arg d), a store *p = s (kind store, arg s,
+/// its store family) or an indirect call (kind call, arg the site). `slot` is its pointer's row of
+/// the ran/delta matrices.
 enum unit_kind : std::uint8_t { load = 0, store = 1, call = 2 };
 struct units_view {
   const std::int32_t* slot;
@@ -42,14 +42,12 @@ struct units_view {
   std::size_t count;
 };
 
-/// What the candidate edges need: bit -> object id, node -> representative, the field tables
-/// (family f, object o: nodes field_node[field_ptr[f * objects + o] ...]) and the call tables.
+/// What the candidate edges need: bit -> object id, node -> representative, the stores' field
+/// maps and the call tables.
 struct tables_view {
   const vertex_t* object_of;
   const vertex_t* rep;
-  const offset_t* field_ptr;
-  const vertex_t* field_node;
-  vertex_t objects;
+  field_view fields;
   call_table calls;
 };
 

@@ -23,12 +23,7 @@ FG_HD inline void unit_edges(const units_view& u, const tables_view& t, std::siz
   if (u.kind[i] == load) {
     emit(o, a);
   } else if (u.kind[i] == store) {
-    if (u.family[i] < 0) {
-      emit(a, o);
-    } else {
-      const std::size_t r = std::size_t(u.family[i]) * std::size_t(t.objects) + std::size_t(o);
-      for (offset_t j = t.field_ptr[r]; j < t.field_ptr[r + 1]; ++j) emit(a, t.field_node[j]);
-    }
+    store_edges(t.fields, std::size_t(u.family[i]), a, o, emit);
   } else {
     call_edges(t.calls, std::size_t(a), o, emit);
   }
@@ -97,7 +92,7 @@ offset_t count_edges(const units_view& u, const tables_view& t, const word* delt
       FG_LAMBDA(std::size_t i) {
         const word* d = delta + std::size_t(u.slot[i]) * words;
         offset_t c = 0;
-        if (u.kind[i] == load || (u.kind[i] == store && u.family[i] < 0)) {
+        if (u.kind[i] == load || (u.kind[i] == store && t.fields.identity[u.family[i]])) {
           for (std::size_t w = 0; w < words; ++w) c += popcount(d[w]);
         } else {
           for (std::size_t w = 0; w < words; ++w)

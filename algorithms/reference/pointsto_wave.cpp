@@ -34,13 +34,11 @@ class wave_solver {
       : p_(p), n_(std::size_t(p.nodes)), g_(n_), pts_(n_, 0), sent_(n_, 0), ran_(n_, 0), loads_(n_), stores_(n_),
         calls_(detail::sites_by_callee(p)), fn_rows_(detail::function_rows(p)),
         call_tab_(detail::host_call_table(p, fn_rows_)) {
-    field_.resize(p.stores.size());
+    fields_ = detail::field_rows(p);
+    fv_ = detail::host_field_view(fields_, p.objects);
     for (std::size_t f = 0; f < p.stores.size(); ++f) {
       const auto& s = p.stores[f];
       for (std::size_t j = 0; j < s.ptr.size(); ++j) stores_[std::size_t(s.ptr[j])].push_back({s.src[j], std::uint32_t(f)});
-      if (s.field_node.empty()) continue;
-      field_[f].resize(std::size_t(p.objects));
-      for (std::size_t j = 0; j < s.field_node.size(); ++j) field_[f][std::size_t(s.field_obj[j])].push_back(s.field_node[j]);
     }
     for (std::size_t j = 0; j < p.load_dst.size(); ++j) loads_[std::size_t(p.load_ptr[j])].push_back(p.load_dst[j]);
     {
@@ -150,7 +148,7 @@ class wave_solver {
     if (loads_[i].empty() || stores_[i].empty()) return -1;
     g_.new_marks();
     for (const store_use& s : stores_[i])
-      if (field_[s.family].empty()) g_.mark(s.src);
+      if (fv_.identity[s.family]) g_.mark(s.src);
     for (vertex_t d : loads_[i])
       if (g_.marked(d)) return g_.find(d);
     return -1;
@@ -173,15 +171,9 @@ class wave_solver {
       }
       delta.for_each([&](std::uint32_t o) {
         for (vertex_t d : loads_[i]) added |= add_edge(vertex_t(o), d);
-        for (const store_use& s : stores_[i]) {
-          if (field_[s.family].empty()) {
-            added |= add_edge(s.src, vertex_t(o));
-          } else {
-            for (vertex_t d : field_[s.family][o]) added |= add_edge(s.src, d);
-          }
-        }
-        for (std::uint32_t site : calls_[i])
-          detail::call_edges(call_tab_, site, vertex_t(o), [&](vertex_t a, vertex_t b) { added |= add_edge(a, b); });
+        auto edge = [&](vertex_t a, vertex_t b) { added |= add_edge(a, b); };
+        for (const store_use& s : stores_[i]) detail::store_edges(fv_, s.family, s.src, vertex_t(o), edge);
+        for (std::uint32_t site : calls_[i]) detail::call_edges(call_tab_, site, vertex_t(o), edge);
       });
     }
     return added;
@@ -198,7 +190,8 @@ class wave_solver {
   std::vector<std::vector<std::uint32_t>> calls_;  // calls_[callee]: indirect call sites through it
   std::vector<std::int32_t> fn_rows_;             // object -> function table row
   detail::call_table call_tab_;                   // the call tables, fn_rows_ among them
-  std::vector<std::vector<std::vector<vertex_t>>> field_;  // field_[f][o]: nodes a store of family f writes; empty: o
+  detail::field_table fields_;                    // the stores' field maps
+  detail::field_view fv_;
 };
 
 }  // namespace

@@ -28,12 +28,11 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
     std::size_t family;
   };
   std::vector<std::vector<store_use>> stores(n);  // stores[ptr]
-  std::vector<std::vector<std::vector<vertex_t>>> field(p.stores.size());  // field[f][o]: nodes written
+  const detail::field_table fields = detail::field_rows(p);
+  const detail::field_view fv = detail::host_field_view(fields, p.objects);
   for (std::size_t f = 0; f < p.stores.size(); ++f) {
     const auto& s = p.stores[f];
     for (std::size_t j = 0; j < s.ptr.size(); ++j) stores[std::size_t(s.ptr[j])].push_back({s.src[j], f});
-    field[f].resize(std::size_t(p.objects));
-    for (std::size_t j = 0; j < s.field_node.size(); ++j) field[f][std::size_t(s.field_obj[j])].push_back(s.field_node[j]);
   }
   for (std::size_t j = 0; j < p.load_dst.size(); ++j) loads[std::size_t(p.load_ptr[j])].push_back(p.load_dst[j]);
   const std::vector<std::vector<std::uint32_t>> calls = detail::sites_by_callee(p);
@@ -73,13 +72,7 @@ inclusion_result solve_inclusion_worklist(const inclusion_problem& p) {
     delta[std::size_t(v)] = set_table::empty_set;
     sets.get(fresh).for_each([&](std::uint32_t o) {  // a stable reference: the table never moves a set
       for (vertex_t d : loads[std::size_t(v)]) add_edge(vertex_t(o), d);
-      for (const store_use& s : stores[std::size_t(v)]) {
-        if (p.stores[s.family].field_node.empty()) {
-          add_edge(s.src, o);
-        } else {
-          for (vertex_t d : field[s.family][std::size_t(o)]) add_edge(s.src, d);
-        }
-      }
+      for (const store_use& s : stores[std::size_t(v)]) detail::store_edges(fv, s.family, s.src, vertex_t(o), add_edge);
       for (std::uint32_t site : calls[std::size_t(v)]) detail::call_edges(call_tab, site, vertex_t(o), add_edge);
     });
     for (std::size_t k = 0; k < succ[std::size_t(v)].size(); ++k) add_facts(succ[std::size_t(v)][k], fresh);  // by index: it may grow
