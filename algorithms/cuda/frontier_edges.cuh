@@ -7,7 +7,7 @@
 #pragma once
 #include <cub/block/block_scan.cuh>
 
-#include "storage/dcsr.hpp"
+#include "algorithms/detail/edge_chunk.hpp"
 
 namespace fg::detail {
 
@@ -39,18 +39,7 @@ __global__ void __launch_bounds__(frontier_block)
   __syncthreads();
   const offset_t stride = offset_t(gridDim.x) * frontier_block * per_thread;
   for (offset_t first = (offset_t(blockIdx.x) * frontier_block + threadIdx.x) * per_thread; first < total; first += stride) {
-    const offset_t end = first + per_thread < total ? first + per_thread : total;
-    vertex_t lo = 0, hi = count - 1;  // the last i with start[i] <= first
-    while (lo < hi) {
-      const vertex_t mid = vertex_t((offset_t(lo) + hi + 1) / 2);
-      if (start[mid] <= first) lo = mid;
-      else hi = mid - 1;
-    }
-    for (offset_t e = first; e < end; ++e) {
-      while (start[lo + 1] <= e) ++lo;
-      const vertex_t u = rows ? rows[lo] : lo;
-      f(lo, u, g.locate(u, e - start[lo]));
-    }
+    walk_chunk(g, rows, count, start, first, first + per_thread < total ? first + per_thread : total, f);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <thrust/transform.h>
 
 #include "algorithms/detail/app_kernels.hpp"
+#include "algorithms/detail/edge_chunk.hpp"
 #include "storage/device/policy.hpp"
 #if defined(FG_WITH_CUDA)
 #include "algorithms/cuda/frontier_edges.cuh"
@@ -33,18 +34,7 @@ struct edge_chunks {
   FG_HD void operator()(std::int64_t t) const {
     const offset_t total = start[count];
     for (offset_t first = t * entries_per_thread; first < total; first += chunk_threads * entries_per_thread) {
-      const offset_t end = first + entries_per_thread < total ? first + entries_per_thread : total;
-      vertex_t lo = 0, hi = count - 1;  // the last i with start[i] <= first
-      while (lo < hi) {
-        const vertex_t mid = vertex_t((offset_t(lo) + hi + 1) / 2);
-        if (start[mid] <= first) lo = mid;
-        else hi = mid - 1;
-      }
-      for (offset_t e = first; e < end; ++e) {
-        while (start[lo + 1] <= e) ++lo;
-        const vertex_t u = rows ? rows[lo] : lo;
-        f(lo, u, g.locate(u, e - start[lo]));
-      }
+      walk_chunk(g, rows, count, start, first, first + entries_per_thread < total ? first + entries_per_thread : total, f);
     }
   }
 };
