@@ -3,11 +3,12 @@
 // host, which keeps the copy graph and its cycles, and the device, which keeps the sets as a dense
 // bit matrix (algorithms/detail/pointsto_bits.hpp). Each round
 //   1. host: collapses the copy graph's cycles (their rows are OR-ed into the representative's on
-//      the device) and levels the DAG that is left (a node's level is its longest path from a
-//      source), uploading each level's nodes with their predecessors;
-//   2. device: one pass over the levels, each node OR-ing its predecessors' rows: the whole DAG
-//      settles in one wave, with no atomics (Su et al.'s CPU+GPU split, with Pereira & Berlin's
-//      wave order in place of their worklist);
+//      the device), giving each node its height (longest path to a sink) as Tarjan finishes it.
+//      The first round walks the whole graph; later ones only what the new edges' heads and the
+//      grown cycles reach (copy_graph::collapse_from): the rest has nothing new to carry;
+//   2. device: one pass down the DAG, one launch per height, each node OR-ing its row into its
+//      successors': the whole DAG settles in one wave (Su et al.'s CPU+GPU split, with Pereira &
+//      Berlin's wave order in place of their worklist);
 //   3. device: the loads, stores and indirect calls run on the objects their pointer gained since
 //      they last ran. Objects that close a cycle the host knows (a load d = *p and a store *p = s
 //      with d and s in one cycle) join it at once, on the host; the rest make candidate edges
@@ -15,8 +16,8 @@
 //      edges made before.
 // It stops when a round makes no new edge. binutils objdump (1.6e5 constraints, 2.2e8 facts): 43 M
 // candidate edges over the run, 1.7e7 of them new, 8e5 once objects join their cycles at once;
-// 0.42 s on the H100, where the matrix fixed point took 31.7 s. The host's collapse and levels
-// are most of what is left (~20 ms a round on 1.4e5 nodes).
+// 0.16 s on the H200 (the matrix fixed point took 31.7 s). What is left is mostly the host's
+// Tarjan over the ~7e4 nodes that each late round reaches (~6 ms a round, 15 rounds).
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -81,50 +82,6 @@ struct unit_tables {
   }
 };
 
-// The levels of the collapsed graph: level by level, the nodes with a predecessor and their
-// predecessors (representatives; a repeat costs one more OR).
-struct levels {
-  std::vector<std::size_t> begin;  // level L's nodes: [begin[L - 1], begin[L]) for L >= 1 (begin[0] = 0)
-  std::vector<vertex_t> nodes, preds;
-  std::vector<offset_t> pred_ptr;
-
-  // rep: every node's representative (the lists may name merged nodes)
-  levels(const detail::copy_graph& g, const std::vector<vertex_t>& order, const std::vector<vertex_t>& rep) {
-    const std::size_t n = g.size();
-    std::vector<std::int32_t> level(n, 0), indeg(n, 0);
-    std::int32_t depth = 0;
-    for (vertex_t v : order)
-      for (vertex_t w : g.succ(v)) {
-        const vertex_t x = rep[std::size_t(w)];
-        if (x == v) continue;
-        level[std::size_t(x)] = std::max(level[std::size_t(x)], level[std::size_t(v)] + 1);
-        depth = std::max(depth, level[std::size_t(x)]);
-        ++indeg[std::size_t(x)];
-      }
-    begin.assign(std::size_t(depth) + 1, 0);  // counting sort of the nodes by level
-    for (vertex_t v : order)
-      if (level[std::size_t(v)] > 0) ++begin[std::size_t(level[std::size_t(v)])];
-    for (std::size_t l = 1; l < begin.size(); ++l) begin[l] += begin[l - 1];
-    nodes.resize(begin.back());
-    std::vector<std::size_t> at(begin.begin(), begin.end() - 1);  // level L's next place: at[L - 1]
-    std::vector<std::int32_t> pos(n, -1);
-    for (vertex_t v : order)
-      if (const std::int32_t l = level[std::size_t(v)]; l > 0) {
-        pos[std::size_t(v)] = std::int32_t(at[std::size_t(l) - 1]);
-        nodes[at[std::size_t(l) - 1]++] = v;
-      }
-    pred_ptr.assign(nodes.size() + 1, 0);
-    for (std::size_t i = 0; i < nodes.size(); ++i) pred_ptr[i + 1] = pred_ptr[i] + indeg[std::size_t(nodes[i])];
-    preds.resize(std::size_t(pred_ptr.back()));
-    std::vector<offset_t> fill(pred_ptr.begin(), pred_ptr.end() - 1);
-    for (vertex_t v : order)
-      for (vertex_t w : g.succ(v)) {
-        const vertex_t x = rep[std::size_t(w)];
-        if (x != v) preds[std::size_t(fill[std::size_t(pos[std::size_t(x)])]++)] = v;
-      }
-  }
-};
-
 class bit_solver {
  public:
   explicit bit_solver(const inclusion_problem& p) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_) {
@@ -172,18 +129,41 @@ class bit_solver {
   }
 
  private:
-  // Steps 1 and 2: collapse, then one pass over the levels.
+  // Steps 1 and 2: collapse, then one pass down the DAG. Each node collapse reaches gets its height
+  // (longest path to a sink) as Tarjan finishes it, and its out-edges go into that height's
+  // launch: a node pushes its row to its successors only after every node above it did.
   void wave() {
     std::vector<vertex_t> into, from;
-    const std::vector<vertex_t> order = g_.collapse([&](vertex_t a, vertex_t b) { into.push_back(a), from.push_back(b); });
+    std::vector<std::vector<std::pair<vertex_t, vertex_t>>> by_height;  // edges by their source's height - 1
+    std::vector<char> reached(n_, 0);
+    std::vector<vertex_t> out;
+    auto on_merge = [&](vertex_t a, vertex_t b) { into.push_back(a), from.push_back(b); };
+    auto on_done = [&](vertex_t v) {
+      std::int32_t h = 0;
+      for (vertex_t w : g_.succ(v))
+        if (const vertex_t x = g_.find(w); x != v) h = std::max(h, height_[std::size_t(x)] + 1), out.push_back(x);
+      height_[std::size_t(v)] = h, reached[std::size_t(v)] = 1;
+      if (h > 0 && by_height.size() < std::size_t(h)) by_height.resize(std::size_t(h));
+      for (vertex_t x : out) by_height[std::size_t(h) - 1].push_back({v, x});
+      out.clear();
+    };
+    if (waved_) g_.collapse_from(seeds_, on_merge, on_done);
+    else g_.collapse(on_merge, on_done);
+    waved_ = true;
     apply_merges(into, from);
-    const levels lv(g_, order, rep_);
-    const dev<vertex_t> nodes = to_space<device_space>(lv.nodes), preds = to_space<device_space>(lv.preds);
-    const dev<offset_t> ptr = to_space<device_space>(lv.pred_ptr);
-    for (std::size_t l = 1; l < lv.begin.size(); ++l) {
-      const std::size_t first = lv.begin[l - 1];
-      detail::bits::pull_level(rows_.data(), words_, nodes.data() + first, lv.begin[l] - first, ptr.data() + first, preds.data());
+    std::vector<vertex_t> src, dst;  // first the new edges from settled nodes, then by height, highest first
+    std::vector<std::size_t> begin{0};
+    for (auto [a, b] : new_edges_)
+      if (a = rep_[std::size_t(a)], b = rep_[std::size_t(b)]; a != b && !reached[std::size_t(a)]) src.push_back(a), dst.push_back(b);
+    seeds_.clear(), new_edges_.clear();
+    for (std::size_t h = by_height.size(); h-- > 0;) {
+      if (src.size() > begin.back()) begin.push_back(src.size());
+      for (auto [a, b] : by_height[h]) src.push_back(a), dst.push_back(b);
     }
+    if (src.size() > begin.back()) begin.push_back(src.size());
+    const dev<vertex_t> s = to_space<device_space>(src), d = to_space<device_space>(dst);
+    for (std::size_t l = 0; l + 1 < begin.size(); ++l)
+      detail::bits::push_edges(rows_.data(), words_, s.data() + begin[l], d.data() + begin[l], begin[l + 1] - begin[l]);
   }
 
   // Each node folded into another (from[i] into into[i], in order) gives its row to its final
@@ -206,11 +186,16 @@ class bit_solver {
   // are never made (on objdump they were most of the 1.7e7 edges the host saw).
   // True when an object merged: the cycle's row grew, which the next wave must carry on even when
   // no edge is new (every edge of the merged objects became a self-loop).
-  bool cycle_objects() {
+  // active: the slots whose delta is not empty (only their representatives' groups are tested).
+  bool cycle_objects(const std::vector<std::uint8_t>& active) {
     const unit_tables& u = *units_;
-    std::vector<std::pair<vertex_t, std::int32_t>> by;  // (representative, slot) of slots with loads and stores
+    g_.new_marks();
     for (std::size_t s = 0; s < u.slot_node.size(); ++s)
-      if (!u.slot_loads[s].empty() || !u.slot_stores[s].empty()) by.push_back({rep_[std::size_t(u.slot_node[s])], std::int32_t(s)});
+      if (active[s]) g_.mark(u.slot_node[s]);
+    std::vector<std::pair<vertex_t, std::int32_t>> by;  // (representative, slot) of those groups' slots with loads or stores
+    for (std::size_t s = 0; s < u.slot_node.size(); ++s)
+      if ((!u.slot_loads[s].empty() || !u.slot_stores[s].empty()) && g_.marked(u.slot_node[s]))
+        by.push_back({rep_[std::size_t(u.slot_node[s])], std::int32_t(s)});
     std::sort(by.begin(), by.end());
     std::vector<vertex_t> slots, cycle;  // slots whose delta objects join `cycle`
     for (std::size_t i = 0, j; i < by.size(); i = j) {
@@ -223,7 +208,8 @@ class bit_solver {
         for (vertex_t d : u.slot_loads[std::size_t(by[k].second)])
           if (g_.marked(d)) c = g_.find(d);
       if (c >= 0)
-        for (std::size_t k = i; k < j; ++k) slots.push_back(by[k].second), cycle.push_back(c);
+        for (std::size_t k = i; k < j; ++k)
+          if (active[std::size_t(by[k].second)]) slots.push_back(by[k].second), cycle.push_back(c);
     }
     if (slots.empty()) return false;
     dev<word> rows(slots.size() * words_);
@@ -234,7 +220,7 @@ class bit_solver {
       for (std::size_t w = 0; w < words_; ++w)
         for (word x = h[i * words_ + w]; x != 0; x &= x - 1) {
           const vertex_t a = g_.find(cycle[i]), b = g_.find(objects_[w * 32 + std::size_t(detail::bits::lowest_bit(x))]);
-          if (a != b) g_.merge(a, b), into.push_back(a), from.push_back(b);
+          if (a != b) g_.merge(a, b), into.push_back(a), from.push_back(b), seeds_.push_back(a);
         }
     apply_merges(into, from);
     return !into.empty();
@@ -246,10 +232,12 @@ class bit_solver {
     const std::vector<vertex_t>& slots = units_->slot_node;
     std::vector<vertex_t> slot_row(slots.size());
     for (std::size_t s = 0; s < slots.size(); ++s) slot_row[s] = rep_[std::size_t(slots[s])];
+    dev<std::uint8_t> active(slots.size());
+    zero(active);
     if (!detail::bits::take_deltas(rows_.data(), words_, to_space<device_space>(slot_row).data(), slots.size(), ran_.data(),
-                                   delta_.data()))
+                                   delta_.data(), active.data()))
       return false;
-    const bool merged = cycle_objects();
+    const bool merged = cycle_objects(to_vector(active));
     const detail::bits::units_view u = units_->units();
     const detail::bits::tables_view t = units_->tables(rep_dev_.data(), p_.objects);
     const auto most = std::size_t(detail::bits::count_edges(u, t, delta_.data(), words_));
@@ -257,7 +245,10 @@ class bit_solver {
     if (keys_.size() < most) keys_ = dev<std::uint64_t>(std::max(most, 2 * keys_.size()));
     const std::size_t m = detail::bits::emit_edges(u, t, delta_.data(), words_, keys_.data());
     bool added = merged;
-    for (std::uint64_t k : detail::bits::fresh_edges(keys_, m, known_)) added |= g_.add_edge(vertex_t(k >> 32), vertex_t(k & 0xffffffffu));
+    for (std::uint64_t k : detail::bits::fresh_edges(keys_, m, known_)) {
+      const vertex_t a = vertex_t(k >> 32), b = vertex_t(k & 0xffffffffu);
+      if (g_.add_edge(a, b)) added = true, seeds_.push_back(b), new_edges_.push_back({a, b});
+    }
     return added;
   }
 
@@ -279,6 +270,12 @@ class bit_solver {
   dev<vertex_t> rep_dev_;
   std::optional<unit_tables> units_;
   dev<std::uint64_t> keys_, known_;   // candidate edges; every edge made so far (sorted)
+  // What changed since the last wave: the first wave runs over the whole graph, the later ones
+  // over what the new edges' heads and the grown cycles reach (the rest is settled).
+  bool waved_ = false;
+  std::vector<std::int32_t> height_ = std::vector<std::int32_t>(n_, 0);  // as of the wave that last reached the node
+  std::vector<vertex_t> seeds_;
+  std::vector<std::pair<vertex_t, vertex_t>> new_edges_;
 };
 
 }  // namespace

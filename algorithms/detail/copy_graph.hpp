@@ -13,6 +13,10 @@
 namespace fg::detail {
 
 class copy_graph {
+  struct no_op {
+    void operator()(vertex_t) const noexcept {}
+  };
+
  public:
   explicit copy_graph(std::size_t n) : rep_(n), succ_(n), dirty_(n, 1), has_in_(n, 0), mark_(n, 0) {
     for (std::size_t v = 0; v < n; ++v) rep_[v] = vertex_t(v);
@@ -61,64 +65,93 @@ class copy_graph {
   /// Merges every cycle (on_merge(into, v) after each node folded) and returns the representatives
   /// in topological order: first those no edge enters (their edges are never walked: on objdump the
   /// objects behind 40 M load edges), then Tarjan's SCCs, which come out in reverse order.
-  template <class OnMerge>
-  std::vector<vertex_t> collapse(OnMerge&& on_merge) {
-    const std::size_t n = size();
-    for (std::size_t v = 0; v < n; ++v)
-      if (rep_[v] == vertex_t(v) && dirty_[v]) normalise(vertex_t(v));
-    std::vector<std::int32_t> index(n, -1), low(n, 0);
-    std::vector<char> on_stack(n, 0);
-    std::vector<vertex_t> stack, order, sources;
+  /// on_done(v) is called for each representative once its successors are final and have had theirs
+  /// (reverse topological order: a caller can compute heights there without another pass).
+  template <class OnMerge, class OnDone = no_op>
+  std::vector<vertex_t> collapse(OnMerge&& on_merge, OnDone&& on_done = {}) {
+    tarjan t(size());
+    std::vector<vertex_t> sources;
+    normalise_dirty();
+    for (std::size_t root = 0; root < size(); ++root) {
+      if (rep_[root] != vertex_t(root) || t.index[root] >= 0) continue;
+      if (!has_in_[root]) sources.push_back(vertex_t(root));
+      else visit(vertex_t(root), t, on_merge, on_done);
+    }
+    for (vertex_t v : sources) on_done(v);
+    sources.insert(sources.end(), t.order.rbegin(), t.order.rend());
+    return sources;
+  }
+
+  /// The same for the part of the graph reachable from `roots` only: after edges into the roots
+  /// (or rows merged into them), every new cycle passes through a root, and only the nodes
+  /// returned (in topological order) can have gained objects. Late rounds of a solve touch a small
+  /// part of the graph; this keeps their cost to that part.
+  template <class OnMerge, class OnDone = no_op>
+  std::vector<vertex_t> collapse_from(const std::vector<vertex_t>& roots, OnMerge&& on_merge, OnDone&& on_done = {}) {
+    tarjan t(size());
+    normalise_dirty();
+    for (vertex_t r : roots)
+      if (const vertex_t v = find(r); t.index[std::size_t(v)] < 0) visit(v, t, on_merge, on_done);
+    std::reverse(t.order.begin(), t.order.end());
+    return std::move(t.order);
+  }
+
+ private:
+  struct tarjan {  // one collapse's Tarjan state
+    explicit tarjan(std::size_t n) : index(n, -1), low(n, 0), on_stack(n, 0) {}
+    std::vector<std::int32_t> index, low;
+    std::vector<char> on_stack;
+    std::vector<vertex_t> stack, order;  // order: SCC representatives, reverse topological
     struct frame {
       vertex_t v;
       std::size_t next;
     };
     std::vector<frame> call;
     std::int32_t counter = 0;
-    for (std::size_t root = 0; root < n; ++root) {
-      if (rep_[root] != vertex_t(root) || index[root] >= 0) continue;
-      if (!has_in_[root]) {
-        sources.push_back(vertex_t(root));
-        continue;
-      }
-      call.push_back({vertex_t(root), 0});
-      index[root] = low[root] = counter++;
-      stack.push_back(vertex_t(root)), on_stack[root] = 1;
-      while (!call.empty()) {
-        frame& f = call.back();
-        const auto& s = succ_[std::size_t(f.v)];
-        if (f.next < s.size()) {
-          const vertex_t w = find(s[f.next++]);
-          if (w == f.v) continue;
-          if (index[std::size_t(w)] < 0) {
-            index[std::size_t(w)] = low[std::size_t(w)] = counter++;
-            stack.push_back(w), on_stack[std::size_t(w)] = 1;
-            call.push_back({w, 0});
-          } else if (on_stack[std::size_t(w)]) {
-            low[std::size_t(f.v)] = std::min(low[std::size_t(f.v)], index[std::size_t(w)]);
-          }
-          continue;
-        }
-        const vertex_t v = f.v;
-        call.pop_back();
-        if (!call.empty()) low[std::size_t(call.back().v)] = std::min(low[std::size_t(call.back().v)], low[std::size_t(v)]);
-        if (low[std::size_t(v)] != index[std::size_t(v)]) continue;
-        bool cycle = false;
-        for (;;) {
-          const vertex_t w = stack.back();
-          stack.pop_back(), on_stack[std::size_t(w)] = 0;
-          if (w == v) break;
-          merge(v, w), on_merge(v, w), cycle = true;
-        }
-        if (cycle) normalise(v);
-        order.push_back(v);
-      }
-    }
-    sources.insert(sources.end(), order.rbegin(), order.rend());
-    return sources;
+  };
+
+  void normalise_dirty() {
+    for (std::size_t v = 0; v < size(); ++v)
+      if (rep_[v] == vertex_t(v) && dirty_[v]) normalise(vertex_t(v));
   }
 
- private:
+  // Tarjan's SCCs from representative root (unvisited), iteratively: each SCC merges into its
+  // root, is appended to t.order and handed to on_done.
+  template <class OnMerge, class OnDone>
+  void visit(vertex_t root, tarjan& t, OnMerge& on_merge, OnDone& on_done) {
+    auto open = [&](vertex_t v) {
+      t.index[std::size_t(v)] = t.low[std::size_t(v)] = t.counter++;
+      t.stack.push_back(v), t.on_stack[std::size_t(v)] = 1;
+      t.call.push_back({v, 0});
+    };
+    open(root);
+    while (!t.call.empty()) {
+      auto& f = t.call.back();
+      const auto& s = succ_[std::size_t(f.v)];
+      if (f.next < s.size()) {
+        const vertex_t w = find(s[f.next++]);
+        if (w == f.v) continue;
+        if (t.index[std::size_t(w)] < 0) open(w);
+        else if (t.on_stack[std::size_t(w)]) t.low[std::size_t(f.v)] = std::min(t.low[std::size_t(f.v)], t.index[std::size_t(w)]);
+        continue;
+      }
+      const vertex_t v = f.v;
+      t.call.pop_back();
+      if (!t.call.empty()) t.low[std::size_t(t.call.back().v)] = std::min(t.low[std::size_t(t.call.back().v)], t.low[std::size_t(v)]);
+      if (t.low[std::size_t(v)] != t.index[std::size_t(v)]) continue;
+      bool cycle = false;
+      for (;;) {
+        const vertex_t w = t.stack.back();
+        t.stack.pop_back(), t.on_stack[std::size_t(w)] = 0;
+        if (w == v) break;
+        merge(v, w), on_merge(v, w), cycle = true;
+      }
+      if (cycle) normalise(v);
+      t.order.push_back(v);
+      on_done(v);
+    }
+  }
+
   // Successors as representatives, without repeats or self-loops. Only lists that grew since: an
   // entry naming a node merged since is mapped by find() where it is read (sorting every list
   // every round was a sixth of the time on objdump).

@@ -55,21 +55,21 @@ struct tables_view {
 void set_bits(word* rows, std::size_t words, const vertex_t* node, const vertex_t* bit, std::size_t m);
 /// rows[into[i]] |= rows[from[i]], for i < m (several may share `into`).
 void or_rows(word* rows, std::size_t words, const vertex_t* into, const vertex_t* from, std::size_t m);
-/// One level of the DAG: rows[nodes[i]] |= rows[preds[j]] for j in [pred_ptr[i], pred_ptr[i + 1]);
-/// the preds are on lower levels, so nothing read here is written here.
-void pull_level(word* rows, std::size_t words, const vertex_t* nodes, std::size_t count, const offset_t* pred_ptr,
-                const vertex_t* preds);
+/// rows[dst[i]] |= rows[src[i]] for i < m; no dst is a src here (one height of the DAG).
+void push_edges(word* rows, std::size_t words, const vertex_t* src, const vertex_t* dst, std::size_t m);
 /// delta[s] = rows[slot_row[s]] & ~ran[s]; ran[s] |= delta[s]: the objects a pointer gained since
-/// its constraints last ran. Returns whether any delta is non-empty.
-bool take_deltas(const word* rows, std::size_t words, const vertex_t* slot_row, std::size_t slots, word* ran, word* delta);
+/// its constraints last ran; active[s] = 1 where delta[s] is not empty (the caller zeroes it).
+/// Returns whether any delta is non-empty.
+bool take_deltas(const word* rows, std::size_t words, const vertex_t* slot_row, std::size_t slots, word* ran, word* delta,
+                 std::uint8_t* active);
 /// out[i] = rows[idx[i]] for i < m (rows of `words` words).
 void gather_rows(const word* rows, std::size_t words, const vertex_t* idx, std::size_t m, word* out);
 /// How many candidate edges the units make from the deltas (an upper bound on emit_edges).
 offset_t count_edges(const units_view& u, const tables_view& t, const word* delta, std::size_t words);
-/// The candidate edges as keys (rep(a) << 32 | rep(b)), self-loops left out, in any order; returns
-/// how many were written (at most count_edges).
+/// The candidate edges as keys (rep(a) << 32 | rep(b)), in any order, a self-loop as ~0 (which
+/// fresh_edges drops); returns how many were written (count_edges).
 std::size_t emit_edges(const units_view& u, const tables_view& t, const word* delta, std::size_t words, std::uint64_t* keys);
-/// Sorts keys[0, m), drops repeats and those in `known` (sorted), adds the rest to `known` and
+/// Sorts keys[0, m), drops repeats, ~0 and those in `known` (sorted), adds the rest to `known` and
 /// returns them (sorted).
 std::vector<std::uint64_t> fresh_edges(array<std::uint64_t, device_space>& keys, std::size_t m,
                                        array<std::uint64_t, device_space>& known);

@@ -1,7 +1,5 @@
 // Device steps of the bit-row inclusion solver (algorithms/detail/pointsto_bits.hpp). Row-wise
-// work runs one thread per (row, word), so a warp reads 128 consecutive bytes of a row; the OR of a
-// node's predecessors is a loop in that thread, which needs no atomics (a level's rows are written
-// by their own threads only).
+// work runs one thread per (row or edge, word), so a warp reads 128 consecutive bytes of a row.
 #include "algorithms/detail/pointsto_bits.hpp"
 
 #include <thrust/merge.h>
@@ -54,18 +52,17 @@ void or_rows(word* rows, std::size_t words, const vertex_t* into, const vertex_t
   });
 }
 
-void pull_level(word* rows, std::size_t words, const vertex_t* nodes, std::size_t count, const offset_t* pred_ptr,
-                const vertex_t* preds) {
-  parallel_for(std::int64_t(count * words), FG_LAMBDA(std::int64_t t) {
+void push_edges(word* rows, std::size_t words, const vertex_t* src, const vertex_t* dst, std::size_t m) {
+  parallel_for(std::int64_t(m * words), FG_LAMBDA(std::int64_t t) {
     const std::size_t i = std::size_t(t) / words, w = std::size_t(t) % words;
-    word* dst = rows + std::size_t(nodes[i]) * words + w;
-    word acc = *dst;
-    for (offset_t j = pred_ptr[i]; j < pred_ptr[i + 1]; ++j) acc |= rows[std::size_t(preds[j]) * words + w];
-    *dst = acc;
+    const word x = rows[std::size_t(src[i]) * words + w];
+    word* to = rows + std::size_t(dst[i]) * words + w;
+    if ((x & ~atomic::load(to)) != 0) atomic::fetch_or(to, x);  // most words hold their bits already
   });
 }
 
-bool take_deltas(const word* rows, std::size_t words, const vertex_t* slot_row, std::size_t slots, word* ran, word* delta) {
+bool take_deltas(const word* rows, std::size_t words, const vertex_t* slot_row, std::size_t slots, word* ran, word* delta,
+                 std::uint8_t* active) {
   if (slots == 0) return false;
   return thrust::transform_reduce(
              policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(slots * words),
@@ -74,6 +71,7 @@ bool take_deltas(const word* rows, std::size_t words, const vertex_t* slot_row, 
                const word d = rows[std::size_t(slot_row[s]) * words + w] & ~ran[t];
                ran[t] |= d;
                delta[t] = d;
+               if (d != 0) active[s] = 1;  // the same value from every word: no atomics
                return int(d != 0);
              },
              0, thrust::maximum<int>()) != 0;
@@ -85,24 +83,29 @@ void gather_rows(const word* rows, std::size_t words, const vertex_t* idx, std::
   });
 }
 
+// How many edges unit i makes from the objects of d, its delta's word at w (self-loops included).
+FG_HD inline offset_t word_edges(const units_view& u, const tables_view& t, std::size_t i, word d, std::size_t w) {
+  if (d == 0) return 0;
+  if (u.kind[i] == load || (u.kind[i] == store && t.fields.identity[u.family[i]])) return offset_t(popcount(d));
+  offset_t c = 0;
+  each_bit(d, w, t.object_of, [&](vertex_t o) { unit_edges(u, t, i, o, [&](vertex_t, vertex_t) { ++c; }); });
+  return c;
+}
+
+// One thread per (unit, word): a warp reads consecutive words of one delta row.
 offset_t count_edges(const units_view& u, const tables_view& t, const word* delta, std::size_t words) {
   if (u.count == 0) return 0;
   return thrust::transform_reduce(
-      policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(u.count),
-      FG_LAMBDA(std::size_t i) {
-        const word* d = delta + std::size_t(u.slot[i]) * words;
-        offset_t c = 0;
-        if (u.kind[i] == load || (u.kind[i] == store && t.fields.identity[u.family[i]])) {
-          for (std::size_t w = 0; w < words; ++w) c += popcount(d[w]);
-        } else {
-          for (std::size_t w = 0; w < words; ++w)
-            each_bit(d[w], w, t.object_of, [&](vertex_t o) { unit_edges(u, t, i, o, [&](vertex_t, vertex_t) { ++c; }); });
-        }
-        return c;
+      policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(u.count * words),
+      FG_LAMBDA(std::size_t k) {
+        const std::size_t i = k / words, w = k % words;
+        return word_edges(u, t, i, delta[std::size_t(u.slot[i]) * words + w], w);
       },
       offset_t(0), thrust::plus<offset_t>());
 }
 
+// Each thread takes room for its word's edges with one (warp-aggregated) atomic, then fills it;
+// self-loops between representatives leave their places unused (marked ~0, dropped by the sort).
 std::size_t emit_edges(const units_view& u, const tables_view& t, const word* delta, std::size_t words, std::uint64_t* keys) {
   array<std::uint64_t, device_space> counter(1);
   zero(counter);
@@ -110,11 +113,13 @@ std::size_t emit_edges(const units_view& u, const tables_view& t, const word* de
   parallel_for(std::int64_t(u.count * words), FG_LAMBDA(std::int64_t k) {
     const std::size_t i = std::size_t(k) / words, w = std::size_t(k) % words;
     const word d = delta[std::size_t(u.slot[i]) * words + w];
-    if (d == 0) return;
+    const offset_t c = word_edges(u, t, i, d, w);
+    if (c == 0) return;
+    std::uint64_t at = atomic::fetch_add_shared(n, std::uint64_t(c));
     each_bit(d, w, t.object_of, [&](vertex_t o) {
       unit_edges(u, t, i, o, [&](vertex_t a, vertex_t b) {
         a = t.rep[a], b = t.rep[b];
-        if (a != b) keys[atomic::fetch_add_shared(n, std::uint64_t(1))] = std::uint64_t(std::uint32_t(a)) << 32 | std::uint32_t(b);
+        keys[at++] = a != b ? std::uint64_t(std::uint32_t(a)) << 32 | std::uint32_t(b) : ~std::uint64_t(0);
       });
     });
   });
@@ -126,7 +131,8 @@ std::vector<std::uint64_t> fresh_edges(array<std::uint64_t, device_space>& keys,
   if (m == 0) return {};
   claim_sort_scratch(m * sizeof(std::uint64_t));
   thrust::sort(policy(), keys.data(), keys.data() + m);
-  const std::size_t distinct = std::size_t(thrust::unique(policy(), keys.data(), keys.data() + m) - keys.data());
+  std::size_t distinct = std::size_t(thrust::unique(policy(), keys.data(), keys.data() + m) - keys.data());
+  if (distinct > 0 && read_many<device_space>(keys.data() + distinct - 1, 1)[0] == ~std::uint64_t(0)) --distinct;  // emit_edges' self-loops
   array<std::uint64_t, device_space> fresh(distinct);
   const std::size_t f = std::size_t(thrust::set_difference(policy(), keys.data(), keys.data() + distinct, known.data(),
                                                            known.data() + known.size(), fresh.data()) -
