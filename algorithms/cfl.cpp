@@ -151,6 +151,7 @@ cfl_result solve_on(const cfl_grammar& g, const cfl_graph& gr, const cfl_options
 cfl_result solve_cfl(const cfl_grammar& g, const cfl_graph& graph, exec where, const cfl_options& opt) {
   if (where == exec::reference) return solve_on<host_space>(g, graph, opt);
 #if defined(FG_WITH_CUDA)
+  if (auto r = solve_cfl_value_flow(g, graph, opt)) return std::move(*r);  // 6-7 rounds of bit rows, not 18-21 of SpMMs
   return solve_on<device_space>(g, graph, opt);
 #else
   return solve_cfl_sets(g, graph, opt);

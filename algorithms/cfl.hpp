@@ -27,6 +27,7 @@
 // rejected with the grammar's file:line.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,8 +87,14 @@ struct cfl_options {
   bool want_pairs = false;
 };
 
-/// @brief All-pairs CFL-reachability by semi-naive masked SpMMs on the given twin (the CPU build's
-///        device twin: solve_cfl_sets below, which beats the OpenMP SpMMs by an order of magnitude).
+/// @brief The value-flow grammar's shape (A -> A A | t_i A u_i | a | ε, Count: A) solved as an
+///        inclusion system by the bit-row solver (algorithms/cfl_value_flow.cpp), in either build
+///        (the CPU build runs its device steps on OpenMP); nullopt for any other grammar.
+std::optional<cfl_result> solve_cfl_value_flow(const cfl_grammar& g, const cfl_graph& graph, const cfl_options& opt = {});
+
+/// @brief All-pairs CFL-reachability by semi-naive masked SpMMs on the given twin (the CUDA build's
+///        device twin takes solve_cfl_value_flow for that grammar's shape; the CPU build's device
+///        twin is solve_cfl_sets below, which beats the OpenMP SpMMs by an order of magnitude).
 cfl_result solve_cfl(const cfl_grammar& g, const cfl_graph& graph, exec where, const cfl_options& opt = {});
 /// @brief The CPU solver: a worklist of per-node successor sets (sparse bitmaps) with difference
 ///        propagation, and transitive symbols (X -> X X) kept as the closure of their base edges

@@ -44,8 +44,10 @@ struct unit_tables {
   dev<vertex_t> arg, object_of, field_node, c_result, c_args, f_ret, f_formals;
   dev<offset_t> field_ptr, c_arg_ptr, f_formal_ptr;
   dev<std::int32_t> fn_row;
+  dev<offset_t> m_ptr;  // matched calls by callee node b
+  dev<vertex_t> m_src, m_idx;
 
-  unit_tables(const inclusion_problem& p, const std::vector<vertex_t>& objects) {
+  unit_tables(const inclusion_problem& p, const std::vector<vertex_t>& objects, const detail::bits::matched_edges* m) {
     const detail::field_table fields = detail::field_rows(p);
     std::vector<std::int32_t> slot_of(std::size_t(p.nodes), -1), h_slot, h_family;
     std::vector<std::uint8_t> h_kind;
@@ -61,6 +63,19 @@ struct unit_tables {
     for (std::size_t f = 0; f < p.stores.size(); ++f)
       for (std::size_t j = 0; j < p.stores[f].ptr.size(); ++j) unit(p.stores[f].ptr[j], detail::bits::store, p.stores[f].src[j], std::int32_t(f));
     for (std::size_t j = 0; j < p.icalls.callee.size(); ++j) unit(p.icalls.callee[j], detail::bits::call, vertex_t(j), -1);
+    if (m != nullptr) {
+      for (std::size_t j = 0; j < m->ret_src.size(); ++j) unit(m->ret_src[j], detail::bits::ret, m->ret_dst[j], m->ret_idx[j]);
+      std::vector<offset_t> ptr(std::size_t(p.nodes) + 1, 0);  // the call edges by b, counting sort
+      for (vertex_t b : m->call_dst) ++ptr[std::size_t(b) + 1];
+      for (std::size_t v = 1; v < ptr.size(); ++v) ptr[v] += ptr[v - 1];
+      std::vector<vertex_t> src(m->call_src.size()), idx(src.size());
+      std::vector<offset_t> at(ptr.begin(), ptr.end() - 1);
+      for (std::size_t j = 0; j < src.size(); ++j) {
+        const auto k = std::size_t(at[std::size_t(m->call_dst[j])]++);
+        src[k] = m->call_src[j], idx[k] = m->call_idx[j];
+      }
+      m_ptr = to_space<device_space>(ptr), m_src = to_space<device_space>(src), m_idx = to_space<device_space>(idx);
+    }
     slot = to_space<device_space>(h_slot), family = to_space<device_space>(h_family);
     kind = to_space<device_space>(h_kind), arg = to_space<device_space>(h_arg);
     object_of = to_space<device_space>(objects);
@@ -78,13 +93,14 @@ struct unit_tables {
   detail::bits::tables_view tables(const vertex_t* rep, vertex_t objects) const {
     detail::call_table c{c_result.data(), c_args.data(), f_ret.data(), f_formals.data(), c_arg_ptr.data(), f_formal_ptr.data(),
                          fn_row.empty() ? nullptr : fn_row.data()};
-    return {object_of.data(), rep, {field_ptr.data(), field_node.data(), identity.data(), objects}, c};
+    return {object_of.data(), rep, {field_ptr.data(), field_node.data(), identity.data(), objects}, c,
+            {m_ptr.data(), m_src.data(), m_idx.data()}};
   }
 };
 
 class bit_solver {
  public:
-  explicit bit_solver(const inclusion_problem& p) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_) {
+  bit_solver(const inclusion_problem& p, const detail::bits::matched_edges* m) : p_(p), n_(std::size_t(p.nodes)), g_(n_), rep_(n_) {
     std::vector<std::int32_t> bit_of(std::size_t(p.objects), -1);
     for (vertex_t o : p.base_obj) bit_of[std::size_t(o)] = 0;
     for (std::size_t o = 0; o < bit_of.size(); ++o)
@@ -96,7 +112,7 @@ class bit_solver {
     for (std::size_t j = 0; j < bits.size(); ++j) bits[j] = vertex_t(bit_of[std::size_t(p.base_obj[j])]);
     detail::bits::set_bits(rows_.data(), words_, to_space<device_space>(p.base_node).data(), to_space<device_space>(bits).data(),
                            bits.size());
-    units_.emplace(p, objects_);
+    units_.emplace(p, objects_, m);
     ran_ = dev<word>(units_->slot_node.size() * words_);
     delta_ = dev<word>(ran_.size());
     zero(ran_);
@@ -280,11 +296,12 @@ class bit_solver {
 
 }  // namespace
 
-inclusion_result solve_inclusion_bits(const inclusion_problem& p, const inclusion_options& opt) {
+namespace {
+inclusion_result solve_bits(const inclusion_problem& p, const detail::bits::matched_edges* m, const inclusion_options& opt) {
   p.check();
   memory::reset_peak();
   const auto t0 = std::chrono::steady_clock::now();
-  bit_solver s(p);
+  bit_solver s(p, m);
   const int rounds = s.solve(opt.progress);
   memory::synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -293,6 +310,21 @@ inclusion_result solve_inclusion_bits(const inclusion_problem& p, const inclusio
   r.stats.seconds = seconds;
   r.stats.peak_bytes = memory::peak_bytes();
   return r;
+}
+}  // namespace
+
+inclusion_result solve_inclusion_bits(const inclusion_problem& p, const inclusion_options& opt) { return solve_bits(p, nullptr, opt); }
+
+inclusion_result detail::bits::solve_matched(const inclusion_problem& p, const matched_edges& m, const inclusion_options& opt) {
+  FG_EXPECTS(p.objects == p.nodes, "solve_matched: objects must be the nodes");
+  const auto in = [&](const std::vector<vertex_t>& v) {
+    return std::all_of(v.begin(), v.end(), [&](vertex_t x) { return x >= 0 && x < p.nodes; });
+  };
+  FG_EXPECTS(m.ret_src.size() == m.ret_dst.size() && m.ret_src.size() == m.ret_idx.size() &&
+                 m.call_src.size() == m.call_dst.size() && m.call_src.size() == m.call_idx.size() && in(m.ret_src) &&
+                 in(m.ret_dst) && in(m.call_src) && in(m.call_dst),
+             "solve_matched: edge lists of different lengths or a node out of range");
+  return solve_bits(p, &m, opt);
 }
 
 }  // namespace fg

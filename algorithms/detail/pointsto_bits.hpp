@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/detail/indirect_calls.hpp"
+#include "algorithms/pointsto.hpp"
 #include "core/array.hpp"
 
 namespace fg::detail::bits {
@@ -31,9 +32,10 @@ FG_HD inline int lowest_bit(word x) {  // x != 0
 }
 
 /// One complex constraint: a load d = *p (kind load, arg d), a store *p = s (kind store, arg s,
-/// its store family) or an indirect call (kind call, arg the site). `slot` is its pointer's row of
-/// the ran/delta matrices.
-enum unit_kind : std::uint8_t { load = 0, store = 1, call = 2 };
+/// its store family), an indirect call (kind call, arg the site) or a matched return c -ret_i-> d
+/// (kind ret, pointer c, arg d, family i; see matched_view). `slot` is its pointer's row of the
+/// ran/delta matrices.
+enum unit_kind : std::uint8_t { load = 0, store = 1, call = 2, ret = 3 };
 struct units_view {
   const std::int32_t* slot;
   const std::uint8_t* kind;
@@ -42,13 +44,29 @@ struct units_view {
   std::size_t count;
 };
 
+/// The call edges a -call_i-> b by b: src[j], idx[j] for j in [ptr[b], ptr[b + 1]). A return
+/// unit c -ret_i-> d makes, from each b in pts(c), the edge a -> d of every call edge into b with
+/// index i: CFL's A -> call_i A ret_i, with pts(v) = {u : A(u, v)} (algorithms/cfl_value_flow.cpp).
+struct matched_view {
+  const offset_t* ptr = nullptr;
+  const vertex_t* src = nullptr;
+  const vertex_t* idx = nullptr;
+};
+
 /// What the candidate edges need: bit -> object id, node -> representative, the stores' field
-/// maps and the call tables.
+/// maps, the call tables and the matched calls.
 struct tables_view {
   const vertex_t* object_of;
   const vertex_t* rep;
   field_view fields;
   call_table calls;
+  matched_view matched;
+};
+
+/// The host's matched calls and returns: return edges c -ret_i-> d, call edges a -call_i-> b.
+struct matched_edges {
+  std::vector<vertex_t> ret_src, ret_dst, ret_idx;
+  std::vector<vertex_t> call_src, call_dst, call_idx;
 };
 
 /// rows[node[i]] gets bit bit[i], for i < m.
@@ -78,5 +96,8 @@ void row_sizes(const word* rows, std::size_t words, const vertex_t* rep, vertex_
 /// The objects of rows[rep[v]] in order at col[row_ptr[v]...], for v < n.
 void row_objects(const word* rows, std::size_t words, const vertex_t* rep, const vertex_t* object_of, vertex_t n,
                  const offset_t* row_ptr, vertex_t* col);
+
+/// solve_inclusion_bits with matched returns as one more complex rule (needs objects == nodes).
+inclusion_result solve_matched(const inclusion_problem& p, const matched_edges& m, const inclusion_options& opt = {});
 
 }  // namespace fg::detail::bits

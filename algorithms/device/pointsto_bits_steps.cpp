@@ -22,8 +22,12 @@ FG_HD inline void unit_edges(const units_view& u, const tables_view& t, std::siz
     emit(o, a);
   } else if (u.kind[i] == store) {
     store_edges(t.fields, std::size_t(u.family[i]), a, o, emit);
-  } else {
+  } else if (u.kind[i] == call) {
     call_edges(t.calls, std::size_t(a), o, emit);
+  } else {
+    const matched_view& m = t.matched;
+    for (offset_t j = m.ptr[o]; j < m.ptr[o + 1]; ++j)
+      if (m.idx[j] == vertex_t(u.family[i])) emit(m.src[j], a);
   }
 }
 

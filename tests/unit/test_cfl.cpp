@@ -25,8 +25,9 @@ using namespace fg;
 namespace fs = std::filesystem;
 
 using test::data;
-// The set solver, the build's device solver (the set solver again in the CPU build) and the
-// reference matrix twin against the worklist oracle: every symbol's pair count.
+// The set solver, the build's device solver (the set solver again in the CPU build), the
+// value-flow bit-row path where the grammar has its shape and the reference matrix twin against
+// the worklist oracle: every symbol's pair count.
 void check_against_worklist(const cfl_grammar& g, const cfl_graph& gr, bool reference_too) {
   const cfl_result want = solve_cfl_worklist(g, gr);
   const cfl_result sets = solve_cfl_sets(g, gr);
@@ -34,11 +35,16 @@ void check_against_worklist(const cfl_grammar& g, const cfl_graph& gr, bool refe
   CHECK(sets.pairs == want.pairs);
   const cfl_result dev = solve_cfl(g, gr, exec::device);
   CHECK(dev.pairs == want.pairs);
+  const auto vf = solve_cfl_value_flow(g, gr);  // the value-flow grammar's bit-row path
+  if (vf) {
+    CHECK(vf->pairs == want.pairs);
+    CHECK(vf->counts == want.counts);
+  }
   if (reference_too) {
     const cfl_result ref = solve_cfl(g, gr, exec::reference);
     CHECK(ref.pairs == want.pairs);
 #if defined(FG_WITH_CUDA)
-    CHECK(ref.iterations == dev.iterations);  // the matrix twins take the same rounds
+    if (!vf) CHECK(ref.iterations == dev.iterations);  // the matrix twins take the same rounds
 #endif
   }
   MESSAGE(gr.path << ": count " << dev.counts[0] << ", " << dev.iterations << " rounds, " << dev.seconds << " s (sets "
@@ -74,6 +80,21 @@ TEST_CASE("cfl: the hand-written Dyck case gives its known pairs") {
     CHECK(r.count_pairs[0] == want);
   }
   CHECK(solve_cfl_worklist(g, gr).counts[0] == offset_t(want.size()));
+  const auto vf = solve_cfl_value_flow(g, gr, opt);  // Dyck with ε is value flow's shape
+  REQUIRE(vf.has_value());
+  CHECK(vf->count_pairs[0] == want);
+}
+
+TEST_CASE("cfl: only the value-flow shape takes the bit-row path") {
+  const cfl_grammar aa = read_cfl_grammar(data("cfl/aa.cfg"));
+  const cfl_graph gr = read_cfl_graph(data("cfl/art.peg"), aa);
+  CHECK_FALSE(solve_cfl_value_flow(aa, gr).has_value());  // two nonterminals counted through M, V
+  const cfl_grammar no_eps = read_cfl_grammar(write_temp("noeps.cfg", "A\tA\tA\nA\ta\n\nCount:\nA\n"));
+  cfl_graph g2;
+  g2.nodes = 2;
+  g2.src.assign(no_eps.names.size(), {});
+  g2.dst = g2.idx = g2.src;
+  CHECK_FALSE(solve_cfl_value_flow(no_eps, g2).has_value());  // without ε, pts(v) would lack v's own edges' sources
 }
 
 TEST_CASE("cfl: POCR alias (.peg, aa.cfg) and value-flow (.vfg, vf.cfg) inputs equal the worklist solver") {
