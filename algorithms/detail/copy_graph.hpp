@@ -83,17 +83,15 @@ class copy_graph {
   }
 
   /// The same for the part of the graph reachable from `roots` only: after edges into the roots
-  /// (or rows merged into them), every new cycle passes through a root, and only the nodes
-  /// returned (in topological order) can have gained objects. Late rounds of a solve touch a small
-  /// part of the graph; this keeps their cost to that part.
-  template <class OnMerge, class OnDone = no_op>
-  std::vector<vertex_t> collapse_from(const std::vector<vertex_t>& roots, OnMerge&& on_merge, OnDone&& on_done = {}) {
+  /// (or rows merged into them), every new cycle passes through a root, and only the nodes handed
+  /// to on_done can have gained objects. Late rounds of a solve touch a small part of the graph;
+  /// this keeps their cost to that part.
+  template <class OnMerge, class OnDone>
+  void collapse_from(const std::vector<vertex_t>& roots, OnMerge&& on_merge, OnDone&& on_done) {
     tarjan t(size());
     normalise_dirty();
     for (vertex_t r : roots)
       if (const vertex_t v = find(r); t.index[std::size_t(v)] < 0) visit(v, t, on_merge, on_done);
-    std::reverse(t.order.begin(), t.order.end());
-    return std::move(t.order);
   }
 
  private:
