@@ -38,4 +38,12 @@ struct cg_kernels<device_space> {
 };
 #undef FG_CG_KERNELS
 
+// The float and double instantiations of one twin's kernels (K: its cg_kernels<Space>).
+#define FG_CG_KERNELS_OF(K, T)                                                            \
+  template double K::residual<T>(const T*, const T*, T*, T*, std::int64_t);             \
+  template double K::dot<T>(const T*, const T*, std::int64_t);                          \
+  template double K::update_xr<T>(T*, T*, const T*, const T*, double, std::int64_t);    \
+  template void K::update_p<T>(T*, const T*, double, std::int64_t);
+#define FG_CG_KERNELS_INSTANTIATE(K) FG_CG_KERNELS_OF(K, float) FG_CG_KERNELS_OF(K, double)
+
 }  // namespace fg::detail

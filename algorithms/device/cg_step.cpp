@@ -48,13 +48,6 @@ void K::update_p(T* p, const T* r, double beta, std::int64_t n) {
   parallel_for(n, FG_LAMBDA(std::int64_t i) { p[i] = r[i] + b * p[i]; });
 }
 
-#define FG_CG_INSTANTIATE(T)                                                            \
-  template double K::residual<T>(const T*, const T*, T*, T*, std::int64_t);             \
-  template double K::dot<T>(const T*, const T*, std::int64_t);                          \
-  template double K::update_xr<T>(T*, T*, const T*, const T*, double, std::int64_t);    \
-  template void K::update_p<T>(T*, const T*, double, std::int64_t);
-FG_CG_INSTANTIATE(float)
-FG_CG_INSTANTIATE(double)
-#undef FG_CG_INSTANTIATE
+FG_CG_KERNELS_INSTANTIATE(K)
 
 }  // namespace fg::detail

@@ -38,13 +38,6 @@ void K::update_p(T* p, const T* r, double beta, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) p[i] = r[i] + T(beta) * p[i];
 }
 
-#define FG_CG_INSTANTIATE(T)                                                            \
-  template double K::residual<T>(const T*, const T*, T*, T*, std::int64_t);             \
-  template double K::dot<T>(const T*, const T*, std::int64_t);                          \
-  template double K::update_xr<T>(T*, T*, const T*, const T*, double, std::int64_t);    \
-  template void K::update_p<T>(T*, const T*, double, std::int64_t);
-FG_CG_INSTANTIATE(float)
-FG_CG_INSTANTIATE(double)
-#undef FG_CG_INSTANTIATE
+FG_CG_KERNELS_INSTANTIATE(K)
 
 }  // namespace fg::detail
