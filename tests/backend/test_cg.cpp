@@ -15,6 +15,8 @@
 #include "algorithms/cg.hpp"
 #include "algorithms/fem_poisson.hpp"
 #include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "storage/dcsr.hpp"
 #include "storage/sell.hpp"
 
 namespace {
@@ -123,6 +125,48 @@ TEST_CASE("cg: a hand-checked 2x2 system, and sizes that do not match") {
   CHECK(x[1] == doctest::Approx(7.0 / 11));
   array<double, host_space> b3(3), x2(2);
   CHECK_THROWS_AS(cg(A, b3, x2), invalid_argument);
+  // preconditioned by the exact inverse (1/11)[[3, -1], [-1, 4]]: one step
+  const linear_operator<double, host_space> inverse = [](const array<double, host_space>& r, array<double, host_space>& z) {
+    z[0] = (3 * r[0] - r[1]) / 11, z[1] = (-r[0] + 4 * r[1]) / 11;
+  };
+  const linear_operator<double, host_space> op = [&A](const array<double, host_space>& v, array<double, host_space>& y) {
+    spmv<plus_times<double>>(A, v, y);
+  };
+  array<double, host_space> b = to_space<host_space>(std::vector<double>{1, 2}), y(2);
+  zero(y);
+  res = cg(op, b, y, {}, inverse);
+  CHECK(res.iterations == 1);
+  CHECK(y[0] == doctest::Approx(1.0 / 11));
+  CHECK(y[1] == doctest::Approx(7.0 / 11));
+}
+
+TEST_CASE("cg: Jacobi-preconditioned CG on Q1 Poisson gives the unpreconditioned solution (device twin)") {
+  const fem_poisson<double> p = fem_poisson_3d<double>(12);
+  const auto A = clone_csr<device_space>(p.A);
+  std::vector<double> inv_diag(p.b.size());
+  for (vertex_t r = 0; r < p.A.rows; ++r)
+    for (offset_t j = p.A.row_ptr[std::size_t(r)]; j < p.A.row_ptr[std::size_t(r) + 1]; ++j)
+      if (p.A.col[std::size_t(j)] == r) inv_diag[std::size_t(r)] = 1 / p.A.val[std::size_t(j)];
+  const array<double, device_space> d = to_space<device_space>(inv_diag);
+  const linear_operator<double, device_space> jacobi = [&d](const array<double, device_space>& r, array<double, device_space>& z) {
+    std::vector<double> h = to_vector(r), s = to_vector(d);  // a test operator: plain host loops
+    for (std::size_t i = 0; i < h.size(); ++i) h[i] *= s[i];
+    z = to_space<device_space>(h);
+  };
+  const linear_operator<double, device_space> op = [&A](const array<double, device_space>& v, array<double, device_space>& y) {
+    spmv<plus_times<double>>(A, v, y);
+  };
+  cg_options opt;
+  opt.tolerance = 1e-11;
+  cg_result plain, pre;
+  const std::vector<double> x0 = solve<double, device_space>(A, p.b, opt, plain);
+  const array<double, device_space> b = to_space<device_space>(p.b);
+  array<double, device_space> x(p.b.size());
+  zero(x);
+  pre = cg(op, b, x, opt, jacobi);
+  CHECK(pre.converged);
+  const std::vector<double> x1 = to_vector(x);
+  for (std::size_t i = 0; i < x0.size(); ++i) REQUIRE(x1[i] == doctest::Approx(x0[i]).epsilon(1e-8).scale(1e-6));
 }
 
 TEST_CASE("cg: Q1 Poisson converges with order 2 on CSR and SELL, both twins, double") { check_orders<double>(1e-10, 1e-8); }
