@@ -54,7 +54,7 @@ amg<Space>::amg(const csr_matrix<double, Space>& A0, const amg_options& opt) : o
     if (levels_.size() > 1) L.b = array<double, Space>(std::size_t(A.rows)), L.x = array<double, Space>(std::size_t(A.rows));
     if (A.rows <= opt.coarse_size || int(levels_.size()) >= opt.max_levels) break;
     vertex_t count = 0;
-    L.agg = detail::aggregate(detail::strength(A, opt.strength), count);
+    L.agg = detail::aggregate(detail::strength(A, opt.strength * std::pow(0.5, double(levels_.size() - 1))), count);  // Vaněk: theta / 2^k
     st.aggregates = count;
     if (count >= A.rows) break;  // nothing merged: coarsening has stalled
     std::vector<double> B_next;

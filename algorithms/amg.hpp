@@ -17,6 +17,8 @@ struct amg_options {
   /// theta: a_ij strong when |a_ij| >= theta sqrt(|a_ii a_jj|) (and != 0). 0.05 leaves out the Q1
   /// elements' corner couplings (1/32 of the diagonal): with them, aggregates of 27 nodes took PCG
   /// from 11 to 25 iterations between 8^3 and 48^3 cubes; without, 12 to 16 (algorithms/fem_poisson).
+  /// Level k uses theta / 2^k (Vaněk et al.): coarse operators are denser, their entries smaller
+  /// next to the diagonal, and a fixed theta let 3D Poisson's third level reach 177 entries a row.
   double strength = 0.05;
   int max_levels = 12;
   vertex_t coarse_size = 256;        ///< stop coarsening at or below this many rows
@@ -57,6 +59,7 @@ class amg {
   std::size_t levels() const noexcept { return levels_.size(); }
   const csr_matrix<double, Space>& A(std::size_t k) const { return levels_[k].A; }
   const csr_matrix<double, Space>& P(std::size_t k) const { return levels_[k].P; }  ///< empty on the coarsest
+  const csr_matrix<double, Space>& R(std::size_t k) const { return levels_[k].R; }  ///< P(k)^T
   const std::vector<vertex_t>& aggregates(std::size_t k) const { return levels_[k].agg; }
 
  private:

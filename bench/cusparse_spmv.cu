@@ -1,20 +1,10 @@
 // cuSPARSE baseline: cusparseSpMV, CSR, CUSPARSE_SPMV_ALG_DEFAULT; descriptors and the external
 // buffer are set up once so each run() is one library call, as a tuned caller would do.
-#include <cusparse.h>
-
 #include <string>
 
+#include "bench/cusparse_check.hpp"
 #include "bench/cusparse_spmv.hpp"
-#include "core/cuda_check.hpp"
 #include "storage/device/policy.hpp"
-
-#define FG_CUSPARSE_TRY(call)                                                                   \
-  do {                                                                                          \
-    cusparseStatus_t st_ = (call);                                                              \
-    if (st_ != CUSPARSE_STATUS_SUCCESS)                                                         \
-      throw ::fg::cuda_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " +    \
-                             #call + ": " + cusparseGetErrorString(st_));                       \
-  } while (0)
 
 namespace fg::bench {
 
