@@ -4,13 +4,14 @@
 # Inputs: .data/ (git-ignored; carried) may hold real graphs: *.mtx.gz / *.txt.gz are benchmarked.
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
-# racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses
+# racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
+# numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem)
 # (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses},
+parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -115,6 +116,13 @@ for f in readelf objdump ld as; do [ -e ".data/pointsto/$f.pts.gz" ] && pts_set+
 [ ${#pts_set[@]} -gt 0 ] && want analyses && step pointsto 420 build/cuda/fluxgraph bench pointsto --check --runs 3 "${pts_set[@]}"
 [ -e .data/pocr/aa.cfg ] && want analyses && step cfl 200 bash -c 'd=.data/pocr; build/cuda/fluxgraph bench cfl --runs 5 $d/aa.cfg \
   $d/{art,bzip2,gzip,crafty,astar,namd}.peg.gz && build/cuda/fluxgraph bench cfl --runs 5 $d/vf.cfg $d/{art,bzip2,gzip,astar}.vfg.gz'
+# Issue 21: CG on the Q1 FE problem up to 128^3 cubes (CSR, SELL-C-sigma, the selected kernel; float,
+# double), the CuPy/cuSPARSE CG per iteration at 128^3 beside it, and the AMG setup's Galerkin
+# product (DCSR SpMM vs CSR/COO vs cuSPARSE) on 2D 1024^2 and 3D 128^3 Poisson, with PCG.
+want numerics && step cg-fem 300 build/cuda/examples/cg_fem --size 32 --grids 3
+want numerics && step cupy-cg 200 bash -c 'for p in float double; do python3 examples/cg_fem/cupy_cg.py --size 128 --iterations 100 --precision $p; done'
+want numerics && step amg 400 bash -c 'build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 &&
+  build/cuda/examples/amg_setup --problem poisson3d --size 128 --grids 1 && build/cuda/examples/amg_setup --problem fem --size 16 --grids 3'
 
 echo
 echo "================ summary ================"
@@ -144,6 +152,9 @@ echo "-- incremental closure (held-back share extended vs from scratch) --"
 for f in "$out"/pagerank-*.log; do [ -e "$f" ] && grep -E "pagerank:|backend" "$f"; done
 show pointsto && echo "-- points-to (bench pointsto: solve = GPU, cpu = wave solver) --" && grep -vE "^device" "$out/pointsto.log"
 show cfl && echo "-- CFL (bench cfl: solve = GPU, cpu = set solver) --" && grep -vE "^device" "$out/cfl.log"
+show cg-fem && echo "-- CG on the Q1 FE problem (cg_fem; CuPy CG per iteration below) --" && grep -vE "^\{" "$out/cg-fem.log"
+show cupy-cg && cat "$out/cupy-cg.log"
+show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
 for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points closure.json; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
