@@ -40,7 +40,7 @@ want tests && step tests 490 ctest --preset cuda -V -j 4 --timeout 420
 # reduced size: the test cases of 10^4 batches, 2^24 nonzeros, real graphs and out-of-memory
 # injection are left out (the sanitizers slow kernels 10-100x; OOM injection fights their allocator).
 san_skip='*10^4*,*2^24*,many short streams*,spmm on real graphs*,*hub row of 1e5*,*workspace cap*,*out of*memory*'
-san_skip+=',*cannot get memory*,*runs out of memory*,api analyses: CFL value flow*,*allocation that fails*'
+san_skip+=',*cannot get memory*,*runs out of memory*,api analyses: CFL value flow*,*allocation that fails*,amg: preconditioned CG*'
 if command -v compute-sanitizer >/dev/null; then  # parts: sanitize = memcheck + racecheck
   { want sanitize || want memcheck; } && step memcheck 400 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
     build/cuda/tests/fg_test_backend --no-intro=true -tce="$san_skip"
