@@ -9,7 +9,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "algorithms/fem_poisson.hpp"
 #include "bench/matrices.hpp"
 #include "bench/spgemm.hpp"
+#include "bench/timer.hpp"
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
 #include "storage/dcsr.hpp"
@@ -26,7 +26,6 @@
 namespace {
 using namespace fg;
 using space = device_space;
-using clock_type = std::chrono::steady_clock;
 
 // The 5- or 7-point Laplacian (2 dims on the diagonal, -1 off it) on side^dims points, rows sorted.
 csr_matrix<double, host_space> poisson(int dims, vertex_t side) {
@@ -48,20 +47,6 @@ csr_matrix<double, host_space> poisson(int dims, vertex_t side) {
   return A;
 }
 
-template <class F>
-double median_seconds(int runs, F&& f) {
-  std::vector<double> t;
-  for (int r = 0; r < runs; ++r) {
-    memory::synchronize();
-    const auto t0 = clock_type::now();
-    f();
-    memory::synchronize();
-    t.push_back(std::chrono::duration<double>(clock_type::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 // Largest |x - y| / max|y| between two CSR products (same structure expected).
 double difference(const csr_matrix<double, space>& X, const csr_matrix<double, space>& Y) {
   const auto x = clone_csr<host_space>(X), y = clone_csr<host_space>(Y);
@@ -78,21 +63,23 @@ struct galerkin_times {
   double dcsr = 0, esc = 0, cusparse = -1, esc_diff = 0, cusparse_diff = 0;
 };
 
-// The Galerkin products of every level, by each method, medians of `runs`.
+// The Galerkin products of every level, by each method, medians of `runs` after one warm-up.
 galerkin_times time_galerkin(const amg<space>& m, int runs) {
   galerkin_times t;
+  bench::device_timer timer;
+  auto median_seconds = [&](auto&& f) { return 1e-3 * bench::median_ms(timer, 1, runs, [&](int) { f(); }); };
   for (std::size_t k = 0; k + 1 < m.levels(); ++k) {
     const auto Ad = dcsr_matrix<double, space>::from_csr(m.A(k));
     dcsr_config rect;
     rect.square = false;
     const auto Pd = dcsr_matrix<double, space>::from_csr(m.P(k), rect), Rd = dcsr_matrix<double, space>::from_csr(m.R(k), rect);
     csr_matrix<double, space> by_dcsr, by_esc, by_cusparse;
-    t.dcsr += median_seconds(runs, [&] { by_dcsr = spmm<plus_times<double>>(Rd, spmm<plus_times<double>>(Ad, Pd)).to_csr(); });
-    t.esc += median_seconds(runs, [&] { by_esc = bench::spgemm_esc(m.R(k), bench::spgemm_esc(m.A(k), m.P(k))); });
+    t.dcsr += median_seconds([&] { by_dcsr = spmm<plus_times<double>>(Rd, spmm<plus_times<double>>(Ad, Pd)).to_csr(); });
+    t.esc += median_seconds([&] { by_esc = bench::spgemm_esc(m.R(k), bench::spgemm_esc(m.A(k), m.P(k))); });
     t.esc_diff = std::max(t.esc_diff, difference(by_esc, by_dcsr));
     if (bench::have_cusparse_spgemm()) {
       t.cusparse = std::max(t.cusparse, 0.0) +
-                   median_seconds(runs, [&] { by_cusparse = bench::spgemm_cusparse(m.R(k), bench::spgemm_cusparse(m.A(k), m.P(k))); });
+                   median_seconds([&] { by_cusparse = bench::spgemm_cusparse(m.R(k), bench::spgemm_cusparse(m.A(k), m.P(k))); });
       t.cusparse_diff = std::max(t.cusparse_diff, difference(by_cusparse, by_dcsr));
     }
   }
