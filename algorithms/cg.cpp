@@ -25,13 +25,6 @@ cg_result cg(const linear_operator<T, Space>& A, const array<T, Space>& b, array
   const auto t0 = clock::now();
   cg_result res;
   array<T, Space> r(b.size()), p(b.size()), q(b.size()), z(precondition ? b.size() : 0);
-  auto apply = [&](const array<T, Space>& v, array<T, Space>& out) {
-    memory::synchronize();
-    const auto s = clock::now();
-    A(v, out);
-    memory::synchronize();
-    res.operator_seconds += std::chrono::duration<double>(clock::now() - s).count();
-  };
   // rz = r.z with z = M r (p = z), or r.r (p = r) without M
   auto precondition_r = [&](double rr) {
     if (!precondition) return rr;
@@ -39,13 +32,13 @@ cg_result cg(const linear_operator<T, Space>& A, const array<T, Space>& b, array
     return K::dot(r.data(), z.data(), n);
   };
   const double bb = K::dot(b.data(), b.data(), n);
-  apply(x, q);
+  A(x, q);
   double rr = K::residual(b.data(), q.data(), r.data(), p.data(), n);
   double rz = precondition_r(rr);
   if (precondition) K::update_p(p.data(), z.data(), 0.0, n);
   const double stop = opt.tolerance * opt.tolerance * bb;
   while (rr > stop && res.iterations < opt.max_iterations) {
-    apply(p, q);
+    A(p, q);
     const double pq = K::dot(p.data(), q.data(), n);
     if (!(pq > 0)) break;  // A not positive definite along p (or p = 0): no progress possible
     rr = K::update_xr(x.data(), r.data(), p.data(), q.data(), rz / pq, n);

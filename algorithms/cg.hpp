@@ -20,8 +20,7 @@ struct cg_result {
   int iterations = 0;
   double relative_residual = 0;  ///< ||r|| / ||b|| of the recurrence at the end (||b|| = 0: 0)
   bool converged = false;
-  double seconds = 0;            ///< wall time of the solve, the device synchronised
-  double operator_seconds = 0;   ///< of which in A (synchronised around each application)
+  double seconds = 0;            ///< wall time of the solve, the device synchronised at the end
 };
 
 /// y = A x (or z = M r); y has x's size and may hold anything before.
