@@ -3,6 +3,7 @@
 // slice's sorted batch on. Kernels: storage/detail/spmm_kernels.hpp.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -18,10 +19,13 @@ namespace {
 // products, tens of ms), and memory left free is what the result and the caller's stores grow into.
 // CPU build: slices that stay near the caches, and blocks small enough that malloc reuses them
 // instead of mapping (and page-faulting) fresh memory for every slice.
+// Rows short enough for the CUDA bins (2048 products with a mask, 16384 without) need less workspace.
 #if defined(FG_WITH_CUDA)
 constexpr std::size_t workspace_cap = std::size_t(2) << 30;
+constexpr bool has_bins = true;
 #else
 constexpr std::size_t workspace_cap = std::size_t(64) << 20;
+constexpr bool has_bins = false;
 #endif
 
 void run_phase(const spmm_options& o, const char* phase, const std::function<void()>& work) {
@@ -58,7 +62,7 @@ std::vector<vertex_t> cut_slices(const std::vector<offset_t>& cost, const std::v
 
 template <class Sr, class V, class S>
 void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask,
-                 const std::function<void(const coo_matrix<spmm_value_t<Sr, V>, S>&)>& sink,
+                 const std::function<void(coo_matrix<spmm_value_t<Sr, V>, S>&&)>& sink,
                  const spmm_options& opt, spmm_stats* stats) {
   using K = detail::spmm_kernels<S>;
   using VC = spmm_value_t<Sr, V>;
@@ -69,7 +73,9 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
   spmm_stats& st = stats != nullptr ? *stats : local;
   if (A.rows == 0) return;
 
-  const detail::spmm_cost c = detail::spmm_cost_of(is_pattern_v<VC> ? 0 : sizeof(stored_t<VC>));
+  const detail::spmm_cost c = detail::spmm_cost_of(
+      is_pattern_v<VC> ? 0 : sizeof(stored_t<VC>),
+      !has_bins ? 0 : mask ? detail::spmm_bin_limit : detail::spmm_hash_bin_limit);
   array<offset_t, S> ptr(std::size_t(A.rows) + 1), cost(std::size_t(A.rows) + 1);
   detail::product_totals total;
   run_phase(opt, "count", [&] { total = K::count_products(A, B, c, ptr.data(), cost.data()); });
@@ -97,7 +103,7 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
     run_phase(opt, "multiply", [&] { part = K::template multiply_rows<Sr>(A, B, mp, r0, r1, ptr.data()); });
     st.entries += offset_t(part.nnz);
     ++st.slices;
-    sink(part);
+    sink(std::move(part));
   }
 }
 
@@ -108,16 +114,39 @@ dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product(const spmm_operand<V>& A, const
   using VC = spmm_value_t<Sr, V>;
   dcsr_config cfg = opt.result;
   if (A.rows != B.cols) cfg.square = false;
-  dcsr_matrix<VC, S> C(cfg);
-  C.resize(A.rows, B.cols);
-  // Each row is written once, by its slice: packed segments, no slack.
-  spmm_slices<Sr, V, S>(A, B, mask, [&](const coo_matrix<VC, S>& part) { C.append_sorted(part, true); }, opt, stats);
-  return C;
+  // The slices (rows in order, each sorted) are joined into one batch and the result made from it
+  // as CSR: one copy, not the store's insert path; a single slice is taken as it is.
+  std::vector<coo_matrix<VC, S>> parts;
+  spmm_slices<Sr, V, S>(A, B, mask, [&](coo_matrix<VC, S>&& part) {
+    if (part.nnz > 0) parts.push_back(std::move(part));
+  }, opt, stats);
+  coo_matrix<VC, S> all;
+  if (parts.size() == 1) {
+    all = std::move(parts[0]);
+  } else {
+    std::size_t n = 0;
+    for (const auto& p : parts) n += p.nnz;
+    all = coo_matrix<VC, S>(n);
+    n = 0;
+    for (auto& p : parts) {
+      copy_range(all.row, n, p.row, 0, p.nnz);
+      copy_range(all.col, n, p.col, 0, p.nnz);
+      if constexpr (!is_pattern_v<VC>) copy_range(all.val, n, p.val, 0, p.nnz);
+      n += p.nnz;
+      p = {};
+    }
+  }
+  csr_matrix<VC, S> csr;
+  csr.rows = A.rows, csr.cols = B.cols;
+  csr.row_ptr = array<offset_t, S>(std::size_t(A.rows) + 1);
+  detail::spmm_kernels<S>::row_offsets(all.row.data(), all.nnz, 0, A.rows, csr.row_ptr.data());
+  csr.col = std::move(all.col), csr.val = std::move(all.val);
+  return dcsr_matrix<VC, S>::from_csr(csr, cfg);
 }
 
 #define FG_INSTANTIATE_IN(Sr, V, S)                                                                      \
   template void spmm_slices<Sr, V, S>(const spmm_operand<V>&, const spmm_operand<V>&, const mask_source&, \
-                                      const std::function<void(const coo_matrix<spmm_value_t<Sr, V>, S>&)>&, \
+                                      const std::function<void(coo_matrix<spmm_value_t<Sr, V>, S>&&)>&,      \
                                       const spmm_options&, spmm_stats*);                                 \
   template dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product<Sr, V, S>(                                  \
       const spmm_operand<V>&, const spmm_operand<V>&, const mask_source&, const spmm_options&, spmm_stats*);

@@ -133,11 +133,12 @@ struct spmm_stats {
 
 /// @brief Computes C = (A (+).(x) B) \ M slice by slice and calls sink(batch) for each slice: rows
 ///        in increasing order, each batch sorted by (row, col), one entry per cell, rows global.
-///        No mask when `mask` is empty. A.cols must not exceed B.rows; C is A.rows x B.cols.
+///        No mask when `mask` is empty. A.cols must not exceed B.rows; C is A.rows x B.cols. The sink
+///        may keep the batch (it is handed over).
 /// @throws fg::out_of_memory (see the file comment); fg::invalid_argument for mismatched shapes.
 template <class Sr, class V, class Space>
 void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask,
-                 const std::function<void(const coo_matrix<spmm_value_t<Sr, V>, Space>&)>& sink,
+                 const std::function<void(coo_matrix<spmm_value_t<Sr, V>, Space>&&)>& sink,
                  const spmm_options& opt = {}, spmm_stats* stats = nullptr);
 
 /// @brief C = (A (+).(x) B) \ M as a new DCSR store in Space (no mask when `mask` is empty).

@@ -58,8 +58,8 @@ offset_t derive(const spmm_operand<pattern>& A, const spmm_operand<pattern>& B, 
   std::vector<coo_matrix<pattern, S>> parts;
   spmm_slices<or_and, pattern, S>(
       A, B, [&target] { return operand(target); },
-      [&parts](const coo_matrix<pattern, S>& p) {
-        if (p.nnz > 0) parts.push_back(clone_coo<S>(p));
+      [&parts](coo_matrix<pattern, S>&& p) {
+        if (p.nnz > 0) parts.push_back(std::move(p));
       },
       opt, &st);
   offset_t added = 0;

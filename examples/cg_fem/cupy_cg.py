@@ -10,6 +10,7 @@ favours the baseline by those reads.
 usage: cupy_cg.py [--size N] [--iterations K] [--runs R] [--precision float|double]
 """
 import argparse
+import inspect
 import json
 import time
 
@@ -51,11 +52,13 @@ def main():
     dtype = xp.float32 if a.precision == "float" else xp.float64
     A = q1_matrix(a.size, dtype)
     b = A @ xp.ones(A.shape[0], dtype=dtype)
+    # tolerance 0: exactly `iterations` steps (the keyword became rtol in CuPy 14 and SciPy 1.12)
+    tol = {"rtol" if "rtol" in inspect.signature(sla.cg).parameters else "tol": 0}
     times = []
     for _ in range(a.runs + 1):  # the first is a warm-up
         sync()
         t0 = time.perf_counter()
-        sla.cg(A, b, tol=0, maxiter=a.iterations)  # tol 0: exactly `iterations` steps
+        sla.cg(A, b, maxiter=a.iterations, **tol)
         sync()
         times.append(time.perf_counter() - t0)
     t = sorted(times[1:])[len(times[1:]) // 2]

@@ -1,6 +1,7 @@
 // SpMM with row-length-binned kernels (King et al. 2016, §III-B): rows are binned by partial-product
-// count (1-32, 33-64, ..., 1025-2048); a thread block expands, sorts (bitonic), reduces and masks one
-// row in shared memory; rows of 2049+ products take the global path (device radix sort,
+// count (1-32, 33-64, ..., 1025-2048); with a mask, a thread block expands, sorts (bitonic), reduces
+// and masks one row in shared memory; without one, the products are summed into a hash table per
+// row (storage/cuda/spmm_hash.cuh). Rows of 2049+ products take the global path (device radix sort,
 // storage/device/spmm_global.cpp). Replaces storage/device/spmm_portable.cpp in the CUDA build;
 // reference twin: storage/reference/spmm.cpp.
 #include <cub/block/block_scan.cuh>
@@ -10,36 +11,14 @@
 #include <cstdint>
 
 #include "core/cuda_check.hpp"
+#include "storage/cuda/spmm_common.cuh"
+#include "storage/cuda/spmm_hash.cuh"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
 #include "storage/device/spmm_device.hpp"
 
 namespace fg::detail {
 namespace {
-
-/// Bitonic sort of key[0, n) (n a power of two) with its values, by the whole block.
-template <bool Values, class T>
-__device__ void bitonic_sort(std::uint32_t* key, T* val, int n) {
-  for (int k = 2; k <= n; k <<= 1)
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = threadIdx.x; i < n; i += blockDim.x) {
-        const int p = i ^ j;
-        if (p > i) {
-          const std::uint32_t a = key[i], b = key[p];
-          if ((a > b) == ((i & k) == 0)) {
-            key[i] = b;
-            key[p] = a;
-            if constexpr (Values) {
-              const T v = val[i];
-              val[i] = val[p];
-              val[p] = v;
-            }
-          }
-        }
-      }
-      __syncthreads();
-    }
-}
 
 /// One block per listed row of at most Cap products. Results go to the workspace at ptr[r] - base,
 /// sorted by column; count[r - r0] = their number. Every loop that contains __syncthreads has
@@ -70,24 +49,15 @@ spmm_bin_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_operand<pattern> M, b
   int filled = 0;
   A.for_each_piece(r, [&](offset_t b, offset_t e) {
     for (offset_t c0 = b; c0 < e; c0 += Threads) {
-      const offset_t j = c0 + t;
-      int len = 0;
-      if (j < e) {
-        const vertex_t k = A.col[j];
-        len = k < B.rows ? int(B.size(k)) : 0;
-        brow[t] = k;
-        aval[t] = value_or<V>(A.val, j, Sr::pattern_value());
-      }
+      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, &brow[t], &aval[t]);
       int off = 0, chunk = 0;
       block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
       start[t] = off;  // entries past the row's end get the chunk's total: never found
       __syncthreads();
-      for (int q = t; q < chunk; q += Threads) {
-        const int s = int(last_not_greater(start, std::int64_t(Threads), q));
-        const offset_t jb = B.locate(brow[s], q - start[s]);
-        key[filled + q] = std::uint32_t(B.col[jb]);
-        if constexpr (values) val[filled + q] = Sr::mul(aval[s], value_or<V>(B.val, jb, Sr::pattern_value()));
-      }
+      for_each_product<Sr, V, values>(B, start, Threads, brow, aval, t, chunk, Threads, [&](int q, std::uint32_t c, T v) {
+        key[filled + q] = c;
+        if constexpr (values) val[filled + q] = v;
+      });
       filled += chunk;
       __syncthreads();
     }
@@ -197,17 +167,20 @@ coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multip
   fill_zero(count);  // rows without products are in no bin
 
   // Bins: a label per row, rows stably sorted by label (radix sort), each bin's start by lower_bound.
+  // Without a mask the rows go to the hash-table kernels, which have bins of their own.
+  const int bins = M == nullptr ? spmm_hash::hash_bins : spmm_bins;
   array<std::uint8_t, device_space> label(static_cast<std::size_t>(n));
   array<vertex_t, device_space> order(static_cast<std::size_t>(n));
   std::uint8_t* l = label.data();
   vertex_t* o = order.data();
   parallel_for(n, FG_LAMBDA(std::int64_t i) {
     o[i] = vertex_t(r0 + i);
-    l[i] = std::uint8_t(spmm_bin(ptr[r0 + i + 1] - ptr[r0 + i]));
+    const offset_t p = ptr[r0 + i + 1] - ptr[r0 + i];
+    l[i] = std::uint8_t(bins == spmm_bins ? spmm_bin(p) : spmm_hash::hash_bin(p, A.size(vertex_t(r0 + i))));
   });
   thrust::stable_sort_by_key(policy(), l, l + n, o);
-  array<std::int64_t, device_space> bin_start(spmm_bins + 1);
-  thrust::lower_bound(policy(), l, l + n, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(spmm_bins + 1),
+  array<std::int64_t, device_space> bin_start(std::size_t(bins) + 1);
+  thrust::lower_bound(policy(), l, l + n, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(bins + 1),
                       bin_start.data());
   const std::vector<std::int64_t> bs = to_vector(bin_start);
   auto rows_of = [&](int b) { return bs[std::size_t(b) + 1] - bs[std::size_t(b)]; };
@@ -215,6 +188,11 @@ coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multip
   vertex_t* wc = ws_col.data();
   stored_t<VC>* wv = ws_val.data();
   offset_t* cnt = count.data();
+  if (M == nullptr) {  // no set difference: the distinct columns in hash tables, only they sorted
+    spmm_hash::multiply_bins<Sr>(rows_of, list_of, A, B, ptr, base, r0, wc, wv, cnt);
+    spmm_device::global_rows<Sr>(A, B, M, list_of(bins - 1), rows_of(bins - 1), r0, ptr, base, wc, wv, cnt);
+    return spmm_device::gather<VC>(r0, r1, ptr, base, wc, wv, cnt);
+  }
   launch_bin<32, 32, Sr>(rows_of(1), A, B, M, list_of(1), ptr, base, r0, wc, wv, cnt);
   launch_bin<64, 32, Sr>(rows_of(2), A, B, M, list_of(2), ptr, base, r0, wc, wv, cnt);
   launch_bin<128, 64, Sr>(rows_of(3), A, B, M, list_of(3), ptr, base, r0, wc, wv, cnt);

@@ -19,23 +19,31 @@ struct product_totals {
   offset_t cost = 0;      ///< workspace bytes of all rows (see count_products)
 };
 
-/// Workspace a slice needs, in bytes: per partial product, per entry of A, per row. Sized for the
-/// global path (64-bit keys, the sort's second buffer, reduced copies, the output batch), which
-/// needs the most; the CUDA bins need less.
+/// Workspace a slice needs, in bytes: per partial product, per entry of A, per row. The global path
+/// needs the most per product (64-bit keys, the sort's second buffer, reduced copies, the output
+/// batch); a row of at most bin_limit products (the CUDA bins) needs its products' workspace
+/// (column and value) and the output batch (row, column, value).
 struct spmm_cost {
   offset_t per_product = 0, per_entry = 16, per_row = 64;
+  offset_t bin_limit = 0, per_binned_product = 0;
+  FG_HD offset_t of(offset_t products, offset_t entries) const {
+    return (products <= bin_limit ? per_binned_product : per_product) * products + per_entry * entries + per_row;
+  }
 };
-inline spmm_cost spmm_cost_of(std::size_t value_bytes) {
-  return {offset_t(40 + 4 * value_bytes), 16, 64};
+/// bin_limit: the longest row the CUDA bins take (0: every row takes the global path).
+inline spmm_cost spmm_cost_of(std::size_t value_bytes, offset_t bin_limit) {
+  return {offset_t(40 + 4 * value_bytes), 16, 64, bin_limit, offset_t(12 + 2 * value_bytes)};
 }
 
 /// Product-count bins of the CUDA kernels (§III-B): 0 = no products, 1: 1-32, 2: 33-64, ...,
-/// 7: 1025-2048 (shared memory, a thread block per row), 8: 2049+ (global path).
+/// 7: 1025-2048 (shared memory, a thread block per row), 8: 2049+ (global path). Unmasked products
+/// (hash tables, storage/cuda/spmm_hash.cuh) have bins of their own, up to 16384 products.
 inline constexpr int spmm_bins = 9;
-FG_HD inline int spmm_bin(offset_t products) {
+inline constexpr offset_t spmm_bin_limit = 2048, spmm_hash_bin_limit = 16384;
+FG_HD inline int spmm_bin(offset_t products, int bins = spmm_bins) {
   if (products <= 0) return 0;
   int b = 1;
-  for (offset_t cap = 32; products > cap && b < spmm_bins - 1; cap *= 2) ++b;
+  for (offset_t cap = 32; products > cap && b < bins - 1; cap *= 2) ++b;
   return b;
 }
 
@@ -64,6 +72,9 @@ struct spmm_kernels;
                                                            vertex_t r1, const offset_t* ptr);        \
   /* true when (row, col) strictly increase over the n entries (sorted, no repeats) */                \
   static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);            \
+  /* row_ptr[i] (i in [0, rows]) = first of the n entries of a batch sorted by row whose row is     \
+     >= r0 + i: the CSR offsets of rows r0 .. r0 + rows - 1 */                                        \
+  static void row_offsets(const vertex_t* row, std::size_t n, vertex_t r0, vertex_t rows, offset_t* row_ptr); \
   /* sets the bits (row[i], col[i]) of a membership bitmap (spmm_operand::bits) */                   \
   static void mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col,     \
                    std::size_t n);

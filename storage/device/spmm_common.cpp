@@ -25,7 +25,7 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
         for (offset_t j = b; j < e; ++j) n += A.col[j] < B.rows ? B.size(A.col[j]) : 0;
       });
     ptr[r] = n;
-    cost[r] = r < rows ? n * c.per_product + A.size(vertex_t(r)) * c.per_entry + c.per_row : 0;
+    cost[r] = r < rows ? c.of(n, A.size(vertex_t(r))) : 0;
   });
   product_totals t;
   t.products = kernels<device_space>::exclusive_scan(ptr, std::size_t(rows) + 1);
@@ -42,6 +42,19 @@ bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n)
       },
       std::int64_t(0), thrust::plus<std::int64_t>());
   return bad == 0;
+}
+
+void K::row_offsets(const vertex_t* row, std::size_t n, vertex_t r0, vertex_t rows, offset_t* row_ptr) {
+  const auto m = std::int64_t(n);
+  parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t i) {
+    std::int64_t lo = 0, hi = m;  // first entry whose row is >= r0 + i
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (std::int64_t(row[mid]) < std::int64_t(r0) + i) lo = mid + 1;
+      else hi = mid;
+    }
+    row_ptr[i] = offset_t(lo);
+  });
 }
 
 void K::mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col, std::size_t n) {

@@ -24,7 +24,7 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
     ptr[r] = t.products;
     cost[r] = t.cost;
     t.products += n;
-    t.cost += n * c.per_product + A.size(r) * c.per_entry + c.per_row;
+    t.cost += c.of(n, A.size(r));
   }
   ptr[A.rows] = t.products;
   cost[A.rows] = t.cost;
@@ -88,6 +88,14 @@ bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n)
   for (std::size_t i = 1; i < n; ++i)
     if (row[i] < row[i - 1] || (row[i] == row[i - 1] && col[i] <= col[i - 1])) return false;
   return true;
+}
+
+void K::row_offsets(const vertex_t* row, std::size_t n, vertex_t r0, vertex_t rows, offset_t* row_ptr) {
+  std::size_t j = 0;  // one sequential walk
+  for (vertex_t i = 0; i <= rows; ++i) {
+    while (j < n && row[j] < r0 + i) ++j;
+    row_ptr[i] = offset_t(j);
+  }
 }
 
 void K::mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col, std::size_t n) {

@@ -180,11 +180,12 @@ TEST_CASE("spmm of every semiring matches an independent product on random matri
   random_products<min_plus<double>, double>();
 }
 
-TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 2049+ products") {
+TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 2049+ products (16385+ unmasked)") {
   // B: 4096 rows of one entry each (column j % 600 for row j, so products collide and reduce);
   // A's row i has a chosen number of entries: exactly that many products.
-  const std::vector<offset_t> counts = {0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
-                                        511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4000};
+  const std::vector<offset_t> counts = {0, 1, 2, 8, 9, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
+                                        511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4000,
+                                        4096, 4097, 8192, 8193, 16384, 16385, 17000};
   std::vector<std::vector<vertex_t>> arows, brows(4096);
   for (std::size_t j = 0; j < brows.size(); ++j) brows[j] = {vertex_t(j % 600)};
   std::mt19937 g(7);
@@ -201,6 +202,17 @@ TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 204
   const auto M = random_csr<pattern>(9, vertex_t(counts.size()), 600, 3000, shape::uniform);
   check_product<or_and>("binned pattern masked", Ap, Bp, &M);
   check_product<min_plus<double>>("binned min-plus masked", A, B, &M);
+  check_product<min_plus<double>>("binned min-plus", A, B);
+  // Unmasked rows reduce in hash tables: B2's rows are distinct columns, so a row's columns are
+  // nearly all distinct (full tables, and more than a block's counting sort takes: the bitonic path).
+  std::vector<std::vector<vertex_t>> distinct(4096);
+  for (std::size_t j = 0; j < distinct.size(); ++j) distinct[j] = {vertex_t(j), vertex_t((j * 7 + 1) % 4096)};
+  const auto B2 = test::csr_from_rows<float>(4096, distinct);
+  check_product<plus_times<float>>("binned distinct floats", test::csr_from_rows<float>(4096, arows), B2);
+  // Few products but many entries of A (most reach empty rows of B): not the lane groups' rows.
+  std::vector<std::vector<vertex_t>> sparse_b(4096);
+  for (std::size_t j = 0; j < sparse_b.size(); j += 97) sparse_b[j] = {vertex_t(j % 600)};
+  check_product<plus_times<double>>("few products, many entries", A, test::csr_from_rows<double>(600, sparse_b));
 }
 
 TEST_CASE("spmm on empty matrices, empty rows and rows of A that reach only empty rows of B") {

@@ -1,0 +1,392 @@
+// SpMM rows of unmasked products (storage/cuda/spmm_binned.cu) without sorting every product. The
+// sort-based bins of §III-B sort each row's partial products; a row of the Galerkin product
+// R·(A·P) has ~400 products but only ~30 distinct columns. Here:
+//  - rows of up to 8, 16, 32 products (and entries of A): a group of as many lanes, one product a
+//    lane, sorted across the lanes by shuffles (bitonic) and reduced by a segmented shuffle scan:
+//    no shared memory, no atomics;
+//  - 33-512: a warp per row adds each product into its column's slot of a hash table in shared
+//    memory (one atomic), then sorts only the distinct columns;
+//  - 513-16384: the same with a thread block per row and a table in dynamic shared memory.
+// The bins are hash_bin's; longer rows take the global path. Sums in the
+// tables run in an unspecified order, so float values may differ from the reference twin's in the
+// last bits.
+#pragma once
+#include <cub/block/block_scan.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/cuda_check.hpp"
+#include "storage/cuda/spmm_common.cuh"
+#include "storage/detail/search.hpp"
+#include "storage/detail/spmm_kernels.hpp"
+
+namespace fg::detail::spmm_hash {
+
+constexpr std::uint32_t empty_slot = 0xffffffffu;
+
+constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
+
+/// slot += v in the semiring, atomically: the hardware's add for plus_times, a CAS loop otherwise.
+template <class Sr, class T>
+__device__ void accumulate(T* slot, T v) {
+  if constexpr (std::is_same_v<Sr, plus_times<T>> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    atomicAdd(slot, v);
+  } else if constexpr (sizeof(T) == 8) {
+    auto* p = reinterpret_cast<unsigned long long*>(slot);
+    unsigned long long old = *p, seen;
+    do {
+      seen = old;
+      const T sum = Sr::add(__longlong_as_double(static_cast<long long>(seen)), v);
+      old = atomicCAS(p, seen, static_cast<unsigned long long>(__double_as_longlong(sum)));
+    } while (old != seen);
+  } else {
+    static_assert(sizeof(T) == 4, "spmm_hash: 4- or 8-byte values");
+    auto* p = reinterpret_cast<unsigned int*>(slot);
+    unsigned int old = *p, seen;
+    do {
+      seen = old;
+      const T sum = Sr::add(__uint_as_float(seen), v);
+      old = atomicCAS(p, seen, __float_as_uint(sum));
+    } while (old != seen);
+  }
+}
+
+/// Adds (c, v) into a table of Slots (a power of two) keys and values; open addressing, linear
+/// probing. Keys are only ever set once (empty -> c), so a plain read that sees c is final.
+template <int Slots, class Sr, bool Values, class T>
+__device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
+  std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
+  for (;;) {
+    std::uint32_t k = key[h];
+    if (k == empty_slot) {
+      k = atomicCAS(&key[h], empty_slot, c);
+      if (k == empty_slot) k = c;
+    }
+    if (k == c) break;
+    h = (h + 1) & (Slots - 1);
+  }
+  if constexpr (Values) accumulate<Sr>(&val[h], v);
+}
+
+/// Warp per row, rows of at most Slots products (the table can hold them all); the warps of a block
+/// never synchronise with each other.
+template <int Slots, int Warps, class Sr, class V>
+__global__ void __launch_bounds__(Warps * 32)
+warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, std::int64_t nrows,
+          const offset_t* __restrict__ ptr, offset_t base, vertex_t r0, vertex_t* __restrict__ ws_col,
+          stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val, offset_t* __restrict__ count) {
+  using VC = spmm_value_t<Sr, V>;
+  using T = typename Sr::value_type;
+  constexpr bool values = !is_pattern_v<VC>;
+  constexpr int slots = Slots;
+  constexpr unsigned full = 0xffffffffu;
+  __shared__ std::uint32_t key_all[Warps][slots];
+  __shared__ T val_all[Warps][values ? slots : 1];
+  __shared__ int start_all[Warps][32];
+  __shared__ vertex_t brow_all[Warps][32];
+  __shared__ T aval_all[Warps][32];
+  const int w = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
+  const std::int64_t i = std::int64_t(blockIdx.x) * Warps + w;
+  if (i >= nrows) return;  // the whole warp: nothing below waits on other warps
+  std::uint32_t* key = key_all[w];
+  T* val = val_all[w];
+  int* start = start_all[w];
+  vertex_t* brow = brow_all[w];
+  T* aval = aval_all[w];
+  const vertex_t r = rows[i];
+  for (int s = lane; s < slots; s += 32) {
+    key[s] = empty_slot;
+    if constexpr (values) val[s] = Sr::zero();
+  }
+  __syncwarp();
+  // Expansion, 32 entries of A at a time: a warp scan of their B-row lengths places the products,
+  // each lane finds its product's entry by binary search and adds it into the table.
+  A.for_each_piece(r, [&](offset_t b, offset_t e) {
+    for (offset_t c0 = b; c0 < e; c0 += 32) {
+      const int len = load_entry<Sr, V, values>(A, B, c0 + lane, e, &brow[lane], &aval[lane]);
+      int incl = len;
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const int y = __shfl_up_sync(full, incl, d);
+        if (lane >= d) incl += y;
+      }
+      const int chunk = __shfl_sync(full, incl, 31);
+      start[lane] = incl - len;  // lanes past the row's end start at the total: never found
+      __syncwarp();
+      for_each_product<Sr, V, values>(B, start, 32, brow, aval, lane, chunk, 32, [&](int, std::uint32_t c, T v) {
+        insert<slots, Sr, values>(key, val, c, v);
+      });
+      __syncwarp();
+    }
+  });
+  // Compact the occupied slots to the front, 32 at a time (a slot moves only to a lower index,
+  // one whose round has already been read).
+  int u = 0;
+  for (int s0 = 0; s0 < slots; s0 += 32) {
+    const std::uint32_t k = key[s0 + lane];
+    T v{};
+    if constexpr (values) v = val[s0 + lane];
+    const unsigned occupied = __ballot_sync(full, k != empty_slot);
+    __syncwarp();
+    if (k != empty_slot) {
+      const int p = u + __popc(occupied & ((1u << lane) - 1u));
+      key[p] = k;
+      if constexpr (values) val[p] = v;
+    }
+    u += __popc(occupied);
+    __syncwarp();
+  }
+  // Sorted by counting: an entry's place is the number of smaller columns (every lane reads the
+  // same key at once: a broadcast).
+  const offset_t w0 = ptr[r] - base;
+  for (int x = lane; x < u; x += 32) {
+    const std::uint32_t k = key[x];
+    int rank = 0;
+    for (int y = 0; y < u; ++y) rank += key[y] < k ? 1 : 0;
+    ws_col[w0 + rank] = vertex_t(k);
+    store_value<VC>(ws_val, w0 + rank, val[values ? x : 0]);
+  }
+  if (lane == 0) count[r - r0] = u;
+}
+
+/// Bins of the unmasked products (row's partial products p, entries of A's row a): 1-3 rows of
+/// p <= G and a <= G for G = 8, 16, 32 (a group of G lanes a row, no loops); 4: p <= 64 (and
+/// the short rows with more entries), 5: <= 128, ..., 12: <= 16384; 13: the global path.
+inline constexpr int hash_bins = 14;
+FG_HD inline int hash_bin(offset_t p, offset_t a) {
+  if (p <= 0) return 0;
+  if (p <= 32 && a <= 32) return p <= 8 && a <= 8 ? 1 : p <= 16 && a <= 16 ? 2 : 3;
+  int b = 4;
+  for (offset_t cap = 64; p > cap && b < hash_bins - 1; cap *= 2) ++b;
+  return b;
+}
+
+/// Groups of G lanes, a row each, rows of at most G products and G entries: lane t takes entry t
+/// of A's row and then product t, the group sorts its products by column with a bitonic network of
+/// shuffles and sums equal columns by a segmented scan (in sorted order: deterministic); the last
+/// lane of each run writes its cell. No shared memory, no atomics, 32 / G rows in flight a warp.
+template <int G, int Warps, class Sr, class V>
+__global__ void __launch_bounds__(Warps * 32)
+group_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, std::int64_t nrows,
+           const offset_t* __restrict__ ptr, offset_t base, vertex_t r0, vertex_t* __restrict__ ws_col,
+           stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val, offset_t* __restrict__ count) {
+  using VC = spmm_value_t<Sr, V>;
+  using T = typename Sr::value_type;
+  constexpr bool values = !is_pattern_v<VC>;
+  constexpr unsigned full = 0xffffffffu;
+  const int lane = int(threadIdx.x & 31), t = lane % G;
+  const std::int64_t i = (std::int64_t(blockIdx.x) * Warps + (threadIdx.x >> 5)) * (32 / G) + lane / G;
+  const bool live = i < nrows;  // no early exit: every lane takes part in the shuffles
+  const vertex_t r = live ? rows[i] : 0;
+  const int na = live ? int(A.size(r)) : 0;
+  vertex_t k = 0;
+  int len = 0;
+  T a{};
+  if (t < na) {
+    const offset_t j = A.locate(r, t);
+    k = A.col[j];
+    len = k < B.rows ? int(B.size(k)) : 0;
+    if constexpr (values) a = value_or<V>(A.val, j, Sr::pattern_value());
+  }
+  int incl = len;
+#pragma unroll
+  for (int d = 1; d < G; d <<= 1) {
+    const int y = __shfl_up_sync(full, incl, d, G);
+    if (t >= d) incl += y;
+  }
+  // Product t belongs to the entry s with incl[s - 1] <= t < incl[s]: s = #entries with incl <= t.
+  int s = 0;
+#pragma unroll
+  for (int m = 0; m < G; ++m) s += __shfl_sync(full, incl, m, G) <= t ? 1 : 0;
+  const int total = __shfl_sync(full, incl, G - 1, G);
+  const int src = s < G ? s : G - 1;
+  const vertex_t ks = __shfl_sync(full, k, src, G);
+  const int first = __shfl_sync(full, incl - len, src, G);
+  T as{};
+  if constexpr (values) as = __shfl_sync(full, a, src, G);
+  std::uint32_t key = empty_slot;
+  T val = Sr::zero();
+  if (t < total) {
+    const offset_t jb = B.locate(ks, t - first);
+    key = std::uint32_t(B.col[jb]);
+    if constexpr (values) val = Sr::mul(as, value_or<V>(B.val, jb, Sr::pattern_value()));
+  }
+#pragma unroll
+  for (int kk = 2; kk <= G; kk <<= 1)
+#pragma unroll
+    for (int j = kk >> 1; j > 0; j >>= 1) {
+      const std::uint32_t ok = __shfl_xor_sync(full, key, j);
+      T ov{};
+      if constexpr (values) ov = __shfl_xor_sync(full, val, j);
+      const bool ascending = (t & kk) == 0, lower = (t & j) == 0;
+      if (lower == ascending ? ok < key : ok > key) {
+        key = ok;
+        if constexpr (values) val = ov;
+      }
+    }
+  if constexpr (values) {
+#pragma unroll
+    for (int d = 1; d < G; d <<= 1) {  // segmented inclusive scan: only a run's own lanes add in
+      const std::uint32_t ok = __shfl_up_sync(full, key, d, G);
+      const T ov = __shfl_up_sync(full, val, d, G);
+      if (t >= d && ok == key) val = Sr::add(ov, val);
+    }
+  }
+  const std::uint32_t next = __shfl_down_sync(full, key, 1, G);
+  const bool last = key != empty_slot && (t == G - 1 || next != key);
+  const unsigned group = G == 32 ? full : ((1u << G) - 1u) << (lane - t);
+  const unsigned lasts = __ballot_sync(full, last) & group;
+  if (last) {
+    const offset_t o = ptr[r] - base + __popc(lasts & ((1u << lane) - 1u));
+    ws_col[o] = vertex_t(key);
+    store_value<VC>(ws_val, o, val);
+  }
+  if (live && t == 0) count[r - r0] = __popc(lasts);
+}
+
+template <int G, class Sr, class V>
+void launch_groups(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<V>& B, const vertex_t* rows,
+                   const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* ws_col,
+                   stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count) {
+  if (n == 0) return;
+  constexpr int warps = 8, per_block = warps * (32 / G);
+  group_rows<G, warps, Sr, V><<<unsigned((n + per_block - 1) / per_block), warps * 32>>>(A, B, rows, n, ptr, base, r0,
+                                                                                       ws_col, ws_val, count);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+/// Shared memory of block_rows beyond its static arrays: the table's values, then its keys.
+template <int Slots, class Sr, class V>
+constexpr std::size_t block_table_bytes() {
+  constexpr bool values = !is_pattern_v<spmm_value_t<Sr, V>>;
+  return std::size_t(Slots) * (4 + (values ? sizeof(typename Sr::value_type) : 0));
+}
+
+/// Block per row, rows of at most Slots products; the table in dynamic shared memory.
+template <int Slots, int Threads, class Sr, class V>
+__global__ void __launch_bounds__(Threads, 2048 / Threads / 2)
+block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, const offset_t* __restrict__ ptr,
+           offset_t base, vertex_t r0, vertex_t* __restrict__ ws_col, stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val,
+           offset_t* __restrict__ count) {
+  using VC = spmm_value_t<Sr, V>;
+  using T = typename Sr::value_type;
+  constexpr bool values = !is_pattern_v<VC>;
+  constexpr int slots = Slots;
+  static_assert(slots % Threads == 0, "spmm_hash: slots must be a multiple of the block");
+  using block_scan = cub::BlockScan<int, Threads>;
+  __shared__ typename block_scan::TempStorage scan_tmp;
+  __shared__ int start[Threads];
+  __shared__ vertex_t brow[Threads];
+  __shared__ T aval[Threads];
+  extern __shared__ __align__(16) unsigned char table[];
+  T* val = reinterpret_cast<T*>(table);
+  auto* key = reinterpret_cast<std::uint32_t*>(table + (values ? slots * sizeof(T) : 0));
+  const vertex_t r = rows[blockIdx.x];
+  const int t = int(threadIdx.x);
+  for (int s = t; s < slots; s += Threads) {
+    key[s] = empty_slot;
+    if constexpr (values) val[s] = Sr::zero();
+  }
+  __syncthreads();
+  A.for_each_piece(r, [&](offset_t b, offset_t e) {
+    for (offset_t c0 = b; c0 < e; c0 += Threads) {
+      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, &brow[t], &aval[t]);
+      int off = 0, chunk = 0;
+      block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
+      start[t] = off;
+      __syncthreads();
+      for_each_product<Sr, V, values>(B, start, Threads, brow, aval, t, chunk, Threads, [&](int, std::uint32_t c, T v) {
+        insert<slots, Sr, values>(key, val, c, v);
+      });
+      __syncthreads();
+    }
+  });
+  // Compact, a block's width of slots at a time: a block scan of their occupancy places them (a slot
+  // moves only to a lower index, one whose round has already been read).
+  int u = 0;
+  for (int s0 = 0; s0 < slots; s0 += Threads) {
+    const std::uint32_t k = key[s0 + t];
+    T v{};
+    if constexpr (values) v = val[s0 + t];
+    int pos = 0, n = 0;
+    block_scan(scan_tmp).ExclusiveSum(k != empty_slot ? 1 : 0, pos, n);  // its barrier: all have read
+    if (k != empty_slot) {
+      key[u + pos] = k;
+      if constexpr (values) val[u + pos] = v;
+    }
+    u += n;
+    __syncthreads();
+  }
+  const offset_t w0 = ptr[r] - base;
+  if (u <= 2 * Threads) {  // few distinct columns (the usual case): sorted by counting
+    for (int x = t; x < u; x += Threads) {
+      const std::uint32_t kx = key[x];
+      int rank = 0;
+      for (int y = 0; y < u; ++y) rank += key[y] < kx ? 1 : 0;
+      ws_col[w0 + rank] = vertex_t(kx);
+      store_value<VC>(ws_val, w0 + rank, val[values ? x : 0]);
+    }
+  } else {  // many: a bitonic sort of the next power of two (u is the same for the whole block)
+    int n2 = 1;
+    while (n2 < u) n2 <<= 1;
+    for (int x = u + t; x < n2; x += Threads) key[x] = empty_slot;
+    __syncthreads();
+    bitonic_sort<values>(key, val, n2);
+    for (int x = t; x < u; x += Threads) {
+      ws_col[w0 + x] = vertex_t(key[x]);
+      store_value<VC>(ws_val, w0 + x, val[values ? x : 0]);
+    }
+  }
+  if (t == 0) count[r - r0] = u;
+}
+
+template <int Slots, int Warps, class Sr, class V>
+void launch_warps(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<V>& B, const vertex_t* rows,
+                  const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* ws_col,
+                  stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count) {
+  if (n == 0) return;
+  warp_rows<Slots, Warps, Sr, V><<<unsigned((n + Warps - 1) / Warps), Warps * 32>>>(A, B, rows, n, ptr, base, r0,
+                                                                                 ws_col, ws_val, count);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+template <int Slots, int Threads, class Sr, class V>
+void launch_blocks(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<V>& B, const vertex_t* rows,
+                   const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* ws_col,
+                   stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count) {
+  if (n == 0) return;
+  constexpr std::size_t bytes = block_table_bytes<Slots, Sr, V>();
+  // Tables past 48 KiB need the opt-in; set once per instantiation.
+  static const bool opted = [] {
+    FG_CUDA_TRY(cudaFuncSetAttribute(block_rows<Slots, Threads, Sr, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    return true;
+  }();
+  (void)opted;
+  block_rows<Slots, Threads, Sr, V><<<unsigned(n), Threads, bytes>>>(A, B, rows, ptr, base, r0, ws_col, ws_val, count);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+/// The rows of bins 1-12 of hash_bin (list_of(b), rows_of(b)); bin 13 (more than 16384 products)
+/// is left to the caller. Tables of twice the products up to 4096 slots (short probe runs), of the
+/// products beyond (a row that long has few distinct columns, or shared memory runs out: 16384
+/// slots of doubles are 192 KiB).
+template <class Sr, class V, class Rows, class List>
+void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<V>& A, const spmm_operand<V>& B,
+                   const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* wc,
+                   stored_t<spmm_value_t<Sr, V>>* wv, offset_t* cnt) {
+  launch_groups<8, Sr>(rows_of(1), A, B, list_of(1), ptr, base, r0, wc, wv, cnt);
+  launch_groups<16, Sr>(rows_of(2), A, B, list_of(2), ptr, base, r0, wc, wv, cnt);
+  launch_groups<32, Sr>(rows_of(3), A, B, list_of(3), ptr, base, r0, wc, wv, cnt);
+  launch_warps<128, 8, Sr>(rows_of(4), A, B, list_of(4), ptr, base, r0, wc, wv, cnt);
+  launch_warps<256, 8, Sr>(rows_of(5), A, B, list_of(5), ptr, base, r0, wc, wv, cnt);
+  launch_warps<512, 4, Sr>(rows_of(6), A, B, list_of(6), ptr, base, r0, wc, wv, cnt);
+  launch_warps<512, 4, Sr>(rows_of(7), A, B, list_of(7), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<2048, 256, Sr>(rows_of(8), A, B, list_of(8), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<4096, 512, Sr>(rows_of(9), A, B, list_of(9), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<4096, 512, Sr>(rows_of(10), A, B, list_of(10), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<8192, 512, Sr>(rows_of(11), A, B, list_of(11), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<16384, 512, Sr>(rows_of(12), A, B, list_of(12), ptr, base, r0, wc, wv, cnt);
+}
+
+}  // namespace fg::detail::spmm_hash
