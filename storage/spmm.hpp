@@ -75,6 +75,18 @@ struct spmm_operand {
   FG_HD bool has_bit(vertex_t r, vertex_t c) const {
     return (bits[offset_t(r) * bit_words + (c >> 5)] >> (c & 31)) & 1u;
   }
+  /// The first stored run of row r: its start in col / val and its length (0 for an empty row). A
+  /// kernel that reads it once per row finds most entries without locate's walk.
+  struct piece {
+    offset_t begin = 0, length = 0;
+  };
+  FG_HD piece first_piece(vertex_t r) const {
+    if (row_ptr) return {row_ptr[r], row_ptr[r + 1] - row_ptr[r]};
+    const offset_t n = sizes[r];
+    if (n == 0) return {};
+    const offset_t b = seg[2 * offset_t(r)], e = seg[2 * offset_t(r) + 1];
+    return {b, e - b < n ? e - b : n};
+  }
   /// Physical position of the p-th entry of row r (p < size(r)).
   FG_HD offset_t locate(vertex_t r, offset_t p) const {
     if (row_ptr) return row_ptr[r] + p;

@@ -40,7 +40,9 @@ spmm_bin_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_operand<pattern> M, b
   __shared__ std::uint8_t dead[Cap];
   __shared__ int start[Threads];  // first product of each thread's entry of A within the chunk
   __shared__ vertex_t brow[Threads];
+  __shared__ offset_t bbegin[Threads], blength[Threads];
   __shared__ T aval[Threads];
+  const chunk_entries<T> ch{brow, bbegin, blength, aval};
   const vertex_t r = rows[blockIdx.x];
   const int t = threadIdx.x;
 
@@ -49,12 +51,12 @@ spmm_bin_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_operand<pattern> M, b
   int filled = 0;
   A.for_each_piece(r, [&](offset_t b, offset_t e) {
     for (offset_t c0 = b; c0 < e; c0 += Threads) {
-      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, &brow[t], &aval[t]);
+      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, ch, t);
       int off = 0, chunk = 0;
       block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
       start[t] = off;  // entries past the row's end get the chunk's total: never found
       __syncthreads();
-      for_each_product<Sr, V, values>(B, start, Threads, brow, aval, t, chunk, Threads, [&](int q, std::uint32_t c, T v) {
+      for_each_product<Sr, V, values>(B, start, Threads, ch, t, chunk, Threads, [&](int q, std::uint32_t c, T v) {
         key[filled + q] = c;
         if constexpr (values) val[filled + q] = v;
       });

@@ -31,31 +31,67 @@ __device__ void bitonic_sort(std::uint32_t* key, T* val, int n) {
     }
 }
 
-/// Entry j of A's row (j < e; else nothing) for a chunk: its B row to brow, its value to aval;
-/// returns its B-row length, the products it makes (0 past the row's end).
+/// What a chunk of A's row keeps per entry in shared memory: the entry's B row, the first run of
+/// that row (most B rows have one, so a product's position needs no walk of the segments) and the
+/// entry's value.
+template <class T>
+struct chunk_entries {
+  vertex_t* brow;
+  offset_t* bbegin;
+  offset_t* blength;
+  T* aval;
+};
+
+/// Entry j of A's row (j < e; else nothing) to slot i of a chunk; returns its B-row length, the
+/// products it makes (0 past the row's end).
 template <class Sr, class V, bool Values>
-__device__ int load_entry(const spmm_operand<V>& A, const spmm_operand<V>& B, offset_t j, offset_t e, vertex_t* brow,
-                          typename Sr::value_type* aval) {
+__device__ int load_entry(const spmm_operand<V>& A, const spmm_operand<V>& B, offset_t j, offset_t e,
+                          const chunk_entries<typename Sr::value_type>& ch, int i) {
   if (j >= e) return 0;
   const vertex_t k = A.col[j];
-  *brow = k;
-  if constexpr (Values) *aval = value_or<V>(A.val, j, Sr::pattern_value());
-  return k < B.rows ? int(B.size(k)) : 0;
+  ch.brow[i] = k;
+  if constexpr (Values) ch.aval[i] = value_or<V>(A.val, j, Sr::pattern_value());
+  if (k >= B.rows) return 0;
+  const auto p = B.first_piece(k);
+  ch.bbegin[i] = p.begin, ch.blength[i] = p.length;
+  return int(B.size(k));
 }
 
 /// The products q = first, first + stride, ... < chunk of a chunk of `width` entries of A, placed
 /// by the exclusive scan `start` of their B-row lengths (entries past the row's end start at the
-/// chunk's total): emit(q, column, product value) for each (the value is T{} for patterns).
+/// chunk's total): emit(q, column, product value) for each (the value is T{} for patterns). Four
+/// products a thread at a time, so that their loads are in flight together.
 template <class Sr, class V, bool Values, class Emit>
-__device__ void for_each_product(const spmm_operand<V>& B, const int* start, int width, const vertex_t* brow,
-                                 const typename Sr::value_type* aval, int first, int chunk, int stride, Emit&& emit) {
+__device__ void for_each_product(const spmm_operand<V>& B, const int* start, int width,
+                                 const chunk_entries<typename Sr::value_type>& ch, int first, int chunk, int stride,
+                                 Emit&& emit) {
   using T = typename Sr::value_type;
-  for (int q = first; q < chunk; q += stride) {
-    const int s = int(last_not_greater(start, std::int64_t(width), q));
-    const offset_t jb = B.locate(brow[s], q - start[s]);
-    T v{};
-    if constexpr (Values) v = Sr::mul(aval[s], value_or<V>(B.val, jb, Sr::pattern_value()));
-    emit(q, std::uint32_t(B.col[jb]), v);
+  constexpr int unroll = 4;
+  for (int q0 = first; q0 < chunk; q0 += unroll * stride) {
+    int s[unroll];
+    offset_t jb[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      const int q = q0 + u * stride;
+      s[u] = 0, jb[u] = -1;
+      if (q < chunk) {
+        s[u] = int(last_not_greater(start, std::int64_t(width), q));
+        const offset_t p = q - start[s[u]];
+        jb[u] = p < ch.blength[s[u]] ? ch.bbegin[s[u]] + p : B.locate(ch.brow[s[u]], p);
+      }
+    }
+    std::uint32_t c[unroll];
+    T v[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      v[u] = T{};
+      if (jb[u] < 0) continue;
+      c[u] = std::uint32_t(B.col[jb[u]]);
+      if constexpr (Values) v[u] = Sr::mul(ch.aval[s[u]], value_or<V>(B.val, jb[u], Sr::pattern_value()));
+    }
+#pragma unroll
+    for (int u = 0; u < unroll; ++u)
+      if (jb[u] >= 0) emit(q0 + u * stride, c[u], v[u]);
   }
 }
 

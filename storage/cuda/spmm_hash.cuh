@@ -85,6 +85,7 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   __shared__ T val_all[Warps][values ? slots : 1];
   __shared__ int start_all[Warps][32];
   __shared__ vertex_t brow_all[Warps][32];
+  __shared__ offset_t bbegin_all[Warps][32], blength_all[Warps][32];
   __shared__ T aval_all[Warps][32];
   const int w = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
   const std::int64_t i = std::int64_t(blockIdx.x) * Warps + w;
@@ -92,8 +93,7 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   std::uint32_t* key = key_all[w];
   T* val = val_all[w];
   int* start = start_all[w];
-  vertex_t* brow = brow_all[w];
-  T* aval = aval_all[w];
+  const chunk_entries<T> ch{brow_all[w], bbegin_all[w], blength_all[w], aval_all[w]};
   const vertex_t r = rows[i];
   for (int s = lane; s < slots; s += 32) {
     key[s] = empty_slot;
@@ -104,7 +104,7 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   // each lane finds its product's entry by binary search and adds it into the table.
   A.for_each_piece(r, [&](offset_t b, offset_t e) {
     for (offset_t c0 = b; c0 < e; c0 += 32) {
-      const int len = load_entry<Sr, V, values>(A, B, c0 + lane, e, &brow[lane], &aval[lane]);
+      const int len = load_entry<Sr, V, values>(A, B, c0 + lane, e, ch, lane);
       int incl = len;
 #pragma unroll
       for (int d = 1; d < 32; d <<= 1) {
@@ -114,7 +114,7 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
       const int chunk = __shfl_sync(full, incl, 31);
       start[lane] = incl - len;  // lanes past the row's end start at the total: never found
       __syncwarp();
-      for_each_product<Sr, V, values>(B, start, 32, brow, aval, lane, chunk, 32, [&](int, std::uint32_t c, T v) {
+      for_each_product<Sr, V, values>(B, start, 32, ch, lane, chunk, 32, [&](int, std::uint32_t c, T v) {
         insert<slots, Sr, values>(key, val, c, v);
       });
       __syncwarp();
@@ -183,10 +183,11 @@ group_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   vertex_t k = 0;
   int len = 0;
   T a{};
+  typename spmm_operand<V>::piece bp;
   if (t < na) {
     const offset_t j = A.locate(r, t);
     k = A.col[j];
-    len = k < B.rows ? int(B.size(k)) : 0;
+    if (k < B.rows) len = int(B.size(k)), bp = B.first_piece(k);
     if constexpr (values) a = value_or<V>(A.val, j, Sr::pattern_value());
   }
   int incl = len;
@@ -195,20 +196,22 @@ group_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
     const int y = __shfl_up_sync(full, incl, d, G);
     if (t >= d) incl += y;
   }
-  // Product t belongs to the entry s with incl[s - 1] <= t < incl[s]: s = #entries with incl <= t.
+  // Product t belongs to the entry s with incl[s - 1] <= t < incl[s]: s = #entries with incl <= t
+  // (a binary search by shuffles; t past the total gets G - 1, unused).
   int s = 0;
 #pragma unroll
-  for (int m = 0; m < G; ++m) s += __shfl_sync(full, incl, m, G) <= t ? 1 : 0;
+  for (int b = G / 2; b >= 1; b /= 2)
+    if (__shfl_sync(full, incl, s + b - 1, G) <= t) s += b;
   const int total = __shfl_sync(full, incl, G - 1, G);
-  const int src = s < G ? s : G - 1;
-  const vertex_t ks = __shfl_sync(full, k, src, G);
-  const int first = __shfl_sync(full, incl - len, src, G);
+  const vertex_t ks = __shfl_sync(full, k, s, G);
+  const int first = __shfl_sync(full, incl - len, s, G);
+  const offset_t pb = __shfl_sync(full, bp.begin, s, G), pl = __shfl_sync(full, bp.length, s, G);
   T as{};
-  if constexpr (values) as = __shfl_sync(full, a, src, G);
+  if constexpr (values) as = __shfl_sync(full, a, s, G);
   std::uint32_t key = empty_slot;
   T val = Sr::zero();
   if (t < total) {
-    const offset_t jb = B.locate(ks, t - first);
+    const offset_t p = t - first, jb = p < pl ? pb + p : B.locate(ks, p);
     key = std::uint32_t(B.col[jb]);
     if constexpr (values) val = Sr::mul(as, value_or<V>(B.val, jb, Sr::pattern_value()));
   }
@@ -278,7 +281,9 @@ block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   __shared__ typename block_scan::TempStorage scan_tmp;
   __shared__ int start[Threads];
   __shared__ vertex_t brow[Threads];
+  __shared__ offset_t bbegin[Threads], blength[Threads];
   __shared__ T aval[Threads];
+  const chunk_entries<T> ch{brow, bbegin, blength, aval};
   extern __shared__ __align__(16) unsigned char table[];
   T* val = reinterpret_cast<T*>(table);
   auto* key = reinterpret_cast<std::uint32_t*>(table + (values ? slots * sizeof(T) : 0));
@@ -291,12 +296,12 @@ block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   __syncthreads();
   A.for_each_piece(r, [&](offset_t b, offset_t e) {
     for (offset_t c0 = b; c0 < e; c0 += Threads) {
-      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, &brow[t], &aval[t]);
+      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, ch, t);
       int off = 0, chunk = 0;
       block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
       start[t] = off;
       __syncthreads();
-      for_each_product<Sr, V, values>(B, start, Threads, brow, aval, t, chunk, Threads, [&](int, std::uint32_t c, T v) {
+      for_each_product<Sr, V, values>(B, start, Threads, ch, t, chunk, Threads, [&](int, std::uint32_t c, T v) {
         insert<slots, Sr, values>(key, val, c, v);
       });
       __syncthreads();

@@ -4,6 +4,7 @@
 // Reference twin: storage/reference/spmm.cpp.
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
 #include <thrust/transform_reduce.h>
 
 #include "storage/detail/kernels.hpp"
@@ -14,22 +15,49 @@
 namespace fg::detail {
 using K = spmm_kernels<device_space>;
 
+// count_products: below `few_rows` rows (a coarse level, whose rows are long) a row's entries are
+// counted by `lanes` threads, not one.
+constexpr vertex_t few_rows = 32768;
+constexpr std::int64_t lanes = 32;
+
 template <class V>
 product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c,
                                  offset_t* ptr, offset_t* cost) {
   const vertex_t rows = A.rows;
-  parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) {
-    offset_t n = 0;
-    if (r < rows)
-      A.for_each_piece(vertex_t(r), [&](offset_t b, offset_t e) {
-        for (offset_t j = b; j < e; ++j) n += A.col[j] < B.rows ? B.size(A.col[j]) : 0;
-      });
-    ptr[r] = n;
-    cost[r] = r < rows ? c.of(n, A.size(vertex_t(r))) : 0;
-  });
+  if (rows >= few_rows) {  // a thread a row
+    parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) {
+      offset_t n = 0;
+      if (r < rows)
+        A.for_each_piece(vertex_t(r), [&](offset_t b, offset_t e) {
+          for (offset_t j = b; j < e; ++j) n += A.col[j] < B.rows ? B.size(A.col[j]) : 0;
+        });
+      ptr[r] = n;
+      cost[r] = r < rows ? c.of(n, A.size(vertex_t(r))) : 0;
+    });
+  } else {  // few rows, long ones (a coarse level's): `lanes` threads a row, added atomically
+    parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) { ptr[r] = 0; });
+    parallel_for(std::int64_t(rows) * lanes, FG_LAMBDA(std::int64_t i) {
+      const auto r = vertex_t(i / lanes);
+      offset_t n = 0;
+      for (offset_t p = i % lanes; p < A.size(r); p += lanes) {
+        const vertex_t k = A.col[A.locate(r, p)];
+        n += k < B.rows ? B.size(k) : 0;
+      }
+      if (n == 0) return;
+#if defined(__CUDA_ARCH__)
+      atomicAdd(reinterpret_cast<unsigned long long*>(ptr + r), static_cast<unsigned long long>(n));
+#else
+      __atomic_fetch_add(ptr + r, n, __ATOMIC_RELAXED);
+#endif
+    });
+    parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) { cost[r] = r < rows ? c.of(ptr[r], A.size(vertex_t(r))) : 0; });
+  }
   product_totals t;
-  t.products = kernels<device_space>::exclusive_scan(ptr, std::size_t(rows) + 1);
-  t.cost = kernels<device_space>::exclusive_scan(cost, std::size_t(rows) + 1);
+  // Both arrays end in 0, so each total is its scan's last entry: one read back each.
+  thrust::exclusive_scan(policy(), ptr, ptr + rows + 1, ptr);
+  thrust::exclusive_scan(policy(), cost, cost + rows + 1, cost);
+  t.products = spmm_device::read_offset(ptr + rows);
+  t.cost = spmm_device::read_offset(cost + rows);
   return t;
 }
 
