@@ -141,16 +141,21 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, verte
 
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(const csr_matrix<V, S>& csr, const dcsr_config& cfg) {
+  return from_csr(clone_csr<S>(csr), cfg);
+}
+
+template <class V, class S>
+dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(csr_matrix<V, S>&& csr, const dcsr_config& cfg) {
   FG_EXPECTS(csr.row_ptr.size() == std::size_t(csr.rows) + 1, "from_csr: row_ptr must have rows + 1 entries");
   // A square store keeps rows == cols: rows past the CSR's are empty (no segment yet).
   const vertex_t rows = cfg.square ? std::max(csr.rows, csr.cols) : csr.rows;
-  dcsr_matrix m(cfg, rows, csr.nnz());
+  dcsr_matrix m(cfg, rows, 0);
   m.rows_ = rows;
   m.cols_ = cfg.square ? rows : csr.cols;
   m.nnz_ = m.alloc_ptr_ = csr.nnz();
   m.max_nseg_ = 1;
-  copy(m.col_, csr.col);
-  if constexpr (!is_pattern_v<V>) copy(m.val_, csr.val);
+  m.col_ = std::move(csr.col);
+  if constexpr (!is_pattern_v<V>) m.val_ = std::move(csr.val);
   if (csr.rows > 0)
     detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr.rows,
                                         csr.row_ptr.data(), nullptr, true);

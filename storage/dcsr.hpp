@@ -143,6 +143,8 @@ class dcsr_matrix {
   /// @brief From CSR: arrays copied, one segment per row (the paper's O(n) conversion). A square
   ///        config makes it max(rows, cols) both ways, the rows past the CSR's empty.
   static dcsr_matrix from_csr(const csr_matrix<V, Space>& csr, const dcsr_config& cfg = {});
+  /// The same, taking over csr's column and value arrays (no copy).
+  static dcsr_matrix from_csr(csr_matrix<V, Space>&& csr, const dcsr_config& cfg = {});
 
   dcsr_matrix(dcsr_matrix&&) noexcept = default;
   dcsr_matrix& operator=(dcsr_matrix&&) noexcept = default;

@@ -94,13 +94,15 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
   cost = {};
   for (std::size_t s = 0; s + 1 < cuts.size(); ++s) {
     const vertex_t r0 = cuts[s], r1 = cuts[s + 1];
-    if (!products.empty() && products[std::size_t(r1)] == products[std::size_t(r0)]) continue;
+    const offset_t base = products.empty() ? 0 : products[std::size_t(r0)];
+    const offset_t n = products.empty() ? total.products : products[std::size_t(r1)] - base;
+    if (n == 0) continue;
     const spmm_operand<pattern> m = mask ? mask() : spmm_operand<pattern>{};
     const spmm_operand<pattern>* mp = mask ? &m : nullptr;
     if (mp != nullptr && opt.measure_unmasked)
-      run_phase(opt, "unmasked", [&] { (void)K::template multiply_rows<Sr>(A, B, nullptr, r0, r1, ptr.data()); });
+      run_phase(opt, "unmasked", [&] { (void)K::template multiply_rows<Sr>(A, B, nullptr, r0, r1, ptr.data(), base, n); });
     coo_matrix<VC, S> part;
-    run_phase(opt, "multiply", [&] { part = K::template multiply_rows<Sr>(A, B, mp, r0, r1, ptr.data()); });
+    run_phase(opt, "multiply", [&] { part = K::template multiply_rows<Sr>(A, B, mp, r0, r1, ptr.data(), base, n); });
     st.entries += offset_t(part.nnz);
     ++st.slices;
     sink(std::move(part));
@@ -141,7 +143,7 @@ dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product(const spmm_operand<V>& A, const
   csr.row_ptr = array<offset_t, S>(std::size_t(A.rows) + 1);
   detail::spmm_kernels<S>::row_offsets(all.row.data(), all.nnz, 0, A.rows, csr.row_ptr.data());
   csr.col = std::move(all.col), csr.val = std::move(all.val);
-  return dcsr_matrix<VC, S>::from_csr(csr, cfg);
+  return dcsr_matrix<VC, S>::from_csr(std::move(csr), cfg);
 }
 
 #define FG_INSTANTIATE_IN(Sr, V, S)                                                                      \

@@ -159,10 +159,9 @@ void launch_bin(std::int64_t rows_in_bin, const spmm_operand<V>& A, const spmm_o
 template <class Sr, class V>
 coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multiply_rows(
     const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_operand<pattern>* M, vertex_t r0, vertex_t r1,
-    const offset_t* ptr) {
+    const offset_t* ptr, offset_t base, offset_t products) {
   using VC = spmm_value_t<Sr, V>;
   const std::int64_t n = std::int64_t(r1) - r0;
-  const offset_t base = spmm_device::read_offset(ptr + r0), products = spmm_device::read_offset(ptr + r1) - base;
   array<vertex_t, device_space> ws_col(static_cast<std::size_t>(products));
   array<stored_t<VC>, device_space> ws_val(is_pattern_v<VC> ? 0 : static_cast<std::size_t>(products));
   array<offset_t, device_space> count(static_cast<std::size_t>(n + 1));

@@ -63,13 +63,15 @@ struct spmm_kernels;
   template <class V>                                                                                  \
   static product_totals count_products(const spmm_operand<V>& A, const spmm_operand<V>& B,           \
                                        const spmm_cost& c, offset_t* ptr, offset_t* cost);           \
-  /* rows [r0, r1) of (A (+).(x) B) \ M (M null: no mask), ptr from count_products: a batch sorted by \
-     (row, col) with one entry per cell */                                                            \
+  /* rows [r0, r1) of (A (+).(x) B) \ M (M null: no mask), ptr from count_products (base = ptr[r0]  \
+     and products = ptr[r1] - ptr[r0], which the caller knows): a batch sorted by (row, col) with one \
+     entry per cell */                                                                                \
   template <class Sr, class V>                                                                        \
   static coo_matrix<spmm_value_t<Sr, V>, S> multiply_rows(const spmm_operand<V>& A,                 \
                                                            const spmm_operand<V>& B,                 \
                                                            const spmm_operand<pattern>* M, vertex_t r0, \
-                                                           vertex_t r1, const offset_t* ptr);        \
+                                                           vertex_t r1, const offset_t* ptr,         \
+                                                           offset_t base, offset_t products);        \
   /* true when (row, col) strictly increase over the n entries (sorted, no repeats) */                \
   static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);            \
   /* row_ptr[i] (i in [0, rows]) = first of the n entries of a batch sorted by row whose row is     \
@@ -99,7 +101,7 @@ struct spmm_kernels<device_space> {
 #define FG_SPMM_MULTIPLY_IN(S, Sr, V)                                                              \
   template coo_matrix<spmm_value_t<Sr, V>, S> spmm_kernels<S>::multiply_rows<Sr, V>(               \
       const spmm_operand<V>&, const spmm_operand<V>&, const spmm_operand<pattern>*, vertex_t,      \
-      vertex_t, const offset_t*);
+      vertex_t, const offset_t*, offset_t, offset_t);
 #define FG_SPMM_COUNT_HOST(V) FG_SPMM_COUNT_IN(::fg::host_space, V)
 #define FG_SPMM_COUNT_DEVICE(V) FG_SPMM_COUNT_IN(::fg::device_space, V)
 #define FG_SPMM_MULTIPLY_HOST(Sr, V) FG_SPMM_MULTIPLY_IN(::fg::host_space, Sr, V)

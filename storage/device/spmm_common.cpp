@@ -109,9 +109,8 @@ template <class VC>
 coo_matrix<VC, device_space> gather(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
                                     const vertex_t* ws_col, const stored_t<VC>* ws_val, offset_t* count) {
   const std::int64_t n = std::int64_t(r1) - r0;
-  const offset_t zero = 0;
-  memory::copy_to_device(count + n, &zero, sizeof zero);
-  const offset_t total = kernels<device_space>::exclusive_scan(count, std::size_t(n) + 1);
+  thrust::exclusive_scan(policy(), count, count + n + 1, count);  // count[n] is 0: the total lands there
+  const offset_t total = read_offset(count + n);
   coo_matrix<VC, device_space> out(static_cast<std::size_t>(total));
   vertex_t* row = out.row.data();
   vertex_t* col = out.col.data();

@@ -17,7 +17,7 @@ void global_rows(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_
                  vertex_t* ws_col, stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count);
 
 /// Rows [r0, r1) of the workspace as one batch sorted by (row, col). count holds r1 - r0 + 1
-/// entries (the last is scratch) and is scanned in place.
+/// entries (the last 0) and is scanned in place.
 template <class VC>
 coo_matrix<VC, device_space> gather(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
                                     const vertex_t* ws_col, const stored_t<VC>* ws_val, offset_t* count);

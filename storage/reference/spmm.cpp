@@ -34,7 +34,7 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
 template <class Sr, class V>
 coo_matrix<spmm_value_t<Sr, V>, host_space> K::multiply_rows(const spmm_operand<V>& A, const spmm_operand<V>& B,
                                                              const spmm_operand<pattern>* M, vertex_t r0,
-                                                             vertex_t r1, const offset_t*) {
+                                                             vertex_t r1, const offset_t*, offset_t, offset_t) {
   using VC = spmm_value_t<Sr, V>;
   using T = typename Sr::value_type;
   std::vector<vertex_t> rows, cols;
