@@ -169,7 +169,7 @@ coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multip
 
   // Bins: a label per row, rows stably sorted by label (radix sort), each bin's start by lower_bound.
   // Without a mask the rows go to the hash-table kernels, which have bins of their own.
-  const int bins = M == nullptr ? spmm_hash::hash_bins : spmm_bins;
+  const int bins = M == nullptr ? spmm_hash_bins : spmm_bins;
   array<std::uint8_t, device_space> label(static_cast<std::size_t>(n));
   array<vertex_t, device_space> order(static_cast<std::size_t>(n));
   std::uint8_t* l = label.data();
@@ -177,7 +177,7 @@ coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multip
   parallel_for(n, FG_LAMBDA(std::int64_t i) {
     o[i] = vertex_t(r0 + i);
     const offset_t p = ptr[r0 + i + 1] - ptr[r0 + i];
-    l[i] = std::uint8_t(bins == spmm_bins ? spmm_bin(p) : spmm_hash::hash_bin(p, A.size(vertex_t(r0 + i))));
+    l[i] = std::uint8_t(bins == spmm_bins ? spmm_bin(p) : spmm_hash_bin(p, A.size(vertex_t(r0 + i))));
   });
   thrust::stable_sort_by_key(policy(), l, l + n, o);
   array<std::int64_t, device_space> bin_start(std::size_t(bins) + 1);

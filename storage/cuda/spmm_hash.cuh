@@ -7,7 +7,7 @@
 //  - 33-512: a warp per row adds each product into its column's slot of a hash table in shared
 //    memory (one atomic), then sorts only the distinct columns;
 //  - 513-16384: the same with a thread block per row and a table in dynamic shared memory.
-// The bins are hash_bin's; longer rows take the global path. Sums in the
+// The bins are spmm_hash_bin's; longer rows take the global path. Sums in the
 // tables run in an unspecified order, so float values may differ from the reference twin's in the
 // last bits.
 #pragma once
@@ -150,16 +150,46 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   if (lane == 0) count[r - r0] = u;
 }
 
-/// Bins of the unmasked products (row's partial products p, entries of A's row a): 1-3 rows of
-/// p <= G and a <= G for G = 8, 16, 32 (a group of G lanes a row, no loops); 4: p <= 64 (and
-/// the short rows with more entries), 5: <= 128, ..., 12: <= 16384; 13: the global path.
-inline constexpr int hash_bins = 14;
-FG_HD inline int hash_bin(offset_t p, offset_t a) {
-  if (p <= 0) return 0;
-  if (p <= 32 && a <= 32) return p <= 8 && a <= 8 ? 1 : p <= 16 && a <= 16 ? 2 : 3;
-  int b = 4;
-  for (offset_t cap = 64; p > cap && b < hash_bins - 1; cap *= 2) ++b;
-  return b;
+/// One bitonic step of the lanes' sort: the lower lane of each pair keeps the smaller key in an
+/// ascending run. Returns whether this lane takes its partner's.
+template <int G>
+__device__ bool takes_partner(std::uint32_t mine, std::uint32_t other, int t, int kk, int j) {
+  const bool ascending = (t & kk) == 0, lower = (t & j) == 0;
+  return lower == ascending ? other < mine : other > mine;
+}
+
+/// Sorts a group's (key, value) pairs by key with a bitonic network of shuffles. When the columns
+/// fit in 27 bits (`packed`, the usual case) the key carries the lane it came from in its low 5
+/// bits and only it moves, one shuffle a step, the value fetched from that lane at the end; else
+/// key and value move together (three shuffles a step for a double).
+template <int G, bool Values, class T>
+__device__ void group_sort(std::uint32_t& key, T& val, int t, bool packed) {
+  constexpr unsigned full = 0xffffffffu;
+  if (packed) {
+    std::uint32_t k = key == empty_slot ? empty_slot : (key << 5) | std::uint32_t(t);
+#pragma unroll
+    for (int kk = 2; kk <= G; kk <<= 1)
+#pragma unroll
+      for (int j = kk >> 1; j > 0; j >>= 1) {
+        const std::uint32_t ok = __shfl_xor_sync(full, k, j);
+        if (takes_partner<G>(k, ok, t, kk, j)) k = ok;
+      }
+    if constexpr (Values) val = __shfl_sync(full, val, k == empty_slot ? t : int(k & 31u), G);
+    key = k == empty_slot ? empty_slot : k >> 5;
+    return;
+  }
+#pragma unroll
+  for (int kk = 2; kk <= G; kk <<= 1)
+#pragma unroll
+    for (int j = kk >> 1; j > 0; j >>= 1) {
+      const std::uint32_t ok = __shfl_xor_sync(full, key, j);
+      T ov{};
+      if constexpr (Values) ov = __shfl_xor_sync(full, val, j);
+      if (takes_partner<G>(key, ok, t, kk, j)) {
+        key = ok;
+        if constexpr (Values) val = ov;
+      }
+    }
 }
 
 /// Groups of G lanes, a row each, rows of at most G products and G entries: lane t takes entry t
@@ -215,19 +245,7 @@ group_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
     key = std::uint32_t(B.col[jb]);
     if constexpr (values) val = Sr::mul(as, value_or<V>(B.val, jb, Sr::pattern_value()));
   }
-#pragma unroll
-  for (int kk = 2; kk <= G; kk <<= 1)
-#pragma unroll
-    for (int j = kk >> 1; j > 0; j >>= 1) {
-      const std::uint32_t ok = __shfl_xor_sync(full, key, j);
-      T ov{};
-      if constexpr (values) ov = __shfl_xor_sync(full, val, j);
-      const bool ascending = (t & kk) == 0, lower = (t & j) == 0;
-      if (lower == ascending ? ok < key : ok > key) {
-        key = ok;
-        if constexpr (values) val = ov;
-      }
-    }
+  group_sort<G, values>(key, val, t, B.cols < (1 << 27) - 1);
   if constexpr (values) {
 #pragma unroll
     for (int d = 1; d < G; d <<= 1) {  // segmented inclusive scan: only a run's own lanes add in
@@ -372,7 +390,7 @@ void launch_blocks(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<
   FG_CUDA_CHECK_LAUNCH();
 }
 
-/// The rows of bins 1-12 of hash_bin (list_of(b), rows_of(b)); bin 13 (more than 16384 products)
+/// The rows of bins 1-12 of spmm_hash_bin (list_of(b), rows_of(b)); bin 13 (more than 16384 products)
 /// is left to the caller. Tables of twice the products up to 4096 slots (short probe runs), of the
 /// products beyond (a row that long has few distinct columns, or shared memory runs out: 16384
 /// slots of doubles are 192 KiB).

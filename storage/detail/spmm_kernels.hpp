@@ -36,14 +36,25 @@ inline spmm_cost spmm_cost_of(std::size_t value_bytes, offset_t bin_limit) {
 }
 
 /// Product-count bins of the CUDA kernels (§III-B): 0 = no products, 1: 1-32, 2: 33-64, ...,
-/// 7: 1025-2048 (shared memory, a thread block per row), 8: 2049+ (global path). Unmasked products
-/// (hash tables, storage/cuda/spmm_hash.cuh) have bins of their own, up to 16384 products.
+/// 7: 1025-2048 (shared memory, a thread block per row), 8: 2049+ (global path).
 inline constexpr int spmm_bins = 9;
 inline constexpr offset_t spmm_bin_limit = 2048, spmm_hash_bin_limit = 16384;
-FG_HD inline int spmm_bin(offset_t products, int bins = spmm_bins) {
+FG_HD inline int spmm_bin(offset_t products) {
   if (products <= 0) return 0;
   int b = 1;
-  for (offset_t cap = 32; products > cap && b < bins - 1; cap *= 2) ++b;
+  for (offset_t cap = 32; products > cap && b < spmm_bins - 1; cap *= 2) ++b;
+  return b;
+}
+/// Bins of the unmasked products (storage/cuda/spmm_hash.cuh), from a row's partial products p and
+/// the entries a of A's row: 1-3 rows of p <= G and a <= G for G = 8, 16, 32 (a group of G lanes a
+/// row, no loops); 4: p <= 64 (and the short rows with more entries), 5: <= 128, ...,
+/// 12: <= 16384; 13: the global path.
+inline constexpr int spmm_hash_bins = 14;
+FG_HD inline int spmm_hash_bin(offset_t p, offset_t a) {
+  if (p <= 0) return 0;
+  if (p <= 32 && a <= 32) return p <= 8 && a <= 8 ? 1 : p <= 16 && a <= 16 ? 2 : 3;
+  int b = 4;
+  for (offset_t cap = 64; p > cap && b < spmm_hash_bins - 1; cap *= 2) ++b;
   return b;
 }
 

@@ -5,6 +5,7 @@
 // sliced by a tiny workspace; out-of-memory with the inputs left as they were.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -195,6 +196,11 @@ TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 204
     arows.push_back(r);
   }
   for (offset_t c : counts) REQUIRE(detail::spmm_bin(c) == (c == 0 ? 0 : c <= 32 ? 1 : c <= 64 ? 2 : c <= 128 ? 3 : c <= 256 ? 4 : c <= 512 ? 5 : c <= 1024 ? 6 : c <= 2048 ? 7 : 8));
+  // Unmasked: B's rows hold one entry, so a row's products are its entries.
+  const std::vector<offset_t> caps = {0, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384};  // bin b takes <= caps[b]
+  for (offset_t c : counts)
+    REQUIRE(detail::spmm_hash_bin(c, c) == int(std::lower_bound(caps.begin(), caps.end(), c) - caps.begin()));
+  REQUIRE(detail::spmm_hash_bin(3, 40) == 4);  // few products, many entries: not a lane group's row
   const auto A = test::csr_from_rows<double>(4096, arows), B = test::csr_from_rows<double>(600, brows);
   check_product<plus_times<double>>("binned doubles", A, B);
   const auto Ap = test::csr_from_rows<pattern>(4096, arows), Bp = test::csr_from_rows<pattern>(600, brows);
