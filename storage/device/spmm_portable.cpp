@@ -14,6 +14,7 @@
 
 #include "storage/detail/search.hpp"
 #include "storage/detail/spmm_kernels.hpp"
+#include "storage/detail/spmm_row.hpp"
 #include "storage/device/spmm_device.hpp"
 
 namespace fg::detail {
@@ -28,33 +29,15 @@ namespace {
 // least as fast as the all-global path on every graph of the closure table tried.
 constexpr offset_t row_limit = 8192;
 
-/// One row r by one thread: (column, value) products in `buf`, sorted, reduced, masked (`dead`
-/// marks the cells M holds); returns the row's count, its entries written from w.
+/// One row r by one thread: its products in `buf` (row_products), masked (`dead` marks the cells M
+/// holds); returns the row's count, its entries written from w.
 template <class Sr, class V, class T>
 offset_t one_row(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_operand<pattern>* M, vertex_t r,
                  std::vector<std::pair<vertex_t, T>>& buf, std::vector<std::uint8_t>& dead, vertex_t* ws_col,
                  stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t w) {
   using VC = spmm_value_t<Sr, V>;
-  buf.clear();
-  A.for_each_piece(r, [&](offset_t b, offset_t e) {
-    for (offset_t j = b; j < e; ++j) {
-      const vertex_t k = A.col[j];
-      if (k >= B.rows) continue;
-      const T a = value_or<V>(A.val, j, Sr::pattern_value());
-      B.for_each_piece(k, [&](offset_t bb, offset_t be) {
-        for (offset_t jb = bb; jb < be; ++jb) buf.emplace_back(B.col[jb], Sr::mul(a, value_or<V>(B.val, jb, Sr::pattern_value())));
-      });
-    }
-  });
-  std::stable_sort(buf.begin(), buf.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::size_t u = 0;  // reduce in place: equal columns summed in input order
-  for (std::size_t i = 0; i < buf.size(); ++u) {
-    T s = buf[i].second;
-    const vertex_t c = buf[i].first;
-    for (++i; i < buf.size() && buf[i].first == c; ++i) s = Sr::add(s, buf[i].second);
-    buf[u] = {c, s};
-  }
-  buf.resize(u);
+  row_products<Sr>(A, B, r, buf);
+  const std::size_t u = buf.size();
   dead.assign(u, 0);
   if (M != nullptr && r < M->rows && u > 0) {  // the set difference
     if (M->bits != nullptr) {

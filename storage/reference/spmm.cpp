@@ -8,6 +8,7 @@
 
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/spmm_kernels.hpp"
+#include "storage/detail/spmm_row.hpp"
 
 namespace fg::detail {
 using K = spmm_kernels<host_space>;
@@ -42,25 +43,8 @@ coo_matrix<spmm_value_t<Sr, V>, host_space> K::multiply_rows(const spmm_operand<
   std::vector<std::pair<vertex_t, T>> prod;
   std::vector<char> dead;
   for (vertex_t r = r0; r < r1; ++r) {
-    prod.clear();
-    A.for_each_piece(r, [&](offset_t b, offset_t e) {
-      for (offset_t j = b; j < e; ++j) {
-        const vertex_t k = A.col[j];
-        if (k >= B.rows) continue;
-        const T a = value_or<V>(A.val, j, Sr::pattern_value());
-        B.for_each_piece(k, [&](offset_t bb, offset_t be) {
-          for (offset_t q = bb; q < be; ++q)
-            prod.emplace_back(B.col[q], Sr::mul(a, value_or<V>(B.val, q, Sr::pattern_value())));
-        });
-      }
-    });
-    std::stable_sort(prod.begin(), prod.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::size_t u = 0;  // reduce equal columns in place, in input order
-    for (std::size_t i = 0; i < prod.size(); ++i) {
-      if (u > 0 && prod[u - 1].first == prod[i].first) prod[u - 1].second = Sr::add(prod[u - 1].second, prod[i].second);
-      else prod[u++] = prod[i];
-    }
-    prod.resize(u);
+    row_products<Sr>(A, B, r, prod);
+    const std::size_t u = prod.size();
     dead.assign(u, 0);
     if (M != nullptr && r < M->rows)
       M->for_each_piece(r, [&](offset_t b, offset_t e) {

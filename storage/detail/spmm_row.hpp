@@ -1,0 +1,37 @@
+// One row of an SpMM on the host, the way the reference twin (storage/reference/spmm.cpp) and the
+// CPU build's row path (storage/device/spmm_portable.cpp) both do it: products in input order (A's
+// entries as stored, each B row as stored), stable-sorted by column, equal columns summed in that
+// order, so the two agree bit for bit.
+#pragma once
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "storage/spmm.hpp"
+
+namespace fg::detail {
+
+/// prod = row r's (column, product) pairs sorted by column with one entry per column.
+template <class Sr, class V, class T>
+void row_products(const spmm_operand<V>& A, const spmm_operand<V>& B, vertex_t r, std::vector<std::pair<vertex_t, T>>& prod) {
+  prod.clear();
+  A.for_each_piece(r, [&](offset_t b, offset_t e) {
+    for (offset_t j = b; j < e; ++j) {
+      const vertex_t k = A.col[j];
+      if (k >= B.rows) continue;
+      const T a = value_or<V>(A.val, j, Sr::pattern_value());
+      B.for_each_piece(k, [&](offset_t bb, offset_t be) {
+        for (offset_t q = bb; q < be; ++q) prod.emplace_back(B.col[q], Sr::mul(a, value_or<V>(B.val, q, Sr::pattern_value())));
+      });
+    }
+  });
+  std::stable_sort(prod.begin(), prod.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::size_t u = 0;  // reduce equal columns in place, in input order
+  for (std::size_t i = 0; i < prod.size(); ++i) {
+    if (u > 0 && prod[u - 1].first == prod[i].first) prod[u - 1].second = Sr::add(prod[u - 1].second, prod[i].second);
+    else prod[u++] = prod[i];
+  }
+  prod.resize(u);
+}
+
+}  // namespace fg::detail
