@@ -141,24 +141,31 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, verte
 
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(const csr_matrix<V, S>& csr, const dcsr_config& cfg) {
-  return from_csr(clone_csr<S>(csr), cfg);
+  return from_csr_arrays(csr.rows, csr.cols, csr.row_ptr, clone<S>(csr.col), clone<S>(csr.val), cfg);
 }
 
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr(csr_matrix<V, S>&& csr, const dcsr_config& cfg) {
-  FG_EXPECTS(csr.row_ptr.size() == std::size_t(csr.rows) + 1, "from_csr: row_ptr must have rows + 1 entries");
+  return from_csr_arrays(csr.rows, csr.cols, csr.row_ptr, std::move(csr.col), std::move(csr.val), cfg);
+}
+
+template <class V, class S>
+dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr_arrays(vertex_t csr_rows, vertex_t csr_cols, const array<offset_t, S>& row_ptr,
+                                                     array<vertex_t, S>&& col, array<stored_t<V>, S>&& val,
+                                                     const dcsr_config& cfg) {
+  FG_EXPECTS(row_ptr.size() == std::size_t(csr_rows) + 1, "from_csr: row_ptr must have rows + 1 entries");
   // A square store keeps rows == cols: rows past the CSR's are empty (no segment yet).
-  const vertex_t rows = cfg.square ? std::max(csr.rows, csr.cols) : csr.rows;
+  const vertex_t rows = cfg.square ? std::max(csr_rows, csr_cols) : csr_rows;
   dcsr_matrix m(cfg, rows, 0);
   m.rows_ = rows;
-  m.cols_ = cfg.square ? rows : csr.cols;
-  m.nnz_ = m.alloc_ptr_ = csr.nnz();
+  m.cols_ = cfg.square ? rows : csr_cols;
+  m.nnz_ = m.alloc_ptr_ = offset_t(col.size());
   m.max_nseg_ = 1;
-  m.col_ = std::move(csr.col);
-  if constexpr (!is_pattern_v<V>) m.val_ = std::move(csr.val);
-  if (csr.rows > 0)
-    detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr.rows,
-                                        csr.row_ptr.data(), nullptr, true);
+  m.col_ = std::move(col);
+  if constexpr (!is_pattern_v<V>) m.val_ = std::move(val);
+  if (csr_rows > 0)
+    detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr_rows, row_ptr.data(),
+                                        nullptr, true);
   return m;
 }
 

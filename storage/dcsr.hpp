@@ -218,6 +218,10 @@ class dcsr_matrix {
   dcsr_view<V> view() const noexcept;
 
  private:
+  /// from_csr's body: the store takes over col and val; row_ptr (rows + 1 offsets) is only read.
+  static dcsr_matrix from_csr_arrays(vertex_t rows, vertex_t cols, const array<offset_t, Space>& row_ptr,
+                                     array<vertex_t, Space>&& col, array<stored_t<V>, Space>&& val,
+                                     const dcsr_config& cfg);
   dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity);
   void grow_row_table(vertex_t rows_needed);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
