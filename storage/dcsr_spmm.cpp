@@ -141,7 +141,7 @@ dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product(const spmm_operand<V>& A, const
   csr_matrix<VC, S> csr;
   csr.rows = A.rows, csr.cols = B.cols;
   csr.row_ptr = array<offset_t, S>(std::size_t(A.rows) + 1);
-  detail::spmm_kernels<S>::row_offsets(all.row.data(), all.nnz, 0, A.rows, csr.row_ptr.data());
+  detail::spmm_kernels<S>::row_offsets(all.row.data(), all.nnz, A.rows, csr.row_ptr.data());
   csr.col = std::move(all.col), csr.val = std::move(all.val);
   return dcsr_matrix<VC, S>::from_csr(std::move(csr), cfg);
 }

@@ -86,8 +86,8 @@ struct spmm_kernels;
   /* true when (row, col) strictly increase over the n entries (sorted, no repeats) */                \
   static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);            \
   /* row_ptr[i] (i in [0, rows]) = first of the n entries of a batch sorted by row whose row is     \
-     >= r0 + i: the CSR offsets of rows r0 .. r0 + rows - 1 */                                        \
-  static void row_offsets(const vertex_t* row, std::size_t n, vertex_t r0, vertex_t rows, offset_t* row_ptr); \
+     >= i: the batch's CSR offsets */                                                                 \
+  static void row_offsets(const vertex_t* row, std::size_t n, vertex_t rows, offset_t* row_ptr);     \
   /* sets the bits (row[i], col[i]) of a membership bitmap (spmm_operand::bits) */                   \
   static void mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const vertex_t* col,     \
                    std::size_t n);

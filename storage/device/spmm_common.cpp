@@ -72,13 +72,13 @@ bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n)
   return bad == 0;
 }
 
-void K::row_offsets(const vertex_t* row, std::size_t n, vertex_t r0, vertex_t rows, offset_t* row_ptr) {
+void K::row_offsets(const vertex_t* row, std::size_t n, vertex_t rows, offset_t* row_ptr) {
   const auto m = std::int64_t(n);
   parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t i) {
-    std::int64_t lo = 0, hi = m;  // first entry whose row is >= r0 + i
+    std::int64_t lo = 0, hi = m;  // first entry whose row is >= i
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
-      if (std::int64_t(row[mid]) < std::int64_t(r0) + i) lo = mid + 1;
+      if (std::int64_t(row[mid]) < i) lo = mid + 1;
       else hi = mid;
     }
     row_ptr[i] = offset_t(lo);

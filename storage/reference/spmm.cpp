@@ -74,10 +74,10 @@ bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n)
   return true;
 }
 
-void K::row_offsets(const vertex_t* row, std::size_t n, vertex_t r0, vertex_t rows, offset_t* row_ptr) {
+void K::row_offsets(const vertex_t* row, std::size_t n, vertex_t rows, offset_t* row_ptr) {
   std::size_t j = 0;  // one sequential walk
   for (vertex_t i = 0; i <= rows; ++i) {
-    while (j < n && row[j] < r0 + i) ++j;
+    while (j < n && row[j] < i) ++j;
     row_ptr[i] = offset_t(j);
   }
 }
