@@ -114,16 +114,29 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   int it = 0;
   double store_read = std::numeric_limits<double>::infinity();  // fastest warm iteration on the store
   double store_spmv = store_read;                                // its SpMV alone, once
+  // The vectors' order: the store's (null), or the renumbered order of the view last read (dbg_*
+  // views): they move once when a view of another order is read, not at every read.
+  std::shared_ptr<const vertex_order<S>> order;
+  auto follow = [&](const std::shared_ptr<const vertex_order<S>>& to) {
+    if (to == order) return;
+    array<double, S> moved;
+    for (array<double, S>* a : {&rank, &scaled, &out_w}) {
+      if (order) from_order(*order, *a, moved), std::swap(*a, moved);
+      if (to) to_order(*to, *a, moved), std::swap(*a, moved);
+    }
+    order = to;
+  };
   // One iteration with view v; false when the run is over (converged or out of iterations).
   device_stopwatch spmv_watch;
   auto iterate = [&](const spmv_view<V, S>& v) {
+    follow(v.order);
     const auto t = std::chrono::steady_clock::now();
     // The store's own read, measured on the warm probe iterations (the faster of two): the model
     // reads it off the nearest calibration matrix, and this store is measured. Device time (events),
     // read after the update has waited anyway: no wait of its own, no host time in it.
     const bool timed = deferred && it > 0 && it < probe && v.kernel == "dcsr";
     if (timed) spmv_watch.start();
-    v.run(scaled, y);
+    (v.order ? v.run_ordered : v.run)(scaled, y);
     if (timed) spmv_watch.stop();
     const double base = (d * dangling + (1.0 - d)) / n;
     const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), n, d, base);
@@ -229,6 +242,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     if (going && it == next_choice && deferred) going = choose();
   }
   res.view_seconds += rebuilt;
+  follow(nullptr);
   memory::synchronize();
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - rebuilt;
   res.score = to_vector(rank);

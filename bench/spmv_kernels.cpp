@@ -13,6 +13,7 @@
 #include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
+#include "storage/reorder.hpp"
 #include "storage/suraa.hpp"
 #include "storage/sell.hpp"
 #if defined(FG_WITH_CUDA)
@@ -22,10 +23,6 @@
 namespace fg::bench {
 
 namespace {
-template <class V>
-std::size_t csr_bytes(const csr_matrix<V, device_space>& A) {
-  return A.row_ptr.bytes() + A.col.bytes() + A.val.bytes();
-}
 // Copies the CSR so each kernel owns what it reads (the conversion time of plain CSR is a copy).
 template <class V>
 std::shared_ptr<csr_matrix<V, device_space>> copy_csr(const csr_matrix<V, device_space>& A) {
@@ -40,13 +37,13 @@ std::vector<kernel_case<V>> spmv_kernels() {
 #if defined(FG_WITH_CUDA)
   k.push_back({"cusparse", [](const csr_matrix<V, D>& A) {
                  auto c = std::make_shared<cusparse_csr<V>>(A);
-                 return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { c->run(x, y); }, csr_bytes(A), "CSR, ALG_DEFAULT"};
+                 return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { c->run(x, y); }, A.bytes(), "CSR, ALG_DEFAULT"};
                }});
 #endif
   k.push_back({"csr_vector", [](const csr_matrix<V, D>& A) {
                  auto c = copy_csr(A);
                  return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*c, x, y); },
-                                    csr_bytes(*c), "sub-warp width from mu"};
+                                    c->bytes(), "sub-warp width from mu"};
                }});
   k.push_back({"dcsr", [](const csr_matrix<V, D>& A) {
                  auto d = std::make_shared<dcsr_matrix<V, D>>(dcsr_matrix<V, D>::from_csr(A));
@@ -56,7 +53,7 @@ std::vector<kernel_case<V>> spmv_kernels() {
   k.push_back({"csr_scalar", [](const csr_matrix<V, D>& A) {
                  auto c = copy_csr(A);
                  return prepared<V>{[c](const array<V, D>& x, array<V, D>& y) { spmv_scalar<plus_times<V>>(*c, x, y); },
-                                    csr_bytes(*c), "thread per row"};
+                                    c->bytes(), "thread per row"};
                }});
   k.push_back({"csr_adaptive", [](const csr_matrix<V, D>& A) {
                  auto f = std::make_shared<csr_adaptive_matrix<V, D>>(to_csr_adaptive(A));
@@ -113,6 +110,22 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
                                     f->bytes(), fmt::format("K {}, tail {:.1f}% of nnz", f->ell_width,
                                                             100.0 * double(f->tail_nnz()) / double(std::max<offset_t>(1, A.nnz())))};
+               }});
+  // The locality layer (storage/reorder.hpp): a format over the DBG renumbering, read in the
+  // caller's order (x gathered, y scattered back: both are in the time).
+  k.push_back({"dbg_merge", [](const csr_matrix<V, D>& A) {
+                 auto o = std::make_shared<const vertex_order<D>>(degree_grouped_order(A));
+                 using F = reordered_matrix<csr_merge_matrix<V, D>, D>;
+                 auto f = std::make_shared<F>(F{o, to_csr_merge(permute(A, *o))});
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), "DBG renumbering, merge path"};
+               }});
+  k.push_back({"dbg_vector", [](const csr_matrix<V, D>& A) {
+                 auto o = std::make_shared<const vertex_order<D>>(degree_grouped_order(A));
+                 using F = reordered_matrix<csr_matrix<V, D>, D>;
+                 auto f = std::make_shared<F>(F{o, permute(A, *o)});
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), "DBG renumbering, sub-warp CSR"};
                }});
   return k;
 }

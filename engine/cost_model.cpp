@@ -212,7 +212,8 @@ bool reads_snapshot(const std::string& kernel) { return kernel == "csr_vector" |
 
 const std::vector<std::string>& selectable_kernels() {
   static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
-                                             "cmrs_modified", "sell", "hyb", "suraa_dp", "suraa_once", "adcsr"};
+                                             "cmrs_modified", "sell", "hyb", "suraa_dp", "suraa_once", "adcsr",
+                                             "dbg_merge", "dbg_vector"};
   return k;
 }
 
@@ -237,6 +238,9 @@ std::vector<kernel_estimate> estimate_kernels(const matrix_profile& p, int value
     } else if ((name == "cmrs" || name == "cmrs_modified") && p.cols >= (vertex_t(1) << 28)) {
       e.feasible = false;
       e.why_not = "columns >= 2^28 do not fit CMRS's 28-bit column field";
+    } else if (name.rfind("dbg_", 0) == 0 && p.rows != p.cols) {
+      e.feasible = false;
+      e.why_not = "a renumbering renames rows and columns alike: the matrix must be square";
     }
     if (e.feasible) {
       e.nearest = pr.from;

@@ -9,6 +9,7 @@
 #include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
+#include "storage/reorder.hpp"
 #include "storage/sell.hpp"
 #include "storage/suraa.hpp"
 
@@ -24,6 +25,24 @@ spmv_view<V, S> owning(const std::string& name, F&& format) {
   v.kernel = name;
   v.bytes = f->bytes();
   v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
+  return v;
+}
+
+// A dbg_* view: `inner` (a read format's conversion) over the DBG renumbering of the snapshot c,
+// which is freed once renumbered (the peak holds c, its copy and the format being built).
+template <class V, class S, class Convert>
+spmv_view<V, S> renumbered(const std::string& name, csr_matrix<V, S>&& c, Convert&& inner) {
+  auto order = std::make_shared<const vertex_order<S>>(degree_grouped_order(c));
+  csr_matrix<V, S> p = permute(c, *order);
+  c = csr_matrix<V, S>{};
+  using F = decltype(inner(p));
+  auto f = std::make_shared<reordered_matrix<F, S>>(reordered_matrix<F, S>{order, inner(p)});
+  spmv_view<V, S> v;
+  v.kernel = name;
+  v.bytes = f->bytes();
+  v.order = order;
+  v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
+  v.run_ordered = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(f->inner, x, y); };
   return v;
 }
 }  // namespace
@@ -46,7 +65,7 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
     if (kernel == "csr_vector" || kernel == "csr_scalar") {
       auto f = std::make_shared<csr_matrix<V, S>>(std::move(c));
       v.kernel = kernel;
-      v.bytes = f->row_ptr.bytes() + f->col.bytes() + f->val.bytes();
+      v.bytes = f->bytes();
       if (kernel == "csr_vector") v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
       else v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv_scalar<Sr>(*f, x, y); };
     } else if (kernel == "csr_adaptive") {
@@ -69,6 +88,10 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
       v = owning<V, S>(kernel, to_suraa(c, o));
     } else if (kernel == "adcsr") {
       v = owning<V, S>(kernel, to_adcsr(c));
+    } else if (kernel == "dbg_merge") {
+      v = renumbered<V, S>(kernel, std::move(c), [](const csr_matrix<V, S>& p) { return to_csr_merge(p); });
+    } else if (kernel == "dbg_vector") {
+      v = renumbered<V, S>(kernel, std::move(c), [](csr_matrix<V, S>& p) { return std::move(p); });
     } else {
       throw invalid_argument("unknown kernel '" + kernel + "'");
     }

@@ -9,6 +9,7 @@
 
 #include "core/array.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/reorder.hpp"
 
 namespace fg {
 
@@ -19,11 +20,16 @@ struct spmv_view {
   std::size_t bytes = 0;    ///< footprint beyond the store (0 for "dcsr")
   bool reads_store = false; ///< reads the store itself ("dcsr"; "adcsr" of a size-ordered store)
   std::uint64_t version = 0;  ///< store content version it was built from
+  /// Views of a renumbered copy (P A Pᵀ, storage/reorder.hpp: the dbg_* kernels): the order, and
+  /// y' = (P A Pᵀ) x' with both vectors in it, for a reader that keeps its vectors in that order
+  /// (`run` gathers x and scatters y around it). Null for every other view.
+  std::shared_ptr<const vertex_order<Space>> order;
+  std::function<void(const array<double, Space>&, array<double, Space>&)> run_ordered;
 };
 
 /// @brief Builds kernel `kernel` (a name of selectable_kernels()) over A. "dcsr" reads A itself, and
 ///        so does "adcsr" when A is size_ordered(), so A must outlive those views; every other view
-///        owns its data (converted from a CSR snapshot).
+///        owns its data (converted from a CSR snapshot; the dbg_* kernels from its renumbered copy).
 template <class V, class Space>
 spmv_view<V, Space> make_view(const dcsr_matrix<V, Space>& A, const std::string& kernel);
 

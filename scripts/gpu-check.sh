@@ -5,13 +5,13 @@
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
-# numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem)
-# (default: all). All of them take longer than one device call (600 s) now: run it as
+# numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
+# locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24) (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics},
+parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics,locality},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -123,6 +123,20 @@ want numerics && step cg-fem 300 build/cuda/examples/cg_fem --size 32 --grids 3
 want numerics && step cupy-cg 200 bash -c 'for p in float double; do python3 examples/cg_fem/cupy_cg.py --size 128 --iterations 100 --precision $p; done'
 want numerics && step amg 400 bash -c 'build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 &&
   build/cuda/examples/amg_setup --problem poisson3d --size 128 --grids 1 && build/cuda/examples/amg_setup --problem fem --size 16 --grids 3'
+# Issue 22: the locality layer. The renumbered views (dbg_*) beside csr_merge, csr_vector and
+# cuSPARSE on the power-law graphs, with the matrix loads evict-first (default) and cached
+# (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to end on rmat-24.
+loc_set=()
+for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz git_web_ml_git_edges.txt.gz email-Enron.txt.gz; do
+  [ -e ".data/$f" ] && loc_set+=(".data/$f")
+done
+loc_set+=(rmat:22 rmat:24)
+loc_kernels=csr_merge,csr_vector,adcsr,dbg_merge,dbg_vector
+want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float,double,pattern --kernels $loc_kernels \
+  --json "$out/locality.json" "${loc_set[@]}"
+want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \
+  --kernels $loc_kernels "${loc_set[@]}"
+want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank --runs 3 --kernels auto,$loc_kernels rmat:24
 
 echo
 echo "================ summary ================"
@@ -154,6 +168,10 @@ show pointsto && echo "-- points-to (bench pointsto: solve = GPU, cpu = wave sol
 show cfl && echo "-- CFL (bench cfl: solve = GPU, cpu = set solver) --" && grep -vE "^device" "$out/cfl.log"
 show cg-fem && echo "-- CG on the Q1 FE problem (cg_fem; CuPy CG per iteration below) --" && grep -vE "^\{" "$out/cg-fem.log"
 show cupy-cg && cat "$out/cupy-cg.log"
+for f in locality locality-cached; do
+  show $f && echo "-- $f: bench spmv (issue 22; speedup vs cuSPARSE after x) --" && grep -E "^[a-z].*\(|^  (float|double|pattern) " "$out/$f.log"
+done
+show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per iteration) --" && grep -vE "^device" "$out/locality-pagerank.log"
 show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .

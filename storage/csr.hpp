@@ -23,6 +23,7 @@ struct csr_matrix {
   array<stored_t<V>, Space> val;   ///< empty for pattern
 
   offset_t nnz() const noexcept { return static_cast<offset_t>(col.size()); }
+  std::size_t bytes() const noexcept { return row_ptr.bytes() + col.bytes() + val.bytes(); }
   csr_view<V> view() const noexcept {
     return {rows, cols, row_ptr.data(), col.data(), is_pattern_v<V> ? nullptr : val.data(), nnz()};
   }

@@ -32,7 +32,7 @@ struct csr_adaptive_matrix {
   offset_t blocks = 0, block_nnz = 0;
 
   std::size_t bytes() const noexcept {
-    return csr.row_ptr.bytes() + csr.col.bytes() + csr.val.bytes() + std::size_t(blocks + 1) * sizeof(vertex_t);
+    return csr.bytes() + std::size_t(blocks + 1) * sizeof(vertex_t);
   }
   csr_adaptive_view<V> view() const noexcept { return {csr.view(), row_blocks.data(), blocks, block_nnz}; }
 };

@@ -76,7 +76,7 @@ struct csr_merge_matrix {
   offset_t tiles = 0, tile_items = 0;
 
   std::size_t bytes() const noexcept {
-    return csr.row_ptr.bytes() + csr.col.bytes() + csr.val.bytes() + coords.bytes() + runs.bytes() + row_end32.bytes() +
+    return csr.bytes() + coords.bytes() + runs.bytes() + row_end32.bytes() +
            carry.bytes();
   }
   csr_merge_view<V> view() const noexcept {

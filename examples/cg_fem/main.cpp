@@ -70,7 +70,7 @@ void grids(std::vector<run>& out, vertex_t size, int count, const cg_options& op
     const csr_matrix<T, space> A = clone_csr<space>(p.A);
     const double h2d_ms = 1e3 * seconds_since(t0);
     const double vec = 2.0 * sizeof(T) * double(A.rows);  // x read once, y written once
-    const double csr_bytes = double(A.row_ptr.bytes() + A.col.bytes() + A.val.bytes()) + vec;
+    const double csr_bytes = double(A.bytes()) + vec;
     out.push_back(solve<T>(p, "csr", "csr", [&](const array<T, space>& v, array<T, space>& y) { spmv<plus_times<T>>(A, v, y); },
                            csr_bytes, h2d_ms, opt));
     sell_options so;

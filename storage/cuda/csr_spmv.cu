@@ -10,7 +10,7 @@ namespace {
 template <int W, class Sr, class V>
 __global__ void __launch_bounds__(vector_block)
 csr_vector_kernel(csr_view<V> A, const typename Sr::value_type* __restrict__ x,
-                  typename Sr::value_type* __restrict__ y) {
+                  typename Sr::value_type* __restrict__ y, bool stream) {
   const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t row = tid / W;
   const int lane = int(tid % W);
@@ -18,7 +18,7 @@ csr_vector_kernel(csr_view<V> A, const typename Sr::value_type* __restrict__ x,
   if (row < A.rows) {
     const offset_t end = A.row_ptr[row + 1];
     for (offset_t j = A.row_ptr[row] + lane; j < end; j += W)
-      acc = Sr::add(acc, Sr::mul(value_or<V>(A.val, j, Sr::pattern_value()), x[A.col[j]]));
+      acc = Sr::add(acc, Sr::mul(matrix_value<V>(A.val, j, Sr::pattern_value(), stream), x[matrix_load(A.col + j, stream)]));
   }
   acc = subwarp_reduce<W, Sr>(acc);
   if (row < A.rows && lane == 0) y[row] = acc;
@@ -30,7 +30,7 @@ template <class Sr, class V>
 void kernels<device_space>::csr_spmv(const csr_view<V>& A, const typename Sr::value_type* x,
                                      typename Sr::value_type* y) {
   dispatch_width(double(A.nnz) / A.rows, [&](auto w) {
-    csr_vector_kernel<decltype(w)::value, Sr, V><<<vector_blocks(A.rows, w), vector_block>>>(A, x, y);
+    csr_vector_kernel<decltype(w)::value, Sr, V><<<vector_blocks(A.rows, w), vector_block>>>(A, x, y, streaming_loads());
     FG_CUDA_CHECK_LAUNCH();
   });
 }

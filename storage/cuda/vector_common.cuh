@@ -4,10 +4,12 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include "core/cuda_check.hpp"
 #include "core/types.hpp"
+#include "storage/coo.hpp"
 
 namespace fg::detail {
 
@@ -37,6 +39,33 @@ __device__ inline typename Sr::value_type subwarp_reduce(typename Sr::value_type
 #pragma unroll
   for (int off = W / 2; off > 0; off /= 2) v = Sr::add(v, shuffle_down(v, off, W));
   return v;
+}
+
+/// Whether the CSR kernels load the matrix's columns and values evict-first (ld.global.cs): an SpMV
+/// reads them once, and left to LRU they push out of L2 the parts of x that are read again (a
+/// renumbered power-law graph keeps its hot x in a prefix that L2 could hold). On unless
+/// FG_SPMV_CACHED_LOADS=1: the benchmark's A/B switch until the H100 has measured both
+/// (bench/NOTES.md, session 21).
+inline bool streaming_loads() {
+  static const bool on = [] {
+    const char* e = std::getenv("FG_SPMV_CACHED_LOADS");
+    return !(e && *e == '1');
+  }();
+  return on;
+}
+
+/// A matrix array's element, evict-first when `stream`.
+template <class T>
+__device__ inline T matrix_load(const T* p, bool stream) {
+  return stream ? __ldcs(p) : *p;
+}
+
+/// value_or for a matrix read once: the stored value of entry j (evict-first when `stream`), or the
+/// pattern value for a matrix without values.
+template <class V, class T>
+__device__ inline T matrix_value(const stored_t<V>* val, offset_t j, T pattern_value, bool stream) {
+  if constexpr (is_pattern_v<V>) return pattern_value;
+  else return T(matrix_load(val + j, stream));
 }
 
 constexpr int vector_block = 256;
