@@ -28,6 +28,9 @@ py_has networkx || missing+=(python3-networkx)
 py_has pytest || missing+=(python3-pytest)
 py_has matplotlib || missing+=(python3-matplotlib)  # examples/python/plot_scores.py
 have_header CLI11.hpp || have_header CLI/CLI.hpp || missing+=(libcli11-dev)
+# Distributed runs (issue 24, FG_MPI=auto): Open MPI's headers and mpirun.
+command -v mpicxx >/dev/null || missing+=(libopenmpi-dev)
+command -v mpirun >/dev/null || missing+=(openmpi-bin)
 # LLVM IR as points-to input (FG_LLVM=auto, loaders/llvm_ir.cpp): LLVM's development package; clang-14
 # regenerates the test programs' IR (scripts/make-test-ir.sh).
 ls /usr/lib/llvm-*/lib/cmake/llvm/LLVMConfig.cmake >/dev/null 2>&1 || missing+=(llvm-dev)

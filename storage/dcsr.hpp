@@ -18,6 +18,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/array.hpp"
@@ -170,6 +171,20 @@ class dcsr_matrix {
   /// @throws as insert_batch and delete_batch; on any exception the store is unchanged (the
   ///         deletion is undone when the insertion fails).
   void apply_batch(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes);
+  /// @brief apply_batch(inserts, deletes), kept undoable until keep_batch() or undo_batch(): for a
+  ///        caller that makes one batch atomic over several stores (the distributed store's ranks:
+  ///        every rank writes its share, then all keep it or all take it back). What is kept is
+  ///        small: the rows' sizes and segment counts before the batch (its insertion only appends,
+  ///        so taking it back cuts the rows to them) and the deletion's undo log; only when the
+  ///        insertion compacted is the store before it kept whole (a compaction held both anyway).
+  /// @throws as apply_batch; the store is then unchanged and nothing is kept.
+  void apply_batch_undoable(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes);
+  /// @brief Takes back the batch of apply_batch_undoable: content, layout, counters and version as
+  ///        before it (the edge set, not content, is dropped and rebuilt by the next insertion).
+  /// @throws fg::invalid_argument when no batch is kept or the store was written since.
+  void undo_batch();
+  /// @brief Keeps the batch of apply_batch_undoable for good and frees what undo_batch would need.
+  void keep_batch() noexcept { undo_.reset(); }
   /// @brief Insert a batch that the caller guarantees sorted by (row, col), with no repeats and no
   ///        entry already stored (SpMM results, masked by this store: the closure). Skips the sort
   ///        and the duplicate probe of insert_batch. `pack`: new segments get no slack (a store
@@ -249,8 +264,34 @@ class dcsr_matrix {
   void adopt(dcsr_matrix&& next) {
     next.work_ = std::move(work_);
     if (!next.set_.active()) next.set_ = std::move(set_);
+    if (undo_) {  // an undoable batch compacted: the store before it is what undo_batch returns to
+      auto u = std::move(undo_);
+      u->before = std::make_unique<dcsr_matrix>(std::move(*this));
+      next.undo_ = std::move(u);
+    }
     *this = std::move(next);
   }
+  /// What undo_batch needs (apply_batch_undoable): the state before the batch's insertion.
+  struct undo_record {
+    array<vertex_t, Space> sizes;      ///< rows_ entries before the insertion (row_cap_ with seg)
+    array<std::uint8_t, Space> nseg;
+    /// Kept when the batch both deleted and inserted: the segment table and the entries. The
+    /// deletion released segments and row tails that its undo log needs as they were, and the
+    /// insertion may write both (a copy of the store's arrays: the price of undoing a mixed batch).
+    array<offset_t, Space> seg;
+    array<vertex_t, Space> col;
+    array<stored_t<V>, Space> val;
+    vertex_t rows = 0, cols = 0, row_cap = 0;
+    offset_t nnz = 0, alloc_ptr = 0;
+    bool at_limit = false;
+    int max_nseg = 0;
+    std::uint64_t version = 0;           ///< before the whole batch
+    dcsr_stats stats;
+    std::shared_ptr<const detail::erase_status> erased;  ///< the deletion's (its log is in work_)
+    std::unique_ptr<dcsr_matrix> before;  ///< the store before a compaction the insertion made
+    std::uint64_t after_version = 0;      ///< version_ and stats_.batches right after the batch:
+    std::int64_t after_batches = 0;       ///< undo_batch refuses once the store changed
+  };
   /// Device stores that collapse duplicates, when config().index asks for one: an edge set with
   /// room for `more` pairs, (re)built when it is missing or would pass half full; none when it
   /// would take more than a quarter of the free memory (the duplicate check then probes the rows).
@@ -281,6 +322,7 @@ class dcsr_matrix {
   vertex_t ordered_rows_ = -1;
   batch_workspace<Space> work_;  ///< scratch every batch reuses (not part of the content)
   edge_set<Space> set_;          ///< device stores: the pairs, for the duplicate check (not content)
+  std::unique_ptr<undo_record> undo_;  ///< apply_batch_undoable's batch, until kept or undone
   bool set_wanted_ = false;      ///< edge_index::automatic decided for the set (kept when the set is dropped)
   offset_t set_decided_at_ = 0;  ///< nnz at automatic's last decision
 };

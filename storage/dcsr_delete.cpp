@@ -73,6 +73,7 @@ void dcsr_matrix<V, S>::apply_batch(const coo_matrix<V, S>& inserts, const coo_m
   template void dcsr_matrix<V, S>::delete_batch(const coo_matrix<V, S>&);                    \
   template void dcsr_matrix<V, S>::apply_batch(const coo_matrix<V, S>&, const coo_matrix<V, S>&); \
   template void dcsr_matrix<V, S>::shrunk(const detail::erase_status&);                        \
+  template detail::erase_status dcsr_matrix<V, S>::erase(const coo_matrix<V, S>&, bool);       \
   template void dcsr_matrix<V, S>::erased(const detail::erase_status&, std::size_t);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
