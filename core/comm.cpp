@@ -29,10 +29,13 @@ class self_communicator final : public communicator {
     return counts;
   }
   void alltoallv(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
-                 const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes) override {
+                 const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, bool on_host) override {
     FG_EXPECTS(send_counts.size() == 1 && recv_counts.size() == 1 && send_counts[0] == recv_counts[0],
                "communicator: one rank sends to itself what it receives");
-    if (send_counts[0] > 0) memory::copy_on_device(recv, send, std::size_t(send_counts[0]) * elem_bytes);
+    const std::size_t bytes = std::size_t(send_counts[0]) * elem_bytes;
+    if (bytes == 0) return;
+    if (on_host) std::memcpy(recv, send, bytes);
+    else memory::copy_on_device(recv, send, bytes);
   }
   void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
                   std::size_t elem_bytes) override {

@@ -37,10 +37,11 @@ class communicator {
   /// counts[p] = what this rank sends to rank p, in: what each rank sends to this one.
   virtual std::vector<std::int64_t> exchange_counts(const std::vector<std::int64_t>& counts) = 0;
 
-  /// Bulk exchange of device_space memory: send_counts[p] elements of elem_bytes to rank p (packed
-  /// in rank order), recv_counts[p] from rank p (packed in rank order).
+  /// Bulk exchange: send_counts[p] elements of elem_bytes to rank p (packed in rank order),
+  /// recv_counts[p] from rank p (packed in rank order); device_space memory, or host memory when
+  /// `on_host` (a batch's routing: its edges arrive on the host).
   virtual void alltoallv(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
-                         const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes) = 0;
+                         const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, bool on_host = false) = 0;
   /// Every rank's `count` elements, concatenated in rank order (counts[p] from rank p) on every rank.
   virtual void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
                           std::size_t elem_bytes) = 0;
@@ -64,17 +65,15 @@ std::unique_ptr<communicator> make_communicator(const std::string& choice = "aut
 bool built_with_mpi() noexcept;
 bool built_with_nccl() noexcept;
 
-/// @brief Typed alltoallv: sends send[...] as send_counts per rank; returns what arrives, and the
-///        counts per source rank in *recv_counts when given.
-template <class T, class S>
-array<T, S> exchange(communicator& c, const array<T, S>& send, const std::vector<std::int64_t>& send_counts,
-                     std::vector<std::int64_t>* recv_counts = nullptr) {
-  const std::vector<std::int64_t> in = c.exchange_counts(send_counts);
+/// @brief Typed alltoallv of host vectors: sends send as send_counts per rank (packed in rank
+///        order), given what arrives from each rank (exchange_counts); returns what arrives.
+template <class T>
+std::vector<T> exchange(communicator& c, const std::vector<T>& send, const std::vector<std::int64_t>& send_counts,
+                        const std::vector<std::int64_t>& recv_counts) {
   std::int64_t total = 0;
-  for (std::int64_t k : in) total += k;
-  array<T, S> recv(static_cast<std::size_t>(total));
-  c.alltoallv(send.data(), send_counts, recv.data(), in, sizeof(T));
-  if (recv_counts) *recv_counts = in;
+  for (std::int64_t k : recv_counts) total += k;
+  std::vector<T> recv(static_cast<std::size_t>(total));
+  c.alltoallv(send.data(), send_counts, recv.data(), recv_counts, sizeof(T), true);
   return recv;
 }
 

@@ -88,17 +88,17 @@ class mpi_communicator final : public communicator {
     return in;
   }
   void alltoallv(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
-                 const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes) override {
+                 const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, bool on_host) override {
     std::vector<int> sd, rd;
     const std::vector<int> sc = int_counts(send_counts, sd), rc = int_counts(recv_counts, rd);
     std::int64_t out = 0, in = 0;
     for (int p = 0; p < size_; ++p) out += send_counts[std::size_t(p)], in += recv_counts[std::size_t(p)];
     sent_ += std::uint64_t(out - send_counts[std::size_t(rank_)]) * elem_bytes;
     const MPI_Datatype t = element(elem_bytes);
-    const void* s = staged_in(send, std::size_t(out) * elem_bytes);
-    void* r = staged_out(recv, std::size_t(in) * elem_bytes);
+    const void* s = on_host ? send : staged_in(send, std::size_t(out) * elem_bytes);
+    void* r = on_host ? recv : staged_out(recv, std::size_t(in) * elem_bytes);
     check(MPI_Alltoallv(s, sc.data(), sd.data(), t, r, rc.data(), rd.data(), t, comm_), "alltoallv");
-    unstage(recv, std::size_t(in) * elem_bytes);
+    if (!on_host) unstage(recv, std::size_t(in) * elem_bytes);
   }
   void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
                   std::size_t elem_bytes) override {

@@ -1,0 +1,214 @@
+// The distributed store (engine/dist_graph.hpp). A batch, on every rank:
+//   1. check: each rank checks the edges it was given; one all-reduce finds the first bad edge of
+//      any rank (nothing is sent or written before every rank knows the batch is good);
+//   2. route: a counting sort of its edges by the owner of their row (host), one all-to-all of
+//      64-bit keys (local row, global column), one of weights for a valued graph;
+//   3. write: its share goes into its store as one undoable batch (dcsr_matrix::apply_batch_undoable);
+//   4. vote: one all-reduce; all keep their share, or those that wrote take it back.
+// So a batch that fails anywhere leaves every rank's store as it was, and the messages a batch
+// costs are four collectives whatever P is (docs/distributed.md counts their bytes).
+#include "engine/dist_graph.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/semiring.hpp"
+#include "engine/detail/dist_kernels.hpp"
+#include "storage/detail/kernels.hpp"  // FG_FOR_EACH_VALUE, FG_FOR_EACH_SPMV
+
+namespace fg {
+
+template <class V, class S>
+dist_graph<V, S>::dist_graph(communicator& c, orientation o, row_partition p, vertex_t n, const dcsr_config& cfg)
+    : comm_(&c), orient_(o), part_(std::move(p)), n_(n), store_([&] {
+        dcsr_config local = cfg;
+        local.square = false;  // local rows, global columns
+        return local;
+      }()) {
+  FG_EXPECTS(part_.parts == c.size(), "dist_graph: a partition of " + std::to_string(part_.parts) + " parts for " +
+                                          std::to_string(c.size()) + " ranks");
+  FG_EXPECTS(n >= 0, "dist_graph: negative vertex count");
+  if (!part_.starts.empty()) starts_ = to_space<S>(part_.starts);
+  store_.resize(local_vertices(), n_);
+}
+
+template <class V, class S>
+offset_t dist_graph<V, S>::num_edges() const {
+  std::int64_t e = store_.nnz();
+  comm_->allreduce(&e, 1, comm_op::sum);
+  return e;
+}
+
+namespace {
+const char* bad_reason(int r) {
+  return r == 1 ? "negative vertex id" : r == 2 ? "weight is NaN or infinite" : "bad edge";
+}
+}  // namespace
+
+template <class V, class S>
+void dist_graph<V, S>::validate(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                                const std::vector<double>& weight, const std::vector<vertex_t>& del_src,
+                                const std::vector<vertex_t>& del_dst) {
+  FG_EXPECTS(src.size() == dst.size() && del_src.size() == del_dst.size() && (weight.empty() || weight.size() == src.size()),
+             "dist_graph::apply: sources, targets and weights differ in length");
+  // The first bad edge of any rank: rank, then insertions before deletions, then position.
+  const std::int64_t none = INT64_MAX;
+  std::int64_t key = none, reason = 0;
+  for (std::size_t i = 0; i < src.size() && key == none; ++i) {
+    if (src[i] < 0 || dst[i] < 0) key = std::int64_t(i), reason = 1;
+    else if (!weight.empty() && !std::isfinite(weight[i])) key = std::int64_t(i), reason = 2;
+  }
+  for (std::size_t i = 0; i < del_src.size() && key == none; ++i)
+    if (del_src[i] < 0 || del_dst[i] < 0) key = (std::int64_t(1) << 40) + std::int64_t(i), reason = 1;
+  if (key != none) key += std::int64_t(comm_->rank()) << 41;
+  std::int64_t first = key;
+  comm_->allreduce(&first, 1, comm_op::min);
+  if (first == none) return;
+  std::int64_t why = key == first ? reason : 0;
+  comm_->allreduce(&why, 1, comm_op::max);
+  const bool deletion = (first >> 40) & 1;
+  throw batch_error(batches_ + 1, first & ((std::int64_t(1) << 40) - 1),
+                    "rank " + std::to_string(first >> 41) + "'s " + (deletion ? "deletion" : "insertion") + ": " +
+                        bad_reason(int(why)) + " (the batch is rejected on every rank)");
+}
+
+// Host work and two collectives with host buffers only: no rank can fail between them for want of
+// device memory (an exception there would leave the other ranks waiting in the exchange).
+template <class V, class S>
+typename dist_graph<V, S>::routed dist_graph<V, S>::route(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                                                           const std::vector<double>* weight) {
+  const int P = comm_->size();
+  const std::vector<vertex_t>& row = orient_ == orientation::out ? src : dst;
+  const std::vector<vertex_t>& col = orient_ == orientation::out ? dst : src;
+  const bool valued = !is_pattern_v<V> && weight != nullptr;
+  // Counting sort by owner: rank p's edges, packed in rank order, as (local row << 32 | column).
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(P), 0), at(static_cast<std::size_t>(P), 0);
+  std::vector<int> owner(row.size());
+  for (std::size_t i = 0; i < row.size(); ++i) ++counts[std::size_t(owner[i] = part_.owner(row[i]))];
+  for (int p = 1; p < P; ++p) at[std::size_t(p)] = at[std::size_t(p) - 1] + counts[std::size_t(p) - 1];
+  std::vector<std::int64_t> keys(row.size());
+  std::vector<double> w(valued ? row.size() : 0);
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const std::int64_t k = at[std::size_t(owner[i])]++;
+    keys[std::size_t(k)] = (std::int64_t(part_.local(row[i])) << 32) | std::uint32_t(col[i]);
+    if (valued) w[std::size_t(k)] = weight->empty() ? 1.0 : (*weight)[i];
+  }
+  const std::vector<std::int64_t> in = comm_->exchange_counts(counts);
+  routed r;
+  r.keys = exchange(*comm_, keys, counts, in);
+  if (valued) r.weight = exchange(*comm_, w, counts, in);
+  return r;
+}
+
+template <class V, class S>
+coo_matrix<V, S> dist_graph<V, S>::batch_of(const routed& in) const {
+  std::vector<vertex_t> r(in.keys.size()), c(in.keys.size());
+  for (std::size_t i = 0; i < in.keys.size(); ++i) r[i] = vertex_t(in.keys[i] >> 32), c[i] = vertex_t(in.keys[i] & 0xffffffff);
+  std::vector<stored_t<V>> v;
+  if constexpr (!is_pattern_v<V>) {
+    v.resize(in.keys.size(), stored_t<V>(1));
+    for (std::size_t i = 0; i < in.weight.size(); ++i) v[i] = stored_t<V>(in.weight[i]);
+  }
+  return make_coo<V, S>(r, c, v);
+}
+
+template <class V, class S>
+dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                                          const std::vector<double>& weight, const std::vector<vertex_t>& del_src,
+                                          const std::vector<vertex_t>& del_dst) {
+  const std::uint64_t sent0 = comm_->bytes_sent();
+  validate(src, dst, weight, del_src, del_dst);
+  dist_batch_report rep;
+  rep.batch = batches_ + 1;
+  rep.given = std::int64_t(src.size());
+  rep.deletes_given = std::int64_t(del_src.size());
+  std::int64_t top = std::int64_t(n_) - 1;  // the vertices after the batch: insertions name them
+  for (std::size_t i = 0; i < src.size(); ++i) top = std::max<std::int64_t>(top, std::max(src[i], dst[i]));
+  comm_->allreduce(&top, 1, comm_op::max);
+  FG_EXPECTS(top < INT_MAX, "dist_graph::apply: vertex id too large");
+  const routed ins = route(src, dst, &weight), del = route(del_src, del_dst, nullptr);
+  rep.received = std::int64_t(ins.keys.size());
+  rep.deletes_received = std::int64_t(del.keys.size());
+  // The vote: 0 = written, 1 = out of memory, 2 = another error; the worst and the lowest rank
+  // that had it. Everything that can fail on one rank happens before it (the batches' device
+  // copies too), and nothing collective happens in between.
+  std::int64_t outcome = 0;
+  std::string why;
+  try {
+    store_.apply_batch_undoable(batch_of(ins), batch_of(del));
+  } catch (const out_of_memory& e) {
+    outcome = 1, why = e.what();
+  } catch (const error& e) {
+    outcome = 2, why = e.what();
+  }
+  std::int64_t vote[2] = {outcome, outcome > 0 ? comm_->rank() : INT_MAX};
+  comm_->allreduce(&vote[0], 1, comm_op::max);
+  comm_->allreduce(&vote[1], 1, comm_op::min);
+  if (vote[0] > 0) {
+    if (outcome == 0) store_.undo_batch();
+    const std::string msg = "batch " + std::to_string(rep.batch) + ": rank " + std::to_string(vote[1]) +
+                            " could not store its share (" + (why.empty() ? "see that rank" : why) +
+                            "); the batch is taken back on every rank";
+    if (vote[0] == 1) throw out_of_memory(msg);
+    throw error(msg);
+  }
+  store_.keep_batch();
+  ++batches_;
+  n_ = vertex_t(top + 1);
+  store_.resize(local_vertices(), n_);
+  rep.vertices = n_;
+  rep.bytes_sent = comm_->bytes_sent() - sent0;
+  return rep;
+}
+
+template <class T, class V, class S>
+array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
+  communicator& c = A.comm();
+  const int P = c.size();
+  const vertex_t n = A.num_vertices();
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(P)), offset(static_cast<std::size_t>(P) + 1, 0);
+  for (int p = 0; p < P; ++p) {
+    counts[std::size_t(p)] = A.partition().count(p, n);
+    offset[std::size_t(p) + 1] = offset[std::size_t(p)] + counts[std::size_t(p)];
+  }
+  FG_EXPECTS(std::int64_t(local.size()) == counts[std::size_t(c.rank())],
+             "gather_all: a local vector of " + std::to_string(local.size()) + " entries for " +
+                 std::to_string(counts[std::size_t(c.rank())]) + " local vertices");
+  array<T, S> gathered(static_cast<std::size_t>(n)), full(static_cast<std::size_t>(n));
+  c.allgatherv(local.data(), std::int64_t(local.size()), gathered.data(), counts, sizeof(T));
+  const array<std::int64_t, S> off = to_space<S>(offset);
+  detail::dist_kernels<S>::spread(A.view(), off.data(), gathered.data(), n, full.data());
+  return full;
+}
+
+template <class Sr, class V, class S>
+void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_local,
+          array<typename Sr::value_type, S>& y_local) {
+  const array<typename Sr::value_type, S> x = gather_all(A, x_local);
+  if (y_local.size() != std::size_t(A.local_vertices())) y_local = array<typename Sr::value_type, S>(std::size_t(A.local_vertices()));
+  spmv<Sr>(A.local(), x, y_local);
+}
+
+#define FG_INSTANTIATE_IN(V, S) template class dist_graph<V, S>;
+#define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+#define FG_INSTANTIATE_IN(Sr, V, S) \
+  template void spmv<Sr, V, S>(const dist_graph<V, S>&, const array<Sr::value_type, S>&, array<Sr::value_type, S>&);
+#define FG_INSTANTIATE(Sr, V) FG_INSTANTIATE_IN(Sr, V, host_space) FG_INSTANTIATE_IN(Sr, V, device_space)
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_IN
+#define FG_INSTANTIATE_IN(T, V, S) template array<T, S> gather_all(const dist_graph<V, S>&, const array<T, S>&);
+#define FG_INSTANTIATE_T(T, V) FG_INSTANTIATE_IN(T, V, host_space) FG_INSTANTIATE_IN(T, V, device_space)
+#define FG_INSTANTIATE(V) FG_INSTANTIATE_T(float, V) FG_INSTANTIATE_T(double, V) FG_INSTANTIATE_T(std::uint8_t, V)
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+#undef FG_INSTANTIATE_T
+#undef FG_INSTANTIATE_IN
+
+}  // namespace fg

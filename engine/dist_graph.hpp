@@ -1,0 +1,95 @@
+// A graph over P ranks (issue 24, docs/distributed.md): each rank keeps the rows it owns (by a
+// row_partition) as a DCSR store of local rows and global columns, and the entries of every vector
+// for the vertices it owns. Batches given on any rank are routed to the owners of their rows (one
+// all-to-all) and applied all or nothing across ranks; an SpMV gathers x (one all-gather) and
+// multiplies each rank's rows. Every member function that says "collective" must be called by every
+// rank, in the same order.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/comm.hpp"
+#include "engine/dist_partition.hpp"
+#include "engine/graph.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg {
+
+/// What one distributed batch did on this rank.
+struct dist_batch_report {
+  std::int64_t batch = 0;             ///< the batch's number (1-based, the same on every rank)
+  std::int64_t given = 0, deletes_given = 0;  ///< edges this rank was given
+  std::int64_t received = 0, deletes_received = 0;  ///< edges routed to this rank (its rows)
+  std::uint64_t bytes_sent = 0;       ///< by this rank for the batch (routing and votes)
+  vertex_t vertices = 0;              ///< the graph's after the batch
+};
+
+template <class V, class Space>
+class dist_graph {
+ public:
+  /// @brief An empty graph of n vertices over c's ranks (collective: every rank, the same arguments).
+  ///        cfg configures each rank's store; its default keeps an edge once (graph semantics).
+  dist_graph(communicator& c, orientation o, row_partition p, vertex_t n, const dcsr_config& cfg = graph_config());
+  static dcsr_config graph_config() {
+    dcsr_config c;
+    c.dups = duplicates::collapse;
+    return c;
+  }
+
+  /// @brief Collective: one batch. Each rank passes the edges it was given (file direction, global
+  ///        ids, any rank any edges; empty is fine): deletions `del_src[i] -> del_dst[i]` first, then
+  ///        insertions `src[i] -> dst[i]` (weights empty or one per edge), as dcsr_matrix::apply_batch.
+  /// @throws fg::batch_error naming the rank and its edge when any rank was given a bad edge
+  ///         (negative id, non-finite weight), fg::out_of_memory / fg::error when any rank's store
+  ///         could not take its share; every rank throws, and no rank's store changed.
+  dist_batch_report apply(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                          const std::vector<double>& weight, const std::vector<vertex_t>& del_src = {},
+                          const std::vector<vertex_t>& del_dst = {});
+
+  communicator& comm() const noexcept { return *comm_; }
+  const row_partition& partition() const noexcept { return part_; }
+  orientation oriented() const noexcept { return orient_; }
+  /// The graph's vertices (global; the same on every rank).
+  vertex_t num_vertices() const noexcept { return n_; }
+  /// Collective: the graph's stored edges over every rank.
+  offset_t num_edges() const;
+  /// This rank's vertices (its rows, and its entries of every vector).
+  vertex_t local_vertices() const { return part_.count(comm_->rank(), n_); }
+  /// This rank's rows: local ids (partition().local) x global columns.
+  const dcsr_matrix<V, Space>& local() const noexcept { return store_; }
+  /// The partition's view for device code (blocks: the cuts in Space's memory).
+  partition_view view() const noexcept { return {part_.kind, part_.parts, starts_.empty() ? nullptr : starts_.data()}; }
+  std::int64_t batches() const noexcept { return batches_; }
+
+ private:
+  void validate(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>& weight,
+                const std::vector<vertex_t>& del_src, const std::vector<vertex_t>& del_dst);
+  /// A share routed to this rank: (local row << 32 | column) keys and weights (valued graphs), host.
+  struct routed {
+    std::vector<std::int64_t> keys;
+    std::vector<double> weight;
+  };
+  routed route(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>* weight);
+  coo_matrix<V, Space> batch_of(const routed& r) const;
+
+  communicator* comm_;
+  orientation orient_;
+  row_partition part_;
+  array<vertex_t, Space> starts_;
+  vertex_t n_ = 0;
+  dcsr_matrix<V, Space> store_;
+  std::int64_t batches_ = 0;
+};
+
+/// @brief Collective: y = A x over semiring Sr, both vectors distributed as A's vertices (each
+///        rank's local_vertices() entries, in local order): x is all-gathered, then every rank
+///        multiplies its rows. Exact semirings give one rank's result to the bit.
+template <class Sr, class V, class Space>
+void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Space>& x_local,
+          array<typename Sr::value_type, Space>& y_local);
+
+/// @brief Collective: every rank's entries of a distributed vector, in global order, on every rank.
+template <class T, class V, class Space>
+array<T, Space> gather_all(const dist_graph<V, Space>& A, const array<T, Space>& local);
+
+}  // namespace fg

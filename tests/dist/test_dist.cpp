@@ -1,0 +1,260 @@
+// The distributed store under mpirun (-np 1, 2, 3; ctest registers each): every rank runs the same
+// cases, in the same order, and checks its own part against one process's answer: the reference
+// twin's SpMV in every semiring, single-rank PageRank, and a host model of streamed batches (with
+// deletions); a batch that is bad on one rank only, or that runs out of memory on one rank only,
+// leaves every rank's store as it was. Both partitions. Checks never skip a collective (CHECK, not
+// REQUIRE, around them), so a failure on one rank cannot hang the others.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+
+#include "algorithms/dist_pagerank.hpp"
+#include "core/comm.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "core/semiring.hpp"
+#include "engine/dist_graph.hpp"
+#include "storage/dcsr.hpp"
+
+using namespace fg;
+using D = device_space;
+
+namespace {
+communicator* world = nullptr;
+
+struct edges {
+  std::vector<vertex_t> src, dst;
+  std::vector<double> w;
+};
+
+// The same random graph on every rank (power-law-ish rows, repeats and self-loops included). A
+// repeated edge has the same weight each time: the ranks receive a batch's repeats in rank order, so
+// which copy a store keeps (the first) is the input's first only when ranks hold consecutive parts
+// of the input, and the shares here interleave.
+edges random_graph(std::uint64_t seed, vertex_t n, std::size_t m) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  edges e;
+  for (std::size_t i = 0; i < m; ++i) {
+    e.src.push_back(vertex_t(std::pow(u(g), 2.0) * n));
+    e.dst.push_back(vertex_t(u(g) * n));
+    e.w.push_back(0.5 + double((e.src.back() * 7919 + e.dst.back() * 104729) % 1000) / 1000);
+  }
+  return e;
+}
+
+// This rank's share of e[lo, hi): every P-th edge, so a rank is given edges of every owner.
+edges share(const edges& e, std::size_t lo, std::size_t hi) {
+  edges s;
+  for (std::size_t i = lo; i < hi; ++i)
+    if (int(i % std::size_t(world->size())) == world->rank()) {
+      s.src.push_back(e.src[i]);
+      s.dst.push_back(e.dst[i]);
+      s.w.push_back(e.w[i]);
+    }
+  return s;
+}
+
+row_partition partition_of(partition_kind k, vertex_t n) {
+  if (k == partition_kind::cyclic) return row_partition::cyclic(world->size());
+  std::vector<std::int64_t> rows(static_cast<std::size_t>(n), 1);  // blocks of equal vertex counts, then grown past
+  return row_partition::balanced_blocks(rows, world->size());
+}
+
+// The local rows of A as (global row, column) -> value sum, and the model's rows this rank owns.
+template <class V>
+std::map<std::pair<vertex_t, vertex_t>, double> local_cells(const dist_graph<V, D>& A) {
+  const auto coo = A.local().to_coo();
+  const auto r = to_vector(coo.row), c = to_vector(coo.col);
+  std::vector<stored_t<V>> v;
+  if constexpr (!is_pattern_v<V>) v = to_vector(coo.val);
+  std::map<std::pair<vertex_t, vertex_t>, double> m;
+  for (std::size_t i = 0; i < r.size(); ++i)
+    m[{A.partition().global(world->rank(), r[i]), c[i]}] += is_pattern_v<V> ? 1.0 : double(v[i]);
+  return m;
+}
+
+template <class Sr, class V>
+void check_spmv(const dist_graph<V, D>& A, const dcsr_matrix<V, host_space>& ref, std::uint64_t seed) {
+  using T = typename Sr::value_type;
+  const vertex_t n = A.num_vertices();
+  std::mt19937_64 g(seed);
+  std::vector<T> x(static_cast<std::size_t>(n));
+  for (auto& e : x) {
+    if constexpr (std::is_same_v<Sr, or_and>) e = T(g() % 3 == 0);
+    else e = T(std::uniform_real_distribution<double>(0.5, 2)(g));
+  }
+  array<T, host_space> yr(static_cast<std::size_t>(n));
+  spmv<Sr>(ref, to_space<host_space>(x), yr);
+  std::vector<T> xl(static_cast<std::size_t>(A.local_vertices()));
+  for (vertex_t l = 0; l < A.local_vertices(); ++l) xl[std::size_t(l)] = x[std::size_t(A.partition().global(world->rank(), l))];
+  array<T, D> y;
+  spmv<Sr>(A, to_space<D>(xl), y);
+  const auto got = to_vector(y);
+  const bool exact = !std::is_same_v<Sr, plus_times<T>>;
+  int wrong = 0;
+  for (vertex_t l = 0; l < A.local_vertices(); ++l) {
+    const double want = double(yr[std::size_t(A.partition().global(world->rank(), l))]), have = double(got[std::size_t(l)]);
+    if (exact ? have != want : std::fabs(have - want) > 1e-5 * (1 + std::fabs(want))) ++wrong;
+  }
+  CHECK_MESSAGE(wrong == 0, Sr::name << ": " << wrong << " rows differ from one process's");
+}
+}  // namespace
+
+TEST_CASE("distributed SpMV in every semiring equals one process's, both partitions") {
+  const vertex_t n = 3000;
+  const edges all = random_graph(11, n, 40000);
+  for (partition_kind k : {partition_kind::cyclic, partition_kind::blocks}) {
+    CAPTURE(int(k));
+    dist_graph<double, D> A(*world, orientation::out, partition_of(k, n / 2), 0);  // blocks cut at n/2: grown past
+    dist_graph<pattern, D> B(*world, orientation::out, partition_of(k, n / 2), 0);
+    for (std::size_t lo = 0; lo < all.src.size(); lo += 13000) {  // three batches, the last short
+      const edges s = share(all, lo, std::min(all.src.size(), lo + 13000));
+      A.apply(s.src, s.dst, s.w);
+      B.apply(s.src, s.dst, {});
+    }
+    CHECK(A.num_vertices() == n);
+    dcsr_config cfg;
+    cfg.dups = duplicates::collapse;
+    std::vector<stored_t<double>> w(all.w.begin(), all.w.end());
+    const auto ref = dcsr_matrix<double, host_space>::from_coo(make_coo<double, host_space>(all.src, all.dst, w), n, n, cfg);
+    const auto refp = dcsr_matrix<pattern, host_space>::from_coo(make_coo<pattern, host_space>(all.src, all.dst, {}), n, n, cfg);
+    CHECK(A.num_edges() == ref.nnz());
+    check_spmv<plus_times<double>>(A, ref, 1);
+    check_spmv<min_plus<double>>(A, ref, 2);
+    check_spmv<plus_times<double>>(B, refp, 3);
+    check_spmv<or_and>(B, refp, 4);
+    check_spmv<min_plus<double>>(B, refp, 5);
+  }
+}
+
+TEST_CASE("distributed PageRank equals one process's, cold and warm after a batch") {
+  const vertex_t n = 2500;
+  const edges all = random_graph(23, n, 30000);
+  dist_graph<pattern, D> A(*world, orientation::in, row_partition::cyclic(world->size()), 0);
+  const std::size_t first = 25000;
+  const edges s = share(all, 0, first);
+  A.apply(s.src, s.dst, {});
+  pagerank_options opt;
+  opt.tol = 1e-13;
+  auto check_against_one = [&](std::size_t m, const dist_pagerank_result& r) {
+    dcsr_config cfg;
+    cfg.dups = duplicates::collapse;
+    std::vector<vertex_t> src(all.src.begin(), all.src.begin() + long(m)), dst(all.dst.begin(), all.dst.begin() + long(m));
+    const auto At = dcsr_matrix<pattern, host_space>::from_coo(make_coo<pattern, host_space>(dst, src, {}), n, n, cfg);
+    const pagerank_result one = pagerank(At, opt);
+    CHECK(r.converged);
+    double l1 = 0;
+    for (vertex_t l = 0; l < A.local_vertices(); ++l)
+      l1 += std::fabs(r.score[std::size_t(l)] - one.score[std::size_t(A.partition().global(world->rank(), l))]);
+    world->allreduce(&l1, 1, comm_op::sum);
+    CHECK(l1 < 1e-9);
+  };
+  const dist_pagerank_result cold = pagerank(A, opt);
+  check_against_one(first, cold);
+  const edges more = share(all, first, all.src.size());
+  A.apply(more.src, more.dst, {});
+  pagerank_options warm = opt;
+  warm.initial = cold.score;
+  const dist_pagerank_result w = pagerank(A, warm);
+  check_against_one(all.src.size(), w);
+  CHECK(w.iterations < cold.iterations);
+}
+
+TEST_CASE("streamed insert, delete and mixed batches equal a host model on every rank") {
+  const vertex_t n = 800;
+  std::mt19937_64 g(5);
+  std::set<std::pair<vertex_t, vertex_t>> model;
+  dist_graph<pattern, D> A(*world, orientation::out, row_partition::cyclic(world->size()), 0);
+  for (int b = 0; b < 12; ++b) {
+    // The same batch drawn on every rank; each rank is given its share of it.
+    edges ins, del;
+    std::uniform_int_distribution<vertex_t> id(0, n / 4 + b * n / 16);
+    for (int i = 0; i < 900; ++i) ins.src.push_back(id(g)), ins.dst.push_back(id(g)), ins.w.push_back(1);
+    std::vector<std::pair<vertex_t, vertex_t>> present(model.begin(), model.end());
+    for (int i = 0; i < (b % 3 == 0 ? 0 : 300) && !present.empty(); ++i) {
+      const auto& e = present[std::size_t(g() % present.size())];
+      del.src.push_back(e.first), del.dst.push_back(e.second), del.w.push_back(1);
+    }
+    for (std::size_t i = 0; i < del.src.size(); ++i) model.erase({del.src[i], del.dst[i]});
+    for (std::size_t i = 0; i < ins.src.size(); ++i) model.insert({ins.src[i], ins.dst[i]});
+    const edges si = share(ins, 0, ins.src.size()), sd = share(del, 0, del.src.size());
+    A.apply(si.src, si.dst, {}, sd.src, sd.dst);
+    std::int64_t mine = 0, wrong = 0;
+    const auto cells = local_cells(A);
+    for (const auto& [key, count] : cells) wrong += !model.count(key) || count != 1.0;
+    for (const auto& key : model) mine += A.partition().owner(key.first) == world->rank();
+    CHECK(wrong == 0);
+    CHECK(std::int64_t(cells.size()) == mine);
+    CHECK(A.num_edges() == std::int64_t(model.size()));
+  }
+}
+
+TEST_CASE("a batch bad on one rank only, or out of memory on one rank only, leaves every rank unchanged") {
+  const vertex_t n = 1500;
+  const edges all = random_graph(31, n, 20000);
+  for (partition_kind k : {partition_kind::cyclic, partition_kind::blocks}) {
+    CAPTURE(int(k));
+    dist_graph<double, D> A(*world, orientation::out, partition_of(k, n), 0);
+    const edges s = share(all, 0, 12000);
+    A.apply(s.src, s.dst, s.w);
+    const auto before = local_cells(A);
+    const auto version = A.local().version();
+    const vertex_t vertices = A.num_vertices();
+    const int last = world->size() - 1;
+    edges more = share(all, 12000, all.src.size());
+    more.src.push_back(n + 50), more.dst.push_back(3), more.w.push_back(1);  // a new vertex: the store grows
+    // 1. a negative id on the last rank only: every rank refuses, naming that rank
+    edges bad = more;
+    if (world->rank() == last) bad.dst[bad.dst.size() / 2] = -4;
+    std::string msg;
+    try {
+      A.apply(bad.src, bad.dst, bad.w);
+    } catch (const batch_error& e) {
+      msg = e.what();
+    }
+    CHECK(msg.find("rank " + std::to_string(last) + "'s insertion: negative vertex id") != std::string::npos);
+    CHECK(local_cells(A) == before);
+    CHECK(A.num_vertices() == vertices);
+    // 2. the last rank's store cannot get memory, with deletions in the batch too
+    edges del;
+    for (std::size_t i = 0; i < 400; ++i)
+      if (int(i % std::size_t(world->size())) == world->rank()) del.src.push_back(all.src[i]), del.dst.push_back(all.dst[i]);
+    bool threw = false;
+    if (world->rank() == last) memory::set_limit_for_testing(memory::bytes_in_use() + 1024);
+    try {
+      A.apply(more.src, more.dst, more.w, del.src, del.dst);
+    } catch (const out_of_memory& e) {
+      threw = std::string(e.what()).find("rank " + std::to_string(last)) != std::string::npos;
+    }
+    memory::set_limit_for_testing(0);
+    CHECK(threw);
+    CHECK(local_cells(A) == before);
+    CHECK(A.local().version() == version);
+    CHECK(A.num_vertices() == vertices);
+    A.local().validate();
+    // 3. the same batch with memory goes in everywhere
+    A.apply(more.src, more.dst, more.w, del.src, del.dst);
+    CHECK(A.num_vertices() == n + 51);
+    CHECK(local_cells(A) != before);
+  }
+}
+
+int main(int argc, char** argv) {
+  std::unique_ptr<communicator> c = make_communicator("auto");
+  world = c.get();
+  doctest::Context context;
+  context.applyCommandLine(argc, argv);
+  if (c->rank() != 0) context.setOption("out", "/dev/null");  // one report; every rank's failures count
+  const int failed = context.run() != 0;
+  std::int64_t any = failed;
+  c->allreduce(&any, 1, comm_op::max);
+  if (c->rank() == 0) std::cout << "ranks: " << c->size() << " (" << c->transport() << "), failed on any rank: " << any << "\n";
+  return any ? 1 : 0;
+}
