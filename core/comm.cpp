@@ -38,9 +38,12 @@ class self_communicator final : public communicator {
     else memory::copy_on_device(recv, send, bytes);
   }
   void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
-                  std::size_t elem_bytes) override {
+                  std::size_t elem_bytes, bool on_host) override {
     FG_EXPECTS(counts.size() == 1 && counts[0] == count, "communicator: one rank gathers its own count");
-    if (count > 0) memory::copy_on_device(recv, send, std::size_t(count) * elem_bytes);
+    const std::size_t bytes = std::size_t(count) * elem_bytes;
+    if (bytes == 0) return;
+    if (on_host) std::memcpy(recv, send, bytes);
+    else memory::copy_on_device(recv, send, bytes);
   }
 };
 }  // namespace

@@ -42,9 +42,10 @@ class communicator {
   /// `on_host` (a batch's routing: its edges arrive on the host).
   virtual void alltoallv(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
                          const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, bool on_host = false) = 0;
-  /// Every rank's `count` elements, concatenated in rank order (counts[p] from rank p) on every rank.
+  /// Every rank's `count` elements, concatenated in rank order (counts[p] from rank p) on every
+  /// rank; device_space memory, or host memory when `on_host`.
   virtual void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
-                          std::size_t elem_bytes) = 0;
+                          std::size_t elem_bytes, bool on_host = false) = 0;
 
   /// Bytes this rank has sent to other ranks since it was made (bulk and control).
   std::uint64_t bytes_sent() const noexcept { return sent_; }

@@ -101,7 +101,7 @@ class mpi_communicator final : public communicator {
     if (!on_host) unstage(recv, std::size_t(in) * elem_bytes);
   }
   void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
-                  std::size_t elem_bytes) override {
+                  std::size_t elem_bytes, bool on_host) override {
     std::vector<int> rd;
     const std::vector<int> rc = int_counts(counts, rd);
     FG_EXPECTS(count == counts[std::size_t(rank_)], "allgatherv: this rank's count differs from its entry in counts");
@@ -109,10 +109,10 @@ class mpi_communicator final : public communicator {
     for (std::int64_t k : counts) in += k;
     sent_ += std::uint64_t(count) * elem_bytes * std::uint64_t(size_ - 1);
     const MPI_Datatype t = element(elem_bytes);
-    const void* s = staged_in(send, std::size_t(count) * elem_bytes);
-    void* r = staged_out(recv, std::size_t(in) * elem_bytes);
+    const void* s = on_host ? send : staged_in(send, std::size_t(count) * elem_bytes);
+    void* r = on_host ? recv : staged_out(recv, std::size_t(in) * elem_bytes);
     check(MPI_Allgatherv(s, int(count), t, r, rc.data(), rd.data(), t, comm_), "allgatherv");
-    unstage(recv, std::size_t(in) * elem_bytes);
+    if (!on_host) unstage(recv, std::size_t(in) * elem_bytes);
   }
 
  private:

@@ -12,6 +12,8 @@
 
 namespace fg {
 
+edge_file read_matrix_market(const std::string& path, const line_share& share);  // loaders/matrix_market.cpp
+
 namespace {
 
 constexpr std::int64_t max_vertices = std::numeric_limits<std::int32_t>::max();
@@ -125,11 +127,13 @@ void densify(const std::string& path, const std::vector<std::int64_t>& src64,
 
 }  // namespace
 
-edge_file read_edge_list(const std::string& path) {
+// The lines of a share (line_share: all by default) in the file's own ids.
+edge_share read_edge_list_share(const std::string& path, const line_share& share) {
   text_reader in(path);
-  std::vector<std::int64_t> src64, dst64;
-  edge_file g;
-  g.path = path;
+  edge_share g;
+  std::vector<std::int64_t>& src64 = g.src;
+  std::vector<std::int64_t>& dst64 = g.dst;
+  std::int64_t data_line = 0;
 
   std::size_t columns = 0;          // 2 or 3, fixed by the first edge line
   std::int64_t columns_line = 0;    // that line, for the mismatch message
@@ -138,6 +142,7 @@ edge_file read_edge_list(const std::string& path) {
   while (in.next(line)) {
     const std::string_view t = trim_left(line);
     if (t.empty() || t.front() == '#' || t.front() == '%') continue;
+    if (!share.keeps(data_line++)) continue;  // another rank's line
     const std::size_t n = split_tokens(t, tok, 4, true);
     if (n != columns || columns == 0) {
       if (n != 2 && n != 3)
@@ -155,9 +160,30 @@ edge_file read_edge_list(const std::string& path) {
     dst64.push_back(parse_id(in, tok[1]));
     if (columns == 3) g.weight.push_back(parse_weight(in, tok[2]));
   }
-  if (src64.empty()) throw input_error(path, 0, "empty file: no edges");
+  if (data_line == 0) throw input_error(path, 0, "empty file: no edges");
+  return g;
+}
 
-  densify(path, src64, dst64, g);
+edge_file read_edge_list(const std::string& path) {
+  edge_share raw = read_edge_list_share(path, line_share{});
+  edge_file g;
+  g.path = path;
+  g.weight = std::move(raw.weight);
+  densify(path, raw.src, raw.dst, g);
+  return g;
+}
+
+edge_share read_graph_share(const std::string& path, const line_share& share) {
+  FG_EXPECTS(share.parts >= 1 && share.part >= 0 && share.part < share.parts && share.chunk >= 1,
+             "read_graph_share: part must be in [0, parts)");
+  if (guess_format(path) == file_format::edge_list) return read_edge_list_share(path, share);
+  const edge_file f = read_matrix_market(path, share);
+  edge_share g;
+  g.src.assign(f.src.begin(), f.src.end());
+  g.dst.assign(f.dst.begin(), f.dst.end());
+  g.weight = f.weight;
+  g.num_vertices = f.num_vertices;
+  g.dense = true;
   return g;
 }
 

@@ -49,4 +49,27 @@ std::string vertex_file_of(const std::string& e_path);
 ///        *.adj as adjacency lines.
 edge_file read_graph(const std::string& path);
 
+/// Which of a file's data lines one rank of a distributed run parses: chunks of `chunk`
+/// consecutive data lines (entries, edges), dealt to the parts in turn.
+struct line_share {
+  int part = 0, parts = 1;
+  std::int64_t chunk = std::int64_t(1) << 16;
+  bool keeps(std::int64_t data_line) const noexcept { return (data_line / chunk) % parts == part; }
+};
+
+/// The edges of one share of a graph file, in the file's own ids: Matrix Market ids minus one, with
+/// num_vertices from its size line (dense = true); an edge list's ids as written, num_vertices -1
+/// (the ranks map them to dense ids together).
+struct edge_share {
+  std::vector<std::int64_t> src, dst;
+  std::vector<double> weight;
+  std::int64_t num_vertices = -1;
+  bool dense = false;
+};
+
+/// @brief One share of a Matrix Market file or an edge list: every line is read (counts, the
+///        header), only the share's data lines are parsed and checked.
+/// @throws fg::input_error naming file and line for a bad line of the share, or a bad header/count.
+edge_share read_graph_share(const std::string& path, const line_share& share);
+
 }  // namespace fg

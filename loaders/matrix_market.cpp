@@ -154,7 +154,8 @@ double parse_value(const text_reader& in, std::string_view tok, mm_field field) 
 
 }  // namespace
 
-edge_file read_matrix_market(const std::string& path) {
+// The reader, keeping only a share's entries (read_graph_share; line_share{}: all of them).
+edge_file read_matrix_market(const std::string& path, const line_share& share) {
   text_reader in(path);
   std::string_view line;
 
@@ -208,6 +209,10 @@ edge_file read_matrix_market(const std::string& path) {
     if (found == size.entries)
       throw input_error(path, in.line_number(),
                         "too many entries: the size line says " + std::to_string(size.entries));
+    if (!share.keeps(found)) {  // another rank's line: counted, parsed there
+      ++found;
+      continue;
+    }
     if (n != want_tokens)
       throw input_error(path, in.line_number(),
                         "expected " + std::to_string(want_tokens) + " tokens (" +
@@ -239,5 +244,7 @@ edge_file read_matrix_market(const std::string& path) {
   for (std::int64_t v = 0; v < g.num_vertices; ++v) g.original_id[static_cast<std::size_t>(v)] = v + 1;
   return g;
 }
+
+edge_file read_matrix_market(const std::string& path) { return read_matrix_market(path, line_share{}); }
 
 }  // namespace fg

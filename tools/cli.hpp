@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/distributed.hpp"
 #include "fluxgraph/fluxgraph.hpp"
 
 namespace fg::cli {
@@ -43,6 +44,8 @@ fluxgraph::device backend_of(const options& o, std::string& description);
 
 int run_info(const options& o);
 int run_pagerank(const options& o);
+/// pagerank under mpirun: every rank its share (tools/distributed.cpp).
+int run_pagerank_distributed(const options& o, fluxgraph::ranks& r);
 int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
 int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);

@@ -58,9 +58,14 @@ const std::vector<command_spec>& commands() {
         {"reads", "R", "SpMVs expected (with --explain)"}, kernel},
        "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz])."},
       {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
-       plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel}),
+       plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel,
+                               {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
+                               {"partition", "cyclic|blocks", "a distributed run's rows: v mod P, or ranges balanced by "
+                                                              "edges (default cyclic)"}}),
        "Damping 0.85, uniform teleport, dangling mass spread uniformly, duplicate edges counted once\n"
-       "(unless --weighted). Results use the file's own ids."},
+       "(unless --weighted). Results use the file's own ids.\n"
+       "Under mpirun (mpirun -np P fluxgraph pagerank FILE) every rank reads its share of the lines and\n"
+       "keeps its rows; rank 0 prints and writes (docs/distributed.md)."},
       {"stream", {"FILE"}, "stream a graph file (or standard input: FILE -) into DCSR in batches, then PageRank",
        plus(pagerank_options,
             {{"batch", "N", "edges per batch (required)"},

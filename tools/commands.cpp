@@ -157,6 +157,11 @@ int run_info(const options& o) {
 }
 
 int run_pagerank(const options& o) {
+  // Under mpirun (or --comm mpi|nccl) the run is distributed (tools/distributed.cpp).
+  const std::string comm = o.get("comm", "auto");
+  fluxgraph::ranks r(comm);
+  if (r.size() > 1 || comm == "mpi" || comm == "nccl") return run_pagerank_distributed(o, r);
+  if (o.values.count("partition")) throw usage_error("--partition goes with a distributed run (mpirun, --comm)");
   std::string backend;
   const device where = backend_of(o, backend);
   fluxgraph::pagerank_options p = pagerank_opts(o);

@@ -4,6 +4,7 @@
 
 #include "fluxgraph/error.hpp"
 #include "fluxgraph/analyses.hpp"
+#include "fluxgraph/distributed.hpp"
 #include "fluxgraph/graph.hpp"
 #include "fluxgraph/live.hpp"
 #include "fluxgraph/stream.hpp"
