@@ -35,6 +35,8 @@ void add_analyses(CLI::App& bench, int& status);
 
 /// The graph applications: BFS/SSSP GTEPS, WCC, triangles, LCC, CDLP, incremental BFS/WCC, Boost.
 void add_apps(CLI::App& bench, int& status);
+/// The distributed store under mpirun: balance, bytes per batch and per PageRank iteration.
+void add_dist(CLI::App& bench, int& status);
 
 /// A subcommand whose options bind into a fresh O; when it is chosen, run(O) gives the exit status.
 template <class O, class Run>
