@@ -54,6 +54,7 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   array<double, S> rank = to_space<S>(start), scaled(static_cast<std::size_t>(nl)), y(static_cast<std::size_t>(nl));
   double dangling = P::resume(rank.data(), scaled.data(), out_w.data(), nl);
   c.allreduce(&dangling, 1, comm_op::sum);
+  res.setup_bytes = c.bytes_sent() - sent0;
   const double d = opt.damping, tol_n = opt.tol * double(n);
   while (res.iterations < opt.max_iter) {
     spmv<plus_times<double>>(At, scaled, y);

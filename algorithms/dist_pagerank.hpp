@@ -19,6 +19,7 @@ struct dist_pagerank_result {
   double last_change = 0;
   double seconds = 0;
   std::uint64_t bytes_sent = 0;  ///< by this rank over the run (all-gathers and all-reduces)
+  std::uint64_t setup_bytes = 0; ///< of which before the first iteration (the out-weights' all-reduce)
 };
 
 /// @brief Collective: PageRank of the graph whose in-edge store is `in_edges`. opt.initial, when

@@ -110,7 +110,7 @@ void run_one(fluxgraph::ranks& r, const share_edges& e, const std::string& part,
   po.max_iter = o.max_iter;
   po.tol = 1e-300;  // a fixed number of iterations: the cost per iteration is what is measured
   const dist_pagerank_result pr = pagerank(g, po);
-  const double pr_bytes = largest(c, double(pr.bytes_sent)) / std::max(1, pr.iterations);
+  const double pr_bytes = largest(c, double(pr.bytes_sent - pr.setup_bytes)) / std::max(1, pr.iterations);
   const double pr_s = largest(c, pr.seconds);
   if (c.rank() == 0)
     fmt::print("{:<22} P {} {:<6}  n {:>9}  edges {:>10}  max/mean {:.3f}  ingest {:>8.1f} M edges/s, {:>9.0f} B per 1e6 "

@@ -59,6 +59,13 @@ class mpi_communicator final : public communicator {
     check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "comm_dup");
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
+    // One GPU per rank on each node (shared round-robin when a node has fewer GPUs than ranks).
+    MPI_Comm node = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "comm_split_type");
+    int local = 0;
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    memory::select_device(local);
   }
   ~mpi_communicator() override {
     int finalized = 0;

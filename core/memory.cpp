@@ -172,6 +172,11 @@ void zero_on_device(void* d, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemset(d, 0, n));
 }
 void synchronize() { FG_CUDA_TRY(cudaDeviceSynchronize()); }
+void select_device(int local_rank) {
+  int count = 0;
+  FG_CUDA_TRY(cudaGetDeviceCount(&count));
+  if (count > 0) FG_CUDA_TRY(cudaSetDevice(local_rank % count));
+}
 #else
 void copy_to_device(void* d, const void* s, std::size_t n) {
   if (n) std::memcpy(d, s, n);
@@ -184,6 +189,7 @@ void copy_to_host(void* d, const void* s, std::size_t n) {
 void copy_on_device(void* d, const void* s, std::size_t n) { if (n) std::memcpy(d, s, n); }
 void zero_on_device(void* d, std::size_t n) { if (n) std::memset(d, 0, n); }
 void synchronize() {}
+void select_device(int) {}
 #endif
 
 std::size_t bytes_in_use() noexcept { return in_use.load(); }
