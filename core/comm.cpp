@@ -14,6 +14,10 @@ namespace fg {
 std::unique_ptr<communicator> make_mpi_communicator();  // core/comm_mpi.cpp
 bool launched_by_mpi() noexcept;
 #endif
+#if defined(FG_WITH_NCCL)
+/// NCCL when every rank has a GPU of its own; else MPI, or an error when `required`.
+std::unique_ptr<communicator> make_nccl_communicator(bool required);  // core/comm_nccl.cpp
+#endif
 
 namespace {
 // Rank 0 of 1: every exchange is a copy to itself, nothing is sent.
@@ -56,12 +60,23 @@ bool built_with_mpi() noexcept {
 #endif
 }
 
-bool built_with_nccl() noexcept { return false; }
+bool built_with_nccl() noexcept {
+#if defined(FG_WITH_NCCL)
+  return true;
+#else
+  return false;
+#endif
+}
 
 std::unique_ptr<communicator> make_communicator(const std::string& choice) {
   if (choice == "self") return std::make_unique<self_communicator>();
-  if (choice == "nccl")
+  if (choice == "nccl") {
+#if defined(FG_WITH_NCCL)
+    return make_nccl_communicator(true);
+#else
     throw invalid_argument("--comm nccl: this build has no NCCL (the CUDA build finds it with FG_NCCL=auto)");
+#endif
+  }
   if (choice == "mpi") {
 #if defined(FG_WITH_MPI)
     return make_mpi_communicator();
@@ -70,7 +85,9 @@ std::unique_ptr<communicator> make_communicator(const std::string& choice) {
 #endif
   }
   FG_EXPECTS(choice == "auto", "unknown transport '" + choice + "' (auto, mpi, nccl or self)");
-#if defined(FG_WITH_MPI)
+#if defined(FG_WITH_NCCL)
+  if (launched_by_mpi()) return make_nccl_communicator(false);
+#elif defined(FG_WITH_MPI)
   if (launched_by_mpi()) return make_mpi_communicator();
 #endif
   return std::make_unique<self_communicator>();

@@ -11,6 +11,7 @@
 
 #include "core/comm.hpp"
 #include "core/error.hpp"
+#include "core/device_select.hpp"
 #include "core/memory.hpp"
 
 namespace fg {
@@ -62,11 +63,12 @@ class mpi_communicator final : public communicator {
     // One GPU per rank on each node (shared round-robin when a node has fewer GPUs than ranks).
     MPI_Comm node = MPI_COMM_NULL;
     check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "comm_split_type");
-    int local = 0;
-    MPI_Comm_rank(node, &local);
+    MPI_Comm_rank(node, &local_);
+    MPI_Comm_size(node, &local_size_);
     MPI_Comm_free(&node);
-    memory::select_device(local);
+    memory::select_device(local_);
   }
+  int local_size() const noexcept { return local_size_; }
   ~mpi_communicator() override {
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -154,11 +156,18 @@ class mpi_communicator final : public communicator {
   void unstage(void*, std::size_t) {}
 #endif
   MPI_Comm comm_ = MPI_COMM_NULL;
+  int local_ = 0, local_size_ = 1;  ///< this rank among its node's, and their number
   std::vector<std::pair<std::size_t, MPI_Datatype>> types_;
 };
 }  // namespace
 
 std::unique_ptr<communicator> make_mpi_communicator() { return std::make_unique<mpi_communicator>(); }
+
+bool each_rank_has_a_gpu(communicator& mpi) {
+  std::int64_t crowded = std::int64_t(static_cast<mpi_communicator&>(mpi).local_size() > memory::device_count());
+  mpi.allreduce(&crowded, 1, comm_op::max);
+  return crowded == 0;
+}
 
 // mpirun (Open MPI, MPICH, Slurm's PMI) leaves one of these in every rank's environment.
 bool launched_by_mpi() noexcept {

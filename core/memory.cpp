@@ -9,6 +9,7 @@
 // a free on the legacy stream runs after all earlier work on every stream. An allocation that fails
 // trims the pool's cached blocks and tries once more before throwing. Devices without memory pools
 // fall back to cudaMalloc/cudaFree.
+#include "core/device_select.hpp"
 #include "core/memory.hpp"
 
 #include <algorithm>
@@ -172,10 +173,13 @@ void zero_on_device(void* d, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemset(d, 0, n));
 }
 void synchronize() { FG_CUDA_TRY(cudaDeviceSynchronize()); }
-void select_device(int local_rank) {
+int device_count() {
   int count = 0;
   FG_CUDA_TRY(cudaGetDeviceCount(&count));
-  if (count > 0) FG_CUDA_TRY(cudaSetDevice(local_rank % count));
+  return count;
+}
+void select_device(int local_rank) {
+  if (const int count = device_count(); count > 0) FG_CUDA_TRY(cudaSetDevice(local_rank % count));
 }
 #else
 void copy_to_device(void* d, const void* s, std::size_t n) {
@@ -190,6 +194,7 @@ void copy_on_device(void* d, const void* s, std::size_t n) { if (n) std::memcpy(
 void zero_on_device(void* d, std::size_t n) { if (n) std::memset(d, 0, n); }
 void synchronize() {}
 void select_device(int) {}
+int device_count() { return 0; }
 #endif
 
 std::size_t bytes_in_use() noexcept { return in_use.load(); }

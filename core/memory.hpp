@@ -24,10 +24,6 @@ void copy_on_device(void* dst, const void* src, std::size_t bytes);
 void zero_on_device(void* dst, std::size_t bytes);
 /// @brief Wait for all device work (no-op in the CPU build) and surface asynchronous errors.
 void synchronize();
-/// The GPU this process uses, for rank `local_rank` of the ranks on its node (distributed runs:
-/// local_rank mod the node's GPU count, so ranks share GPUs when there are fewer). Before any
-/// allocation. A no-op in the CPU build.
-void select_device(int local_rank);
 
 /// @brief Bytes copied by copy_to_device / copy_to_host since the program started (the batch
 ///        status records the CUDA store reads into pinned memory are not counted: a few bytes).

@@ -6,12 +6,13 @@
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
 # numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
-# locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24) (default: all). All of them take longer than one device call (600 s) now: run it as
+# locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
+# mpirun -np 1|2 on the one GPU against one process) (default: all). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics,locality},
+parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics,locality,dist},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -137,6 +138,11 @@ want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float
 want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \
   --kernels $loc_kernels "${loc_set[@]}"
 want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank --runs 3 --kernels auto,$loc_kernels rmat:24
+# Issue 24: the distributed store on the GPU: P = 1 and P = 2 ranks sharing the one GPU over MPI
+# (the CUDA build stages device buffers through the host), against one process.
+mpi_env=(OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+want dist && command -v mpirun >/dev/null && step dist 300 env "${mpi_env[@]}" bash -c 'for np in 1 2; do
+  mpirun -np $np build/cuda/tests/fg_test_dist || exit 1; done; python3 tests/cli/dist_checks.py build/cuda/fluxgraph mpirun tests/data'
 
 echo
 echo "================ summary ================"
@@ -172,6 +178,7 @@ for f in locality locality-cached; do
   show $f && echo "-- $f: bench spmv (issue 22; speedup vs cuSPARSE after x) --" && grep -E "^[a-z].*\(|^  (float|double|pattern) " "$out/$f.log"
 done
 show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per iteration) --" && grep -vE "^device" "$out/locality-pagerank.log"
+show dist && echo "-- distributed store on the GPU (issue 24) --" && grep -E "^ranks:|checks passed|FAIL" "$out/dist.log"
 show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
