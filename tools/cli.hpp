@@ -46,6 +46,8 @@ int run_info(const options& o);
 int run_pagerank(const options& o);
 /// pagerank under mpirun: every rank its share (tools/distributed.cpp).
 int run_pagerank_distributed(const options& o, fluxgraph::ranks& r);
+/// stream FILE under mpirun: batches of --batch edges over all ranks, then PageRank (tools/distributed.cpp).
+int run_stream_distributed(const options& o, fluxgraph::ranks& r);
 int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
 int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);

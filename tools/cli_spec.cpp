@@ -89,7 +89,9 @@ const std::vector<command_spec>& commands() {
              {"wal", "DIR", "stream -: durable: log every batch in DIR before its JSON line; resume from DIR"},
              {"sync", "batch|interval[:MS]|none", "stream -: when the log reaches the disk (default batch)"},
              {"snapshot-every", "N|SIZE", "stream -: a snapshot in DIR every N batches or SIZE log bytes (64MB; default 1000)"},
-             backend, kernel}),
+             backend, kernel,
+             {"comm", "auto|mpi|nccl|self", "stream FILE: the ranks' transport (default auto: MPI under mpirun)"},
+             {"partition", "cyclic|blocks", "stream FILE under mpirun: the ranks' rows (default cyclic)"}}),
        "stream FILE inserts the file's edges in batches in file order, then defragments and runs PageRank.\n"
        "--defrag: never (none), when a row reaches k segments (limit), or when the reads before the next\n"
        "batch make it pay off (measured). --layout size groups rows by length (the ADCSR kernels then read\n"

@@ -221,6 +221,11 @@ int run_stream(const options& o) {
   if (o.file == "-") return run_stream_live(o);
   for (const char* live : {"max-delay", "on-error", "format", "wal", "sync", "snapshot-every"})
     if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
+  // Under mpirun (or --comm mpi|nccl) the stream is distributed (tools/distributed.cpp).
+  const std::string comm = o.get("comm", "auto");
+  fluxgraph::ranks r(comm);
+  if (r.size() > 1 || comm == "mpi" || comm == "nccl") return run_stream_distributed(o, r);
+  if (o.values.count("partition")) throw usage_error("--partition goes with a distributed run (mpirun, --comm)");
   std::string backend;
   const fluxgraph::device where = backend_of(o, backend);
   double t_load = 0;

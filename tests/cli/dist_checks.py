@@ -49,6 +49,21 @@ for g in graphs:
             check(r.stdout.count("pagerank:") == 1 and f"ranks: {np_} (mpi)" in r.stdout,
                   f"{os.path.basename(g)}: {np_} ranks, {part}: rank 0 alone reports", r.stdout[-500:])
 
+# stream FILE under mpirun: batches over all ranks, then the same PageRank as one process's.
+g = graphs[0]
+one = os.path.join(tmp, "stream_one.txt")
+r1 = run([exe, "stream", g, "--batch", "5000", "--tol", "1e-13", "--out", one])
+out = os.path.join(tmp, "stream_dist.txt")
+r = run([mpiexec, "-np", "3", exe, "stream", g, "--batch", "5000", "--tol", "1e-13", "--out", out])
+want = scores(one) if r1.returncode == 0 else {}
+got = scores(out) if r.returncode == 0 else {}
+diff = max((abs(got.get(v, 1.0) - s) for v, s in want.items()), default=1.0)
+check(r.returncode == 0 and want and got.keys() == want.keys() and diff < 1e-12 and "stream: " in r.stdout,
+      f"stream under mpirun -np 3: the scores of one process's stream (largest difference {diff:.2e})", r.stderr[-500:])
+r = run([mpiexec, "-np", "2", exe, "stream", g, "--batch", "5000", "--closure"])
+check(r.returncode != 0 and "not (yet) available to a distributed stream" in r.stderr,
+      "stream --closure under mpirun: refused, naming the option", (r.returncode, r.stderr[-300:]))
+
 # A bad line in the last rank's share (lines are dealt in chunks of 65536: line 70000 is rank 1's).
 bad = os.path.join(tmp, "bad.txt")
 with open(bad, "w") as f:
