@@ -141,7 +141,7 @@ dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, cons
     store_.apply_batch_undoable(batch_of(ins), batch_of(del));
   } catch (const out_of_memory& e) {
     outcome = 1, why = e.what();
-  } catch (const error& e) {
+  } catch (const std::exception& e) {  // any other failure is voted too: no rank may leave the vote
     outcome = 2, why = e.what();
   }
   std::int64_t vote[2] = {outcome, outcome > 0 ? comm_->rank() : INT_MAX};
