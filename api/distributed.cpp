@@ -142,7 +142,10 @@ struct dist_impl final : distributed_graph::impl {
   std::vector<double> run(const std::vector<double>& x) {
     using T = typename Sr::value_type;
     std::vector<T> xs(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) xs[i] = T(x[i] != 0 || !std::is_same_v<Sr, fg::or_and> ? x[i] : 0);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if constexpr (std::is_same_v<Sr, fg::or_and>) xs[i] = T(x[i] != 0);  // any nonzero is true
+      else xs[i] = T(x[i]);
+    }
     fg::array<T, device_space> y;
     fg::spmv<Sr>(g, fg::to_space<device_space>(xs), y);
     const std::vector<T> h = fg::to_vector(y);

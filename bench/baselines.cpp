@@ -87,7 +87,10 @@ double copy_bandwidth_gbs(std::size_t bytes) {
 }
 
 void rmat(int scale, int edge_factor, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst) {
-  const std::size_t m = std::size_t(edge_factor) << scale;
+  rmat_edges(scale, std::size_t(edge_factor) << scale, seed, src, dst);
+}
+
+void rmat_edges(int scale, std::size_t m, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst) {
   src.resize(m);
   dst.resize(m);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());

@@ -40,5 +40,7 @@ double copy_bandwidth_gbs(std::size_t bytes);
 /// R-MAT edges (Graph500 a=.57, b=.19, c=.19), 2^scale vertices, edge_factor * 2^scale edges,
 /// generated on all host threads with a fixed seed.
 void rmat(int scale, int edge_factor, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst);
+/// The same generator for m edges (a distributed run's share: each rank its own seed).
+void rmat_edges(int scale, std::size_t m, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst);
 
 }  // namespace fg::bench

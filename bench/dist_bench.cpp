@@ -10,10 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
-#include <thread>
 
 #include "algorithms/dist_pagerank.hpp"
+#include "bench/baselines.hpp"
 #include "bench/bench.hpp"
 #include "bench/matrices.hpp"
 #include "core/comm.hpp"
@@ -35,32 +34,13 @@ struct share_edges {
   std::string name;
 };
 
-// Rank r's share of R-MAT SCALE (edge factor 16, Graph500's quadrants): m / P i.i.d. edges.
+// Rank r's share of R-MAT SCALE (edge factor 16, bench/baselines' generator): m / P i.i.d. edges,
+// seeded by rank.
 share_edges rmat_share(int scale, int rank, int parts) {
   share_edges s;
   s.n = vertex_t(1) << scale;
   s.name = "rmat-" + std::to_string(scale);
-  const std::size_t m = (std::size_t(16) << scale) / std::size_t(parts);
-  s.src.resize(m);
-  s.dst.resize(m);
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      std::mt19937_64 g(std::uint64_t(rank) * 7919 + t + 42);
-      std::uniform_real_distribution<double> u(0, 1);
-      for (std::size_t e = t; e < m; e += threads) {
-        vertex_t r = 0, c = 0;
-        for (int bit = 0; bit < scale; ++bit) {
-          const double p = u(g);
-          const int q = p < 0.57 ? 0 : p < 0.76 ? 1 : p < 0.95 ? 2 : 3;
-          r |= vertex_t(q >> 1) << bit;
-          c |= vertex_t(q & 1) << bit;
-        }
-        s.src[e] = r, s.dst[e] = c;
-      }
-    });
-  for (auto& th : pool) th.join();
+  rmat_edges(scale, (std::size_t(16) << scale) / std::size_t(parts), std::uint64_t(rank) * 7919 + 42, s.src, s.dst);
   return s;
 }
 

@@ -32,6 +32,20 @@ dist_graph<V, S>::dist_graph(communicator& c, orientation o, row_partition p, ve
                                           std::to_string(c.size()) + " ranks");
   FG_EXPECTS(n >= 0, "dist_graph: negative vertex count");
   if (!part_.starts.empty()) starts_ = to_space<S>(part_.starts);
+  set_vertices(n);
+}
+
+template <class V, class S>
+void dist_graph<V, S>::set_vertices(vertex_t n) {
+  n_ = n;
+  const int P = comm_->size();
+  counts_.assign(static_cast<std::size_t>(P), 0);
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(P) + 1, 0);
+  for (int p = 0; p < P; ++p) {
+    counts_[std::size_t(p)] = part_.count(p, n);
+    offset[std::size_t(p) + 1] = offset[std::size_t(p)] + counts_[std::size_t(p)];
+  }
+  offsets_ = to_space<S>(offset);
   store_.resize(local_vertices(), n_);
 }
 
@@ -157,8 +171,7 @@ dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, cons
   }
   store_.keep_batch();
   ++batches_;
-  n_ = vertex_t(top + 1);
-  store_.resize(local_vertices(), n_);
+  if (top + 1 != n_) set_vertices(vertex_t(top + 1));
   rep.vertices = n_;
   rep.bytes_sent = comm_->bytes_sent() - sent0;
   return rep;
@@ -167,20 +180,14 @@ dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, cons
 template <class T, class V, class S>
 array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
   communicator& c = A.comm();
-  const int P = c.size();
   const vertex_t n = A.num_vertices();
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(P)), offset(static_cast<std::size_t>(P) + 1, 0);
-  for (int p = 0; p < P; ++p) {
-    counts[std::size_t(p)] = A.partition().count(p, n);
-    offset[std::size_t(p) + 1] = offset[std::size_t(p)] + counts[std::size_t(p)];
-  }
+  const std::vector<std::int64_t>& counts = A.rank_counts();
   FG_EXPECTS(std::int64_t(local.size()) == counts[std::size_t(c.rank())],
              "gather_all: a local vector of " + std::to_string(local.size()) + " entries for " +
                  std::to_string(counts[std::size_t(c.rank())]) + " local vertices");
   array<T, S> gathered(static_cast<std::size_t>(n)), full(static_cast<std::size_t>(n));
   c.allgatherv(local.data(), std::int64_t(local.size()), gathered.data(), counts, sizeof(T));
-  const array<std::int64_t, S> off = to_space<S>(offset);
-  detail::dist_kernels<S>::spread(A.view(), off.data(), gathered.data(), n, full.data());
+  detail::dist_kernels<S>::spread(A.view(), A.rank_offsets().data(), gathered.data(), n, full.data());
   return full;
 }
 

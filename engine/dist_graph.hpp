@@ -60,8 +60,13 @@ class dist_graph {
   /// The partition's view for device code (blocks: the cuts in Space's memory).
   partition_view view() const noexcept { return {part_.kind, part_.parts, starts_.empty() ? nullptr : starts_.data()}; }
   std::int64_t batches() const noexcept { return batches_; }
+  /// Each rank's vertices, and (in Space) where each rank's entries start in an all-gathered vector:
+  /// what gather_all needs, kept current with the vertex count.
+  const std::vector<std::int64_t>& rank_counts() const noexcept { return counts_; }
+  const array<std::int64_t, Space>& rank_offsets() const noexcept { return offsets_; }
 
  private:
+  void set_vertices(vertex_t n);
   void validate(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>& weight,
                 const std::vector<vertex_t>& del_src, const std::vector<vertex_t>& del_dst);
   /// A share routed to this rank: (local row << 32 | column) keys and weights (valued graphs), host.
@@ -77,6 +82,8 @@ class dist_graph {
   row_partition part_;
   array<vertex_t, Space> starts_;
   vertex_t n_ = 0;
+  std::vector<std::int64_t> counts_;
+  array<std::int64_t, Space> offsets_;
   dcsr_matrix<V, Space> store_;
   std::int64_t batches_ = 0;
 };

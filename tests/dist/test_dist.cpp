@@ -20,6 +20,7 @@
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
 #include "engine/dist_graph.hpp"
+#include "fluxgraph/distributed.hpp"
 #include "storage/dcsr.hpp"
 
 using namespace fg;
@@ -244,6 +245,20 @@ TEST_CASE("a batch bad on one rank only, or out of memory on one rank only, leav
     CHECK(A.num_vertices() == n + 51);
     CHECK(local_cells(A) != before);
   }
+}
+
+TEST_CASE("the public distributed_graph: or-and SpMV takes any nonzero x as true") {
+  fluxgraph::ranks r;  // its own communicator over the same ranks
+  fluxgraph::distributed_graph g(r, 6);
+  // every rank gives the same path 0 -> 1 -> 2 -> 3 -> 4 -> 5 (an unweighted graph keeps each edge once)
+  const std::vector<std::int32_t> src{0, 1, 2, 3, 4}, dst{1, 2, 3, 4, 5};
+  g.apply({src.data(), dst.data(), src.size(), nullptr});
+  CHECK(g.num_edges() == 5);
+  const std::vector<fluxgraph::vertex_id> ids = g.local_ids();
+  std::vector<double> x(ids.size(), 0.0);
+  for (std::size_t i = 0; i < ids.size(); ++i) x[i] = ids[i] == 3 ? 0.25 : 0.0;  // x[3] nonzero, below 1
+  const std::vector<double> y = g.gather(g.spmv(fluxgraph::semiring::or_and, x));
+  CHECK(y == std::vector<double>{0, 0, 1, 0, 0, 0});  // only 2 -> 3 reaches it
 }
 
 int main(int argc, char** argv) {
