@@ -55,6 +55,7 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   double dangling = P::resume(rank.data(), scaled.data(), out_w.data(), nl);
   c.allreduce(&dangling, 1, comm_op::sum);
   res.setup_bytes = c.bytes_sent() - sent0;
+  res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double d = opt.damping, tol_n = opt.tol * double(n);
   while (res.iterations < opt.max_iter) {
     spmv<plus_times<double>>(At, scaled, y);

@@ -17,7 +17,8 @@ struct dist_pagerank_result {
   int iterations = 0;
   bool converged = false;
   double last_change = 0;
-  double seconds = 0;
+  double seconds = 0;            ///< the whole run, set-up included
+  double setup_seconds = 0;      ///< of which before the first iteration (out-weights, their all-reduce)
   std::uint64_t bytes_sent = 0;  ///< by this rank over the run (all-gathers and all-reduces)
   std::uint64_t setup_bytes = 0; ///< of which before the first iteration (the out-weights' all-reduce)
 };

@@ -7,6 +7,7 @@
 #include <thrust/sort.h>
 #include <thrust/unique.h>
 
+#include <algorithm>
 #include <random>
 #include <thread>
 
@@ -90,25 +91,34 @@ void rmat(int scale, int edge_factor, std::uint64_t seed, std::vector<vertex_t>&
   rmat_edges(scale, std::size_t(edge_factor) << scale, seed, src, dst);
 }
 
-void rmat_edges(int scale, std::size_t m, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst) {
-  src.resize(m);
-  dst.resize(m);
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+void rmat_edges(int scale, std::size_t m, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst,
+                int part, int parts) {
+  const std::size_t chunks = (m + rmat_chunk - 1) / rmat_chunk;
+  const std::size_t mine = chunks > std::size_t(part) ? (chunks - std::size_t(part) + std::size_t(parts) - 1) / std::size_t(parts) : 0;
+  auto chunk_edges = [&](std::size_t c) { return std::min(rmat_chunk, m - c * rmat_chunk); };
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < mine; ++i) total += chunk_edges(std::size_t(part) + i * std::size_t(parts));
+  src.resize(total);
+  dst.resize(total);
+  const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(std::max<std::size_t>(mine, 1))));
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
-      std::mt19937_64 g(seed * 1000003 + t);
       std::uniform_real_distribution<double> u(0, 1);
-      for (std::size_t e = t; e < m; e += threads) {
-        vertex_t r = 0, c = 0;
-        for (int bit = 0; bit < scale; ++bit) {
-          const double p = u(g);  // quadrant: a = .57, b = .19, c = .19, d = .05
-          const int q = p < 0.57 ? 0 : p < 0.76 ? 1 : p < 0.95 ? 2 : 3;
-          r |= vertex_t(q >> 1) << bit;
-          c |= vertex_t(q & 1) << bit;
+      for (std::size_t i = t; i < mine; i += threads) {  // the i-th chunk of this part: all full but the stream's last
+        const std::size_t c = std::size_t(part) + i * std::size_t(parts);
+        std::mt19937_64 g(seed * 1000003 + c);
+        for (std::size_t e = i * rmat_chunk, end = e + chunk_edges(c); e < end; ++e) {
+          vertex_t r = 0, col = 0;
+          for (int bit = 0; bit < scale; ++bit) {
+            const double p = u(g);  // quadrant: a = .57, b = .19, c = .19, d = .05
+            const int q = p < 0.57 ? 0 : p < 0.76 ? 1 : p < 0.95 ? 2 : 3;
+            r |= vertex_t(q >> 1) << bit;
+            col |= vertex_t(q & 1) << bit;
+          }
+          src[e] = r;
+          dst[e] = col;
         }
-        src[e] = r;
-        dst[e] = c;
       }
     });
   for (auto& th : pool) th.join();

@@ -38,9 +38,14 @@ csr_matrix<pattern, device_space> csr_from_keys(const std::uint64_t* keys, std::
 double copy_bandwidth_gbs(std::size_t bytes);
 
 /// R-MAT edges (Graph500 a=.57, b=.19, c=.19), 2^scale vertices, edge_factor * 2^scale edges,
-/// generated on all host threads with a fixed seed.
+/// generated on all host threads with a fixed seed. The same edges on every machine: the stream is
+/// cut into chunks of rmat_chunk edges, each with its own seed, whatever the thread count.
 void rmat(int scale, int edge_factor, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst);
-/// The same generator for m edges (a distributed run's share: each rank its own seed).
-void rmat_edges(int scale, std::size_t m, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst);
+constexpr std::size_t rmat_chunk = std::size_t(1) << 20;
+/// The same generator for m edges, part `part` of `parts`: the chunks part, part + parts, ... of
+/// the m-edge stream, so the parts of any count together are the same graph (a distributed run's
+/// share: strong scaling compares one graph).
+void rmat_edges(int scale, std::size_t m, std::uint64_t seed, std::vector<vertex_t>& src, std::vector<vertex_t>& dst,
+                int part = 0, int parts = 1);
 
 }  // namespace fg::bench

@@ -128,6 +128,14 @@ void zero(array<T, Space>& a, std::size_t first = 0) {
   if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data() + first, bytes);
   else std::memset(a.data() + first, 0, bytes);
 }
+/// @brief Every byte of a[first, first + n) set to 0.
+template <class T, class Space>
+void zero_range(array<T, Space>& a, std::size_t first, std::size_t n) {
+  FG_EXPECTS(first + n <= a.size(), "zero_range: out of bounds");
+  if (n == 0) return;
+  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data() + first, n * sizeof(T));
+  else std::memset(a.data() + first, 0, n * sizeof(T));
+}
 /// @brief An array of n elements whose first src.size() are src's (n >= src.size()); the rest unset.
 template <class T, class Space>
 array<T, Space> grown(const array<T, Space>& src, std::size_t n) {

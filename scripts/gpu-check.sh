@@ -7,11 +7,16 @@
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
 # numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
-# mpirun -np 1|2 on the one GPU against one process) (default: all). All of them take longer than one device call (600 s) now: run it as
+# mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
+# at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25) (default: all
+# but scaling). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# NVLink multicast stays off on the GPU machines (KINDS.md): a program that uses it can take the
+# host's shared GPUs out of service. Every program below inherits these.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics,locality,dist},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
@@ -143,6 +148,14 @@ want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank 
 mpi_env=(OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
 want dist && command -v mpirun >/dev/null && step dist 300 env "${mpi_env[@]}" bash -c 'for np in 1 2; do
   mpirun -np $np build/cuda/tests/fg_test_dist || exit 1; done; python3 tests/cli/dist_checks.py build/cuda/fluxgraph mpirun tests/data'
+# Issue 25: strong and weak scaling, one rank per GPU (NCCL), against P = 1 in the same call: the
+# same R-MAT graphs (bench dist generates each rank's chunks of one edge stream), ingestion at 1e6-
+# and 1e7-edge batches, the SpMV with its all-gather and local parts, PageRank per iteration.
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+# shellcheck disable=SC2086
+want scaling && command -v mpirun >/dev/null && step scaling 540 env "${mpi_env[@]}" bash -c 'for np in 1 '"$ngpu"'; do
+  mpirun -np $np -x NCCL_NVLS_ENABLE build/cuda/fluxgraph bench dist --batches 1000000,10000000 --partitions blocks,cyclic \
+  '"${FG_SCALING_SET:-rmat:24 rmat:25}"' || exit 1; done'
 
 echo
 echo "================ summary ================"
@@ -179,6 +192,7 @@ for f in locality locality-cached; do
 done
 show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per iteration) --" && grep -vE "^device" "$out/locality-pagerank.log"
 show dist && echo "-- distributed store on the GPU (issue 24) --" && grep -E "^ranks:|checks passed|FAIL" "$out/dist.log"
+show scaling && echo "-- scaling: bench dist, P = 1 and one rank per GPU (issue 25) --" && grep -vE "^device|^\[" "$out/scaling.log"
 show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .

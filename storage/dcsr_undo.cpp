@@ -13,7 +13,7 @@
 // log expects the released segments and row tails as the deletion left them, and the insertion
 // writes there (a kernel that saves just those tails would make this O(entries removed)).
 #include "core/error.hpp"
-#include "core/memory.hpp"
+#include "core/array.hpp"
 #include "storage/dcsr.hpp"
 #include "storage/detail/kernels.hpp"
 
@@ -33,10 +33,8 @@ void dcsr_matrix<V, S>::apply_batch_undoable(const coo_matrix<V, S>& inserts, co
   const std::size_t n = std::size_t(whole ? row_cap_ : rows_);
   u->sizes = array<vertex_t, S>(n);
   u->nseg = array<std::uint8_t, S>(n);
-  if (n > 0) {
-    memory::copy_on_device(u->sizes.data(), sizes_.data(), u->sizes.bytes());
-    memory::copy_on_device(u->nseg.data(), nseg_.data(), u->nseg.bytes());
-  }
+  copy_prefix(u->sizes, sizes_, n);  // space-aware: host_space stores live in host memory in every build
+  copy_prefix(u->nseg, nseg_, n);
   if (whole) u->seg = clone<S>(seg_), u->col = clone<S>(col_), u->val = clone<S>(val_);
   u->rows = rows_, u->cols = cols_, u->row_cap = row_cap_, u->nnz = nnz_, u->alloc_ptr = alloc_ptr_;
   u->at_limit = at_limit_, u->max_nseg = max_nseg_;
@@ -76,13 +74,11 @@ void dcsr_matrix<V, S>::undo_batch() {
     row_cap_ = u->row_cap, rows_ = u->rows, cols_ = u->cols, alloc_ptr_ = u->alloc_ptr;
     at_limit_ = u->at_limit, max_nseg_ = u->max_nseg;
   } else {
-    if (u->rows > 0) {
-      memory::copy_on_device(sizes_.data(), u->sizes.data(), u->sizes.bytes());
-      memory::copy_on_device(nseg_.data(), u->nseg.data(), u->nseg.bytes());
-    }
+    copy_prefix(sizes_, u->sizes, u->sizes.size());
+    copy_prefix(nseg_, u->nseg, u->nseg.size());
     if (rows_ > u->rows) {  // rows the batch added were empty: no entries, no chain
-      memory::zero_on_device(sizes_.data() + u->rows, std::size_t(rows_ - u->rows) * sizeof(vertex_t));
-      memory::zero_on_device(nseg_.data() + u->rows, std::size_t(rows_ - u->rows));
+      zero_range(sizes_, std::size_t(u->rows), std::size_t(rows_ - u->rows));
+      zero_range(nseg_, std::size_t(u->rows), std::size_t(rows_ - u->rows));
     }
     rows_ = u->rows, cols_ = u->cols, alloc_ptr_ = u->alloc_ptr;
     at_limit_ = u->at_limit, max_nseg_ = u->max_nseg;
