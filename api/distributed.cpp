@@ -129,13 +129,14 @@ struct dist_impl final : distributed_graph::impl {
   }
   distributed_pagerank pagerank(const pagerank_options& opt) override {
     fg::pagerank_options o;
-    o.damping = opt.damping, o.tol = opt.tol, o.max_iter = opt.max_iter;
+    o.damping = opt.damping, o.tol = opt.tol, o.max_iter = opt.max_iter, o.kernel = opt.kernel;
     const fg::dist_pagerank_result r = fg::pagerank(g, o);
     distributed_pagerank out;
     out.id = local_ids();
     out.score = r.score;
     out.iterations = r.iterations, out.converged = r.converged, out.last_change = r.last_change;
     out.seconds = r.seconds, out.bytes_sent = r.bytes_sent;
+    out.kernel = r.kernel, out.kernel_reason = r.kernel_reason, out.view_seconds = r.view_seconds;
     return out;
   }
   template <class Sr>

@@ -30,9 +30,10 @@ void report_scores(const options& o, fluxgraph::ranks& r, fluxgraph::distributed
   res.converged = pr.converged;
   res.last_change = pr.last_change;
   res.seconds = pr.seconds;
-  res.kernel = "dcsr";
-  res.kernel_reason = fmt::format("each rank's rows, x all-gathered: {} bytes sent by rank 0, {:.0f} per iteration",
-                                  pr.bytes_sent, double(pr.bytes_sent) / std::max(1, pr.iterations));
+  res.kernel = pr.kernel;
+  res.view_seconds = pr.view_seconds;
+  res.kernel_reason = fmt::format("rank 0's rows: {}; x all-gathered: {} bytes sent by rank 0, {:.0f} per iteration",
+                                  pr.kernel_reason, pr.bytes_sent, double(pr.bytes_sent) / std::max(1, pr.iterations));
   report(o, f.original_id, res, p);
 }
 
@@ -84,9 +85,9 @@ int run_stream_distributed(const options& o, fluxgraph::ranks& r) {
 }
 
 int run_pagerank_distributed(const options& o, fluxgraph::ranks& r) {
-  if (o.values.count("kernel") || o.values.count("backend"))
-    throw usage_error("--kernel and --backend are single-process options (a distributed run reads each rank's store)");
-  const fluxgraph::pagerank_options p = pagerank_opts(o);
+  if (o.values.count("backend"))
+    throw usage_error("--backend is a single-process option (a distributed run uses each rank's GPU, or its CPUs)");
+  const fluxgraph::pagerank_options p = pagerank_opts(o);  // --kernel: each rank's rows read with it
   const bool lead = r.rank() == 0;
   auto t = std::chrono::steady_clock::now();
   const fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);

@@ -81,6 +81,9 @@ struct distributed_pagerank {
   bool converged = false;
   double last_change = 0, seconds = 0;
   std::uint64_t bytes_sent = 0;  ///< by this rank during the run
+  std::string kernel;            ///< the SpMV kernel this rank read its rows with
+  std::string kernel_reason;     ///< why (the engine's selector), as graph::pagerank reports it
+  double view_seconds = 0;       ///< building that kernel's view of this rank's rows
 };
 
 class distributed_graph {
