@@ -71,7 +71,7 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double d = opt.damping, tol_n = opt.tol * double(n);
   while (res.iterations < opt.max_iter) {
-    view.run(gather_all(At, scaled), y);  // x: every rank's scaled scores, in global ids
+    view.run(x_for_rows(At, scaled), y);  // x: the scaled scores this rank's rows name, in global ids
     const double base = (d * dangling + (1.0 - d)) / double(n);
     const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), nl, d, base);
     double sums[2] = {s.change, s.dangling};

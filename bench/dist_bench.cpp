@@ -60,6 +60,12 @@ share_edges load_share(fluxgraph::ranks& r, const std::string& spec) {
   return s;
 }
 
+// Seconds since the program started: where a long run's wall time goes (generation, routing, set-up).
+double since_start() {
+  static const auto t0 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 double largest(communicator& c, double v) {
   c.allreduce(&v, 1, comm_op::max);
   return v;
@@ -121,6 +127,7 @@ void run_one(fluxgraph::ranks& r, const share_edges& e, const std::string& part,
   communicator& c = r.comm();
   const row_partition p = partition_of(r, e, part);
   const std::string label = fmt::format("{:<22} P {} {:<6}", e.name, c.size(), part);
+  if (c.rank() == 0) fmt::print("{}  [{:.1f} s since start]\n", label, since_start());
   std::optional<dist_graph<pattern, device_space>> g;
   for (std::int64_t b : o.batches) {
     g.reset();  // one store at a time
@@ -139,14 +146,22 @@ void run_one(fluxgraph::ranks& r, const share_edges& e, const std::string& part,
   named = {};
   remote = largest(c, remote);
   const double gathered = largest(c, double(e.n - g->local_vertices()));
-  // The SpMV (plus-times, double x) and its parts: the all-gather of x, the local rows' SpMV.
+  // The SpMV (plus-times, double x) and its parts, with x by the all-gather and by the sparse
+  // exchange: the exchange alone (x_for_rows), the local rows' SpMV alone (the store itself).
   const array<double, device_space> x = to_space<device_space>(std::vector<double>(std::size_t(g->local_vertices()), 1.0));
   array<double, device_space> y;
   const array<double, device_space> full = gather_all(*g, x);
   array<double, device_space> yl(std::size_t(g->local_vertices()));
-  const double spmv_ms = median_ms(c, o.runs, [&] { spmv<plus_times<double>>(*g, x, y); });
-  const double gather_ms = median_ms(c, o.runs, [&] { (void)gather_all(*g, x); });
+  double spmv_ms[2], exchange_ms[2];
+  for (int sparse : {0, 1}) {
+    g->set_exchange(sparse ? x_exchange_mode::sparse : x_exchange_mode::all_gather);
+    (void)g->exchange_plan();  // built outside the timing (once per batch)
+    spmv_ms[sparse] = median_ms(c, o.runs, [&] { spmv<plus_times<double>>(*g, x, y); });
+    exchange_ms[sparse] = median_ms(c, o.runs, [&] { (void)x_for_rows(*g, x); });
+  }
   const double local_ms = median_ms(c, o.runs, [&] { spmv<plus_times<double>>(g->local(), full, yl); });
+  g->set_exchange(x_exchange_mode::automatic);
+  const bool auto_sparse = g->exchange_plan().sparse;
   pagerank_options po;
   po.max_iter = o.max_iter;
   po.tol = 1e-300;  // a fixed number of iterations: the cost per iteration is what is measured
@@ -155,19 +170,22 @@ void run_one(fluxgraph::ranks& r, const share_edges& e, const std::string& part,
   const double pr_ms = 1e3 * largest(c, pr.seconds - pr.setup_seconds) / std::max(1, pr.iterations);
   const double setup_ms = 1e3 * largest(c, pr.setup_seconds);  // collectives: on every rank, never inside `rank == 0`
   if (c.rank() == 0)
-    fmt::print("{}  n {:>9}  edges {:>10}  max/mean {:.3f}\n{}  spmv {:8.3f} ms (all-gather {:.3f}, local {:.3f})  pagerank "
-               "{:8.3f} ms/it (set-up {:.1f} ms), {:>11.0f} B a rank per iteration\n{}  x a rank receives: all-gather {:.0f}, "
-               "sparse {:.0f} ({:.2f})\n",
-               label, e.n, sum, double(most) / (double(sum) / c.size()), label, spmv_ms, gather_ms, local_ms, pr_ms,
-               setup_ms, pr_bytes, label, gathered, remote, gathered > 0 ? remote / gathered : 0.0);
+    fmt::print("{}  n {:>9}  edges {:>10}  max/mean {:.3f}\n{}  spmv: all-gather {:8.3f} ms (exchange {:.3f}), sparse {:8.3f} ms "
+               "(exchange {:.3f}); local rows {:.3f} ms\n{}  pagerank {:8.3f} ms/it (set-up {:.1f} ms; {} view, {}), {:>11.0f} B a "
+               "rank per iteration\n{}  x a rank receives: all-gather {:.0f}, sparse {:.0f} ({:.2f})\n",
+               label, e.n, sum, double(most) / (double(sum) / c.size()), label, spmv_ms[0], exchange_ms[0], spmv_ms[1],
+               exchange_ms[1], local_ms, label, pr_ms, setup_ms, pr.kernel, auto_sparse ? "sparse x" : "all-gathered x",
+               pr_bytes, label, gathered, remote, gathered > 0 ? remote / gathered : 0.0);
 }
 
 int run_dist(const dist_options& o) {
   fluxgraph::ranks r("auto");
   if (r.rank() == 0)
     fmt::print("ranks: {} ({}), PageRank {} iterations\n", r.size(), r.transport(), o.max_iter);
+  since_start();
   for (const auto& spec : o.graphs) {
     const share_edges e = load_share(r, spec);
+    if (r.rank() == 0) fmt::print("{}: this rank's share loaded or generated [{:.1f} s since start]\n", spec, since_start());
     for (const auto& part : o.partitions) run_one(r, e, part, o);
   }
   return 0;

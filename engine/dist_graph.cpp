@@ -177,6 +177,14 @@ dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, cons
   return rep;
 }
 
+template <class V, class S>
+const x_exchange_plan<S>& dist_graph<V, S>::exchange_plan() const {
+  // Every rank tests the same numbers (batches, vertices, mode), so all rebuild together.
+  if (!plan_ || plan_->batches != batches_ || plan_->n != n_ || plan_->mode != xmode_)
+    plan_ = std::make_shared<const x_exchange_plan<S>>(plan_exchange(*this, xmode_));
+  return *plan_;
+}
+
 template <class T, class V, class S>
 array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
   communicator& c = A.comm();
@@ -194,7 +202,7 @@ array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
 template <class Sr, class V, class S>
 void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_local,
           array<typename Sr::value_type, S>& y_local) {
-  const array<typename Sr::value_type, S> x = gather_all(A, x_local);
+  const array<typename Sr::value_type, S> x = x_for_rows(A, x_local);
   if (y_local.size() != std::size_t(A.local_vertices())) y_local = array<typename Sr::value_type, S>(std::size_t(A.local_vertices()));
   spmv<Sr>(A.local(), x, y_local);
 }

@@ -6,9 +6,11 @@
 // rank, in the same order.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/comm.hpp"
+#include "engine/dist_exchange.hpp"
 #include "engine/dist_partition.hpp"
 #include "engine/graph.hpp"
 #include "storage/dcsr.hpp"
@@ -64,6 +66,12 @@ class dist_graph {
   /// what gather_all needs, kept current with the vertex count.
   const std::vector<std::int64_t>& rank_counts() const noexcept { return counts_; }
   const array<std::int64_t, Space>& rank_offsets() const noexcept { return offsets_; }
+  /// How an SpMV's x reaches the rows (engine/dist_exchange.hpp); auto by default. Collective
+  /// where it changes the choice: every rank sets the same mode.
+  void set_exchange(x_exchange_mode m) { xmode_ = m; }
+  x_exchange_mode x_exchange() const noexcept { return xmode_; }
+  /// Collective: the exchange plan for the graph as it is (built again after a batch).
+  const x_exchange_plan<Space>& exchange_plan() const;
 
  private:
   void set_vertices(vertex_t n);
@@ -86,11 +94,13 @@ class dist_graph {
   array<std::int64_t, Space> offsets_;
   dcsr_matrix<V, Space> store_;
   std::int64_t batches_ = 0;
+  x_exchange_mode xmode_ = x_exchange_mode::automatic;
+  mutable std::shared_ptr<const x_exchange_plan<Space>> plan_;
 };
 
 /// @brief Collective: y = A x over semiring Sr, both vectors distributed as A's vertices (each
-///        rank's local_vertices() entries, in local order): x is all-gathered, then every rank
-///        multiplies its rows. Exact semirings give one rank's result to the bit.
+///        rank's local_vertices() entries, in local order): x reaches the rows by the graph's
+///        exchange (x_for_rows: sparse or all-gathered), then every rank multiplies its rows. Exact semirings give one rank's result to the bit.
 template <class Sr, class V, class Space>
 void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Space>& x_local,
           array<typename Sr::value_type, Space>& y_local);

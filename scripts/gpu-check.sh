@@ -8,7 +8,8 @@
 # numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
-# at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25) (default: all
+# at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
+# FG_SCALING_PARTITIONS, default blocks,cyclic) (default: all
 # but scaling). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
@@ -154,7 +155,8 @@ want dist && command -v mpirun >/dev/null && step dist 300 env "${mpi_env[@]}" b
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 # shellcheck disable=SC2086
 want scaling && command -v mpirun >/dev/null && step scaling 540 env "${mpi_env[@]}" bash -c 'for np in 1 '"$ngpu"'; do
-  mpirun -np $np -x NCCL_NVLS_ENABLE build/cuda/fluxgraph bench dist --batches 1000000,10000000 --partitions blocks,cyclic \
+  mpirun -np $np -x NCCL_NVLS_ENABLE build/cuda/fluxgraph bench dist --batches 1000000,10000000 \
+  --partitions '"${FG_SCALING_PARTITIONS:-blocks,cyclic}"' \
   '"${FG_SCALING_SET:-rmat:24 rmat:25}"' || exit 1; done'
 
 echo

@@ -128,11 +128,35 @@ TEST_CASE("distributed SpMV in every semiring equals one process's, both partiti
     const auto ref = dcsr_matrix<double, host_space>::from_coo(make_coo<double, host_space>(all.src, all.dst, w), n, n, cfg);
     const auto refp = dcsr_matrix<pattern, host_space>::from_coo(make_coo<pattern, host_space>(all.src, all.dst, {}), n, n, cfg);
     CHECK(A.num_edges() == ref.nnz());
-    check_spmv<plus_times<double>>(A, ref, 1);
-    check_spmv<min_plus<double>>(A, ref, 2);
-    check_spmv<plus_times<double>>(B, refp, 3);
-    check_spmv<or_and>(B, refp, 4);
-    check_spmv<min_plus<double>>(B, refp, 5);
+    // x by the all-gather, by the sparse exchange (only the entries the rows name), and by the
+    // automatic choice: the same results.
+    for (x_exchange_mode m : {x_exchange_mode::all_gather, x_exchange_mode::sparse, x_exchange_mode::automatic}) {
+      CAPTURE(to_string(m));
+      A.set_exchange(m);
+      B.set_exchange(m);
+      check_spmv<plus_times<double>>(A, ref, 1);
+      check_spmv<min_plus<double>>(A, ref, 2);
+      check_spmv<plus_times<double>>(B, refp, 3);
+      check_spmv<or_and>(B, refp, 4);
+      check_spmv<min_plus<double>>(B, refp, 5);
+      CHECK(A.exchange_plan().sparse == (m == x_exchange_mode::sparse || (m == x_exchange_mode::automatic &&
+                                                                            A.exchange_plan().share < sparse_share_limit)));
+    }
+    // A batch afterwards: the plan is built again for the new columns (and vertices).
+    A.set_exchange(x_exchange_mode::sparse);
+    const std::int64_t before = A.exchange_plan().batches;
+    std::vector<vertex_t> src{0, n + 5}, dst{n + 7, 1};
+    if (world->rank() == 0) A.apply(src, dst, {0.5, 0.25});  // rank 0 gives the batch, the others nothing
+    else A.apply({}, {}, {});
+    CHECK(A.exchange_plan().batches == before + 1);
+    std::vector<vertex_t> s2 = all.src, d2 = all.dst;
+    std::vector<stored_t<double>> w2 = w;
+    s2.insert(s2.end(), src.begin(), src.end());
+    d2.insert(d2.end(), dst.begin(), dst.end());
+    w2.insert(w2.end(), {0.5, 0.25});
+    const auto ref2 = dcsr_matrix<double, host_space>::from_coo(make_coo<double, host_space>(s2, d2, w2), n + 8, n + 8, cfg);
+    check_spmv<plus_times<double>>(A, ref2, 6);
+    check_spmv<min_plus<double>>(A, ref2, 7);
   }
 }
 
