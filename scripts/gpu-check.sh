@@ -155,7 +155,7 @@ want dist && command -v mpirun >/dev/null && step dist 300 env "${mpi_env[@]}" b
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 # shellcheck disable=SC2086
 want scaling && command -v mpirun >/dev/null && step scaling 540 env "${mpi_env[@]}" bash -c 'for np in 1 '"$ngpu"'; do
-  mpirun -np $np -x NCCL_NVLS_ENABLE build/cuda/fluxgraph bench dist --batches 1000000,10000000 \
+  mpirun -np $np --bind-to none -x NCCL_NVLS_ENABLE build/cuda/fluxgraph bench dist --batches 1000000,10000000 \
   --partitions '"${FG_SCALING_PARTITIONS:-blocks,cyclic}"' \
   '"${FG_SCALING_SET:-rmat:24 rmat:25}"' || exit 1; done'
 
