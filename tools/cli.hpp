@@ -51,6 +51,7 @@ int run_stream_distributed(const options& o, fluxgraph::ranks& r);
 int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
 int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);
+int run_spmv(const options& o);  ///< spmv FILE, one process or under mpirun (tools/spmv.cpp)
 int run_reach(const options& o);
 int run_pointsto(const options& o);
 int run_cfl(const options& o);

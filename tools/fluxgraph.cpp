@@ -53,6 +53,7 @@ int dispatch(const options& o) {
   if (o.command == "info") return run_info(o);
   if (o.command == "pagerank") return run_pagerank(o);
   if (o.command == "closure") return run_closure(o);
+  if (o.command == "spmv") return run_spmv(o);
   if (o.command == "reach") return run_reach(o);
   if (o.command == "pointsto") return run_pointsto(o);
   if (o.command == "cfl") return run_cfl(o);

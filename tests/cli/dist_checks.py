@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""`mpirun -np P fluxgraph pagerank FILE` (issue 24): every score equals the single-process run's
+"""`mpirun -np P fluxgraph pagerank|stream|spmv FILE` (issue 24): every score equals the single-process run's
 (to 1e-12 per vertex, the stopping tolerance being 1e-13 n) for an edge list and a Matrix Market
 file, both partitions, 2 and 3 ranks; a bad line on one rank's share stops every rank with an error
 naming the file and line and a non-zero exit; only rank 0 prints."""
+import gzip
+import math
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -63,6 +66,67 @@ check(r.returncode == 0 and want and got.keys() == want.keys() and diff < 1e-12 
 r = run([mpiexec, "-np", "2", exe, "stream", g, "--batch", "5000", "--closure"])
 check(r.returncode != 0 and "not (yet) available to a distributed stream" in r.stderr,
       "stream --closure under mpirun: refused, naming the option", (r.returncode, r.stderr[-300:]))
+
+# spmv FILE: one process against an oracle computed here from the edge list (duplicates once, an
+# unlisted x entry is the semiring's zero), then mpirun -np 2|3 against the one process.
+g = graphs[0]
+with gzip.open(g, "rt") as f:
+    pairs = {(int(a), int(b)) for a, b in (line.split()[:2] for line in f if line.strip() and line[0] not in "#%")}
+ids = sorted({v for e in pairs for v in e})
+rng = random.Random(5)
+xv = {v: rng.choice([0.5, 1.25, 2.0, 3.0, 0.0]) for v in ids if rng.random() < 0.6}
+xfile = os.path.join(tmp, "x.txt")
+with open(xfile, "w") as f:
+    f.write("# id value\n" + "".join(f"{v} {x!r}\n" for v, x in xv.items()))
+
+
+def oracle(semiring, transpose):
+    zero = math.inf if semiring == "min-plus" else 0.0
+    y = {v: (math.inf if semiring == "min-plus" else 0.0) for v in ids}
+    for a, b in pairs:
+        u, v = (b, a) if transpose else (a, b)
+        x = xv.get(v, zero)
+        if semiring == "plus-times":
+            y[u] += x
+        elif semiring == "min-plus":
+            y[u] = min(y[u], 1.0 + x)
+        else:
+            y[u] = 1.0 if (y[u] or x != 0) else 0.0
+    return y
+
+
+def close(a, b, exact):
+    if exact or math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= 1e-12 * max(1.0, abs(b))
+
+
+for semiring, transpose in (("plus-times", False), ("min-plus", True), ("or-and", False)):
+    extra = ["--transpose"] if transpose else []
+    exact = semiring != "plus-times"
+    one = os.path.join(tmp, f"spmv_one_{semiring}.txt")
+    r = run([exe, "spmv", g, "--semiring", semiring, "--x", xfile, "--out", one] + extra)
+    got = scores(one) if r.returncode == 0 else {}
+    want = oracle(semiring, transpose)
+    bad = [v for v in want if v not in got or not close(got[v], want[v], exact)]
+    check(r.returncode == 0 and got.keys() == want.keys() and not bad,
+          f"spmv {semiring}{' --transpose' if transpose else ''}: one process equals the oracle ({len(bad)} differ)",
+          r.stderr[-300:] + str(bad[:3]))
+    for np_, part in ((2, "cyclic"), (3, "blocks")):
+        out = os.path.join(tmp, f"spmv_{np_}_{semiring}.txt")
+        r = run([mpiexec, "-np", str(np_), exe, "spmv", g, "--semiring", semiring, "--x", xfile, "--partition", part,
+                 "--out", out] + extra)
+        d = scores(out) if r.returncode == 0 else {}
+        bad = [v for v in got if v not in d or not close(d[v], got[v], exact)]
+        check(r.returncode == 0 and d.keys() == got.keys() and not bad and r.stdout.count("spmv: ") == 1,
+              f"spmv {semiring} under mpirun -np {np_} ({part}): one process's y", r.stderr[-300:] + str(bad[:3]))
+badx = os.path.join(tmp, "badx.txt")
+with open(badx, "w") as f:
+    f.write(f"{ids[0]} 1.5\n{ids[1]} one\n")
+r = run([mpiexec, "-np", "2", exe, "spmv", g, "--x", badx])
+check(r.returncode != 0 and f"{badx}:2:" in r.stderr, "spmv: a bad x line stops every rank, file:line named", r.stderr[-300:])
+r = run([exe, "spmv", g, "--x", os.path.join(tmp, "absent.txt")])
+check(r.returncode == 1 and "absent.txt" in r.stderr, "spmv: a missing x file is an error naming it", r.stderr[-300:])
 
 # A bad line in the last rank's share (lines are dealt in chunks of 65536: line 70000 is rank 1's).
 bad = os.path.join(tmp, "bad.txt")
