@@ -3,6 +3,7 @@
 #include "fluxgraph/distributed.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <climits>
 #include <exception>
 
@@ -215,14 +216,30 @@ std::pair<std::int64_t, double> distributed_graph::balance() const {
   return {most, double(total) / p_->comm().size()};
 }
 
-std::vector<vertex_id> balanced_cuts(ranks& r, vertex_id n, const edge_span<std::int32_t>& e, bool in_edges) {
+namespace {
+// Every vertex's row entries over every rank's edges (rows: sources, or targets with in_edges).
+std::vector<std::int64_t> row_entries(ranks& r, vertex_id n, const edge_span<std::int32_t>& e, bool in_edges) {
   std::vector<std::int64_t> rows(static_cast<std::size_t>(n), 0);
   const std::int32_t* row = in_edges ? e.dst : e.src;
   for (std::size_t i = 0; i < e.size; ++i)
     if (row[i] >= 0 && row[i] < n) ++rows[std::size_t(row[i])];
   r.comm().allreduce(rows.data(), int(n), comm_op::sum);
-  const fg::row_partition p = fg::row_partition::balanced_blocks(rows, r.size());
+  return rows;
+}
+}  // namespace
+
+std::vector<vertex_id> balanced_cuts(ranks& r, vertex_id n, const edge_span<std::int32_t>& e, bool in_edges) {
+  const fg::row_partition p = fg::row_partition::balanced_blocks(row_entries(r, n, e, in_edges), r.size());
   return {p.starts.begin(), p.starts.end()};
+}
+
+std::vector<vertex_id> size_sorted_ids(ranks& r, vertex_id n, const edge_span<std::int32_t>& e, bool in_edges) {
+  const std::vector<std::int64_t> rows = row_entries(r, n, e, in_edges);
+  std::vector<vertex_id> order(static_cast<std::size_t>(n)), id(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), vertex_id(0));
+  std::stable_sort(order.begin(), order.end(), [&](vertex_id a, vertex_id b) { return rows[std::size_t(a)] > rows[std::size_t(b)]; });
+  for (std::size_t i = 0; i < order.size(); ++i) id[std::size_t(order[i])] = vertex_id(i);
+  return id;
 }
 
 }  // namespace fluxgraph

@@ -29,7 +29,7 @@ namespace fg::bench {
 namespace {
 struct dist_options {
   std::vector<std::int64_t> batches = {1000000};
-  std::vector<std::string> partitions = {"cyclic", "blocks"}, graphs;
+  std::vector<std::string> partitions = {"cyclic", "blocks", "sorted"}, graphs;
   int max_iter = 30, runs = 10;
 };
 
@@ -73,6 +73,7 @@ double largest(communicator& c, double v) {
 
 row_partition partition_of(fluxgraph::ranks& r, const share_edges& e, const std::string& part) {
   row_partition p = row_partition::cyclic(r.comm().size());
+  if (part == "sorted") return p;  // cyclic over the ids by_row_size gave
   if (row_partition::parse(part) == partition_kind::blocks) {
     const fluxgraph::edge_span<std::int32_t> span{e.src.data(), e.dst.data(), e.src.size(), nullptr};
     const std::vector<fluxgraph::vertex_id> cuts = fluxgraph::balanced_cuts(r, e.n, span, true);
@@ -80,6 +81,17 @@ row_partition partition_of(fluxgraph::ranks& r, const share_edges& e, const std:
     p.starts.assign(cuts.begin(), cuts.end());
   }
   return p;
+}
+
+// "sorted" (the DCSR paper's rule): the share's edges renumbered by decreasing row size (the
+// in-edge store's rows: targets) over every rank's edges, for a cyclic partition.
+share_edges by_row_size(fluxgraph::ranks& r, const share_edges& e) {
+  const fluxgraph::edge_span<std::int32_t> span{e.src.data(), e.dst.data(), e.src.size(), nullptr};
+  const std::vector<fluxgraph::vertex_id> id = fluxgraph::size_sorted_ids(r, e.n, span, true);
+  share_edges s = e;
+  for (auto* a : {&s.src, &s.dst})
+    for (vertex_t& v : *a) v = vertex_t(id[std::size_t(v)]);
+  return s;
 }
 
 // Ingests the whole graph into the empty store g in batches of `batch` edges over all ranks (each
@@ -123,8 +135,10 @@ double median_ms(communicator& c, int runs, F f) {
   return t[t.size() / 2];
 }
 
-void run_one(fluxgraph::ranks& r, const share_edges& e, const std::string& part, const dist_options& o) {
+void run_one(fluxgraph::ranks& r, const share_edges& given, const std::string& part, const dist_options& o) {
   communicator& c = r.comm();
+  const share_edges sorted = part == "sorted" ? by_row_size(r, given) : share_edges{};
+  const share_edges& e = part == "sorted" ? sorted : given;
   const row_partition p = partition_of(r, e, part);
   const std::string label = fmt::format("{:<22} P {} {:<6}", e.name, c.size(), part);
   if (c.rank() == 0) fmt::print("{}  [{:.1f} s since start]\n", label, since_start());
@@ -197,7 +211,7 @@ void add_dist(CLI::App& bench, int& status) {
   app->add_option("--batches", o->batches, "edges per batch over all ranks (comma-separated: one ingestion each)")
       ->delimiter(',')->allow_extra_args(false)->capture_default_str();
   app->add_option("--runs", o->runs, "timed SpMVs (median)")->capture_default_str();
-  app->add_option("--partitions", o->partitions, "cyclic, blocks (comma-separated)")->delimiter(',')->allow_extra_args(false);
+  app->add_option("--partitions", o->partitions, "cyclic, blocks, sorted (comma-separated; sorted: rows by size dealt mod P)")->delimiter(',')->allow_extra_args(false);
   app->add_option("--iterations", o->max_iter, "PageRank iterations timed")->capture_default_str();
   app->add_option("GRAPH", o->graphs, "rmat:SCALE (each rank generates its share) or a graph file")->required();
 }

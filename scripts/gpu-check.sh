@@ -9,7 +9,7 @@
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
-# FG_SCALING_PARTITIONS, default blocks,cyclic) (default: all
+# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted) (default: all
 # but scaling). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
@@ -156,7 +156,7 @@ ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 # shellcheck disable=SC2086
 want scaling && command -v mpirun >/dev/null && step scaling 540 env "${mpi_env[@]}" bash -c 'for np in 1 '"$ngpu"'; do
   mpirun -np $np --bind-to none -x NCCL_NVLS_ENABLE build/cuda/fluxgraph bench dist --batches 1000000,10000000 \
-  --partitions '"${FG_SCALING_PARTITIONS:-blocks,cyclic}"' \
+  --partitions '"${FG_SCALING_PARTITIONS:-blocks,cyclic,sorted}"' \
   '"${FG_SCALING_SET:-rmat:24 rmat:25}"' || exit 1; done'
 
 echo

@@ -48,6 +48,10 @@ int run_pagerank(const options& o);
 int run_pagerank_distributed(const options& o, fluxgraph::ranks& r);
 /// stream FILE under mpirun: batches of --batch edges over all ranks, then PageRank (tools/distributed.cpp).
 int run_stream_distributed(const options& o, fluxgraph::ranks& r);
+/// --partition sorted under mpirun: the file's vertices renumbered by decreasing row size (rows:
+/// targets with in_edges), edges and original_id with them, for a cyclic partition over the new ids
+/// (the DCSR paper's rule). Returns the new id of each old dense id (empty for another partition).
+std::vector<vertex_id> renumber_by_row_size(const options& o, fluxgraph::ranks& r, fluxgraph::distributed_file& f, bool in_edges);
 int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
 int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);

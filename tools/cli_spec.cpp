@@ -60,8 +60,8 @@ const std::vector<command_spec>& commands() {
       {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
        plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel,
                                {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
-                               {"partition", "cyclic|blocks", "a distributed run's rows: v mod P, or ranges balanced by "
-                                                              "edges (default cyclic)"}}),
+                               {"partition", "cyclic|blocks|sorted", "a distributed run's rows: v mod P, ranges balanced by edges, or "
+                                                                     "rows sorted by size dealt mod P (default cyclic)"}}),
        "Damping 0.85, uniform teleport, dangling mass spread uniformly, duplicate edges counted once\n"
        "(unless --weighted). Results use the file's own ids.\n"
        "Under mpirun (mpirun -np P fluxgraph pagerank FILE) every rank reads its share of the lines and\n"
@@ -91,7 +91,7 @@ const std::vector<command_spec>& commands() {
              {"snapshot-every", "N|SIZE", "stream -: a snapshot in DIR every N batches or SIZE log bytes (64MB; default 1000)"},
              backend, kernel,
              {"comm", "auto|mpi|nccl|self", "stream FILE: the ranks' transport (default auto: MPI under mpirun)"},
-             {"partition", "cyclic|blocks", "stream FILE under mpirun: the ranks' rows (default cyclic)"}}),
+             {"partition", "cyclic|blocks|sorted", "stream FILE under mpirun: the ranks' rows (default cyclic)"}}),
        "stream FILE inserts the file's edges in batches in file order, then defragments and runs PageRank.\n"
        "--defrag: never (none), when a row reaches k segments (limit), or when the reads before the next\n"
        "batch make it pay off (measured). --layout size groups rows by length (the ADCSR kernels then read\n"
@@ -126,7 +126,7 @@ const std::vector<command_spec>& commands() {
         {"repeat", "R", "multiply R times and report the median time (default 1)"},
         {"out", "FILE", "write 'id value' lines for every vertex; - for stdout"}, backend,
         {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
-        {"partition", "cyclic|blocks", "a distributed run's rows: v mod P, or ranges balanced by edges (default cyclic)"}},
+        {"partition", "cyclic|blocks|sorted", "a distributed run's rows: v mod P, ranges balanced by edges, or rows sorted by size dealt mod P (default cyclic)"}},
        "Under mpirun (mpirun -np P fluxgraph spmv FILE) every rank reads its share of the lines and multiplies\n"
        "its rows (x by the sparse exchange or the all-gather, docs/distributed.md); rank 0 writes."},
       {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",

@@ -44,9 +44,22 @@ fluxgraph::distributed_options graph_options(const options& o, fluxgraph::ranks&
   opt.in_edges = true;
   opt.partition = o.get("partition", "cyclic");
   if (opt.partition == "blocks") opt.cuts = fluxgraph::balanced_cuts(r, f.num_vertices, e, true);
+  if (opt.partition == "sorted") opt.partition = "cyclic";  // over the ids renumber_by_row_size gave
   return opt;
 }
 }  // namespace
+
+std::vector<vertex_id> renumber_by_row_size(const options& o, fluxgraph::ranks& r, fluxgraph::distributed_file& f, bool in_edges) {
+  if (o.get("partition", "cyclic") != "sorted") return {};
+  const std::vector<vertex_id> id =
+      fluxgraph::size_sorted_ids(r, f.num_vertices, {f.src.data(), f.dst.data(), f.src.size(), nullptr}, in_edges);
+  for (auto* a : {&f.src, &f.dst})
+    for (std::int32_t& v : *a) v = std::int32_t(id[std::size_t(v)]);
+  std::vector<std::int64_t> original(f.original_id.size());
+  for (std::size_t v = 0; v < id.size(); ++v) original[std::size_t(id[v])] = f.original_id[v];
+  f.original_id = std::move(original);  // new id -> the file's id: results are written in the file's ids
+  return id;
+}
 
 int run_stream_distributed(const options& o, fluxgraph::ranks& r) {
   for (const char* one : {"delete-fraction", "edges-out", "closure", "bfs", "sssp", "wcc", "triangles", "compare",
@@ -57,7 +70,8 @@ int run_stream_distributed(const options& o, fluxgraph::ranks& r) {
   const fluxgraph::pagerank_options p = pagerank_opts(o);
   const bool lead = r.rank() == 0;
   auto t = std::chrono::steady_clock::now();
-  const fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);
+  fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);
+  renumber_by_row_size(o, r, f, true);
   const double t_load = since(t);
   const fluxgraph::edge_span<std::int32_t> all{f.src.data(), f.dst.data(), f.src.size(), nullptr};
   fluxgraph::distributed_graph g(r, f.num_vertices, graph_options(o, r, f, all));
@@ -78,7 +92,7 @@ int run_stream_distributed(const options& o, fluxgraph::ranks& r) {
   if (lead)
     fmt::print("{}: {} vertices, read in {:.3f} s\nranks: {} ({}), partition {}\nstream: {} batches of up to {} edges, "
                "{} edges stored, {:.3f} s ({:.1f} M edges/s); rank 0 sent {} bytes; most edges on a rank {} (max/mean {:.3f})\n",
-               f.path, f.num_vertices, t_load, r.size(), r.transport(), g.partition(), batches, batch, b.edges, t_stream,
+               f.path, f.num_vertices, t_load, r.size(), r.transport(), o.get("partition", "cyclic"), batches, batch, b.edges, t_stream,
                double(b.edges) / std::max(t_stream, 1e-9) / 1e6, bytes, most, mean > 0 ? double(most) / mean : 1.0);
   report_scores(o, r, g, f, p);
   return 0;
@@ -90,7 +104,8 @@ int run_pagerank_distributed(const options& o, fluxgraph::ranks& r) {
   const fluxgraph::pagerank_options p = pagerank_opts(o);  // --kernel: each rank's rows read with it
   const bool lead = r.rank() == 0;
   auto t = std::chrono::steady_clock::now();
-  const fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);
+  fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);
+  renumber_by_row_size(o, r, f, true);
   const double t_load = since(t);
   const fluxgraph::edge_span<std::int32_t> e{f.src.data(), f.dst.data(), f.src.size(),
                                              o.has("weighted") && !f.weight.empty() ? f.weight.data() : nullptr};
@@ -103,7 +118,7 @@ int run_pagerank_distributed(const options& o, fluxgraph::ranks& r) {
     fmt::print("{}: {} vertices, {} edges stored, read in {:.3f} s, inserted in {:.3f} s\n"
                "ranks: {} ({}), partition {}: most edges on a rank {} (mean {:.0f}, max/mean {:.3f}); "
                "routing sent {} bytes from rank 0\n",
-               f.path, f.num_vertices, b.edges, t_load, t_insert, r.size(), r.transport(), g.partition(), most, mean,
+               f.path, f.num_vertices, b.edges, t_load, t_insert, r.size(), r.transport(), o.get("partition", "cyclic"), most, mean,
                mean > 0 ? double(most) / mean : 1.0, b.bytes_sent);
   report_scores(o, r, g, f, p);
   return 0;

@@ -90,18 +90,25 @@ double median_seconds(int repeat, F f) {
 
 int run_spmv_distributed(const options& o, fluxgraph::ranks& r, fluxgraph::semiring s, int repeat) {
   if (o.values.count("backend")) throw usage_error("--backend is a single-process option (a distributed run uses each rank's GPU, or its CPUs)");
-  const fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);
-  const bool weighted = o.has("weighted") && !f.weight.empty();
+  fluxgraph::distributed_file f = fluxgraph::read_edges(r, o.file);
   const bool in = o.has("transpose");
+  std::vector<double> x = read_x(o, f.original_id, s);  // every rank reads x (file ids); each keeps its entries
+  const std::vector<vertex_id> id = renumber_by_row_size(o, r, f, in);
+  if (!id.empty()) {
+    std::vector<double> moved(x.size());
+    for (std::size_t v = 0; v < id.size(); ++v) moved[std::size_t(id[v])] = x[v];
+    x = std::move(moved);
+  }
+  const bool weighted = o.has("weighted") && !f.weight.empty();
   const fluxgraph::edge_span<std::int32_t> e{f.src.data(), f.dst.data(), f.src.size(), weighted ? f.weight.data() : nullptr};
   fluxgraph::distributed_options opt;
   opt.weighted = o.has("weighted");
   opt.in_edges = in;
   opt.partition = o.get("partition", "cyclic");
-  if (opt.partition == "blocks") opt.cuts = fluxgraph::balanced_cuts(r, f.num_vertices, e, !in);
+  if (opt.partition == "blocks") opt.cuts = fluxgraph::balanced_cuts(r, f.num_vertices, e, in);
+  if (opt.partition == "sorted") opt.partition = "cyclic";  // over the renumbered ids
   fluxgraph::distributed_graph g(r, f.num_vertices, opt);
   g.apply(e);
-  const std::vector<double> x = read_x(o, f.original_id, s);  // every rank reads x; each keeps its entries
   std::vector<double> xl;
   for (fluxgraph::vertex_id v : g.local_ids()) xl.push_back(x[std::size_t(v)]);
   std::vector<double> yl;
@@ -110,7 +117,7 @@ int run_spmv_distributed(const options& o, fluxgraph::ranks& r, fluxgraph::semir
   const auto edges = g.num_edges();  // collective: on every rank, before rank 0 alone reports
   if (r.rank() == 0) {
     fmt::print("{}: {} vertices, {} edges stored; ranks: {} ({}), partition {}\n", f.path, f.num_vertices, edges, r.size(),
-               r.transport(), g.partition());
+               r.transport(), o.get("partition", "cyclic"));
     write_y(o, f.original_id, y, sec, repeat);
   }
   return 0;

@@ -126,5 +126,11 @@ class distributed_graph {
 /// @brief Collective: P + 1 cuts that split [0, n) into ranges of about equal rows' entries,
 ///        counting the rows (sources, or targets with in_edges) of every rank's edges.
 std::vector<vertex_id> balanced_cuts(ranks& r, vertex_id n, const edge_span<std::int32_t>& e, bool in_edges);
+/// @brief Collective: a new id for every vertex of [0, n), by decreasing row entries over every
+///        rank's edges (ties by id). A cyclic partition over these ids is the DCSR paper's rule
+///        (rows sorted by size, dealt modulo P: §IV-D): every rank gets every P-th row of the size
+///        order, so entries and vertices are balanced together (blocks balance the entries only;
+///        cyclic on R-MAT's own ids neither). Renumber the edges (and the results back) with it.
+std::vector<vertex_id> size_sorted_ids(ranks& r, vertex_id n, const edge_span<std::int32_t>& e, bool in_edges);
 
 }  // namespace fluxgraph

@@ -41,7 +41,7 @@ for g in graphs:
     check(r.returncode == 0, f"{os.path.basename(g)}: one process", r.stderr)
     want = scores(one) if r.returncode == 0 else {}
     for np_ in (2, 3):
-        for part in ("cyclic", "blocks"):
+        for part in ("cyclic", "blocks", "sorted"):
             out = os.path.join(tmp, f"dist{np_}{part}.txt")
             r = run([mpiexec, "-np", str(np_), exe, "pagerank", g, "--tol", "1e-13", "--partition", part, "--out", out])
             got = scores(out) if r.returncode == 0 else {}
@@ -112,7 +112,7 @@ for semiring, transpose in (("plus-times", False), ("min-plus", True), ("or-and"
     check(r.returncode == 0 and got.keys() == want.keys() and not bad,
           f"spmv {semiring}{' --transpose' if transpose else ''}: one process equals the oracle ({len(bad)} differ)",
           r.stderr[-300:] + str(bad[:3]))
-    for np_, part in ((2, "cyclic"), (3, "blocks")):
+    for np_, part in ((2, "cyclic"), (3, "blocks"), (2, "sorted")):
         out = os.path.join(tmp, f"spmv_{np_}_{semiring}.txt")
         r = run([mpiexec, "-np", str(np_), exe, "spmv", g, "--semiring", semiring, "--x", xfile, "--partition", part,
                  "--out", out] + extra)

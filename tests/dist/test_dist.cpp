@@ -283,6 +283,30 @@ TEST_CASE("a batch bad on one rank only, or out of memory on one rank only, leav
   }
 }
 
+TEST_CASE("size_sorted_ids: a permutation by decreasing row entries over every rank's edges, ties by id") {
+  const vertex_t n = 400;
+  const edges all = random_graph(31, n, 5000);
+  const edges s = share(all, 0, all.src.size());
+  const fluxgraph::edge_span<std::int32_t> span{s.src.data(), s.dst.data(), s.src.size(), nullptr};
+  fluxgraph::ranks r("auto");
+  for (bool in : {false, true}) {
+    const std::vector<fluxgraph::vertex_id> id = fluxgraph::size_sorted_ids(r, n, span, in);
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(n), 0);  // every rank's rows, counted from the whole list
+    for (std::size_t i = 0; i < all.src.size(); ++i) ++rows[std::size_t(in ? all.dst[i] : all.src[i])];
+    std::vector<fluxgraph::vertex_id> at(static_cast<std::size_t>(n), -1);  // at[new id] = old id
+    for (vertex_t v = 0; v < n; ++v) {
+      REQUIRE(id[std::size_t(v)] >= 0);
+      REQUIRE(id[std::size_t(v)] < n);
+      at[std::size_t(id[std::size_t(v)])] = v;
+    }
+    for (vertex_t k = 0; k < n; ++k) REQUIRE(at[std::size_t(k)] >= 0);  // a permutation
+    for (vertex_t k = 1; k < n; ++k) {
+      const auto a = at[std::size_t(k - 1)], b = at[std::size_t(k)];
+      CHECK((rows[std::size_t(a)] > rows[std::size_t(b)] || (rows[std::size_t(a)] == rows[std::size_t(b)] && a < b)));
+    }
+  }
+}
+
 TEST_CASE("the public distributed_graph: or-and SpMV takes any nonzero x as true") {
   fluxgraph::ranks r;  // its own communicator over the same ranks
   fluxgraph::distributed_graph g(r, 6);
