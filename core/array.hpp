@@ -120,14 +120,6 @@ void write_at(array<T, Space>& a, std::size_t i, T v) {
   if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_device(a.data() + i, &v, sizeof(T));
   else a.data()[i] = v;
 }
-/// @brief Every byte of a[first, size) set to 0.
-template <class T, class Space>
-void zero(array<T, Space>& a, std::size_t first = 0) {
-  if (first >= a.size()) return;
-  const std::size_t bytes = (a.size() - first) * sizeof(T);
-  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data() + first, bytes);
-  else std::memset(a.data() + first, 0, bytes);
-}
 /// @brief Every byte of a[first, first + n) set to 0.
 template <class T, class Space>
 void zero_range(array<T, Space>& a, std::size_t first, std::size_t n) {
@@ -135,6 +127,11 @@ void zero_range(array<T, Space>& a, std::size_t first, std::size_t n) {
   if (n == 0) return;
   if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data() + first, n * sizeof(T));
   else std::memset(a.data() + first, 0, n * sizeof(T));
+}
+/// @brief Every byte of a[first, size) set to 0.
+template <class T, class Space>
+void zero(array<T, Space>& a, std::size_t first = 0) {
+  if (first < a.size()) zero_range(a, first, a.size() - first);
 }
 /// @brief An array of n elements whose first src.size() are src's (n >= src.size()); the rest unset.
 template <class T, class Space>
@@ -155,8 +152,7 @@ array<T, Space> clone(const array<T, S2>& src) {
 /// @brief Zero every byte of a (same-space) array.
 template <class T, class Space>
 void fill_zero(array<T, Space>& a) {
-  if constexpr (std::is_same_v<Space, device_space>) memory::zero_on_device(a.data(), a.bytes());
-  else if (a.size()) std::memset(a.data(), 0, a.bytes());
+  zero(a);
 }
 
 /// @brief dst[dst_off, dst_off + n) = src[src_off, src_off + n), both in one space.

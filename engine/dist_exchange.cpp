@@ -1,22 +1,12 @@
-// The sparse exchange of x (engine/dist_exchange.hpp). Orchestration only; the pack, scatter and
-// mark kernels are the distributed store's (engine/detail/dist_kernels.hpp).
+// The sparse exchange's plan (engine/dist_exchange.hpp); the exchange itself is x_for_rows
+// (engine/dist_graph.cpp). The mark kernel is the distributed store's (engine/detail/dist_kernels.hpp).
 #include "engine/dist_exchange.hpp"
 
-#include <numeric>
-
-#include "core/error.hpp"
 #include "engine/detail/dist_kernels.hpp"
 #include "engine/dist_graph.hpp"
 #include "storage/detail/kernels.hpp"
 
 namespace fg {
-
-x_exchange_mode parse_exchange(const std::string& s) {
-  if (s == "auto") return x_exchange_mode::automatic;
-  if (s == "allgather") return x_exchange_mode::all_gather;
-  if (s == "sparse") return x_exchange_mode::sparse;
-  throw invalid_argument("exchange of x: '" + s + "' is not auto, allgather or sparse");
-}
 
 std::string to_string(x_exchange_mode m) {
   return m == x_exchange_mode::sparse ? "sparse" : m == x_exchange_mode::all_gather ? "allgather" : "auto";
@@ -65,35 +55,9 @@ x_exchange_plan<S> plan_exchange(const dist_graph<V, S>& A, x_exchange_mode mode
   return plan;
 }
 
-template <class T, class V, class S>
-array<T, S> x_for_rows(const dist_graph<V, S>& A, const array<T, S>& local) {
-  const x_exchange_plan<S>& plan = A.exchange_plan();
-  if (!plan.sparse) return gather_all(A, local);
-  FG_EXPECTS(local.size() == plan.own_global.size(), "x_for_rows: a local vector of " + std::to_string(local.size()) +
-                                                         " entries for " + std::to_string(plan.own_global.size()) + " local vertices");
-  using K = detail::dist_kernels<S>;
-  const std::int64_t out = std::accumulate(plan.send_counts.begin(), plan.send_counts.end(), std::int64_t(0));
-  const std::int64_t in = std::accumulate(plan.recv_counts.begin(), plan.recv_counts.end(), std::int64_t(0));
-  array<T, S> send(static_cast<std::size_t>(out)), recv(static_cast<std::size_t>(in)), full(static_cast<std::size_t>(A.num_vertices()));
-  fill_zero(full);  // entries no row here names: never read, but defined
-  K::gather(plan.send_local.data(), out, local.data(), send.data());
-  A.comm().alltoallv(send.data(), plan.send_counts, recv.data(), plan.recv_counts, sizeof(T), false);
-  K::scatter(plan.recv_global.data(), in, recv.data(), full.data());
-  K::scatter(plan.own_global.data(), std::int64_t(local.size()), local.data(), full.data());
-  return full;
-}
-
 #define FG_INSTANTIATE_IN(V, S) template x_exchange_plan<S> plan_exchange(const dist_graph<V, S>&, x_exchange_mode);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 #undef FG_INSTANTIATE_IN
-#define FG_INSTANTIATE_IN(T, V, S) template array<T, S> x_for_rows(const dist_graph<V, S>&, const array<T, S>&);
-#define FG_INSTANTIATE_T(T, V) FG_INSTANTIATE_IN(T, V, host_space) FG_INSTANTIATE_IN(T, V, device_space)
-#define FG_INSTANTIATE(V) FG_INSTANTIATE_T(float, V) FG_INSTANTIATE_T(double, V) FG_INSTANTIATE_T(std::uint8_t, V)
-FG_FOR_EACH_VALUE(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
-#undef FG_INSTANTIATE_T
-#undef FG_INSTANTIATE_IN
-
 }  // namespace fg

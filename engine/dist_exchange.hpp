@@ -22,8 +22,6 @@ class dist_graph;
 /// where the busiest rank would receive less than sparse_share_limit of what the all-gather brings.
 enum class x_exchange_mode { automatic, all_gather, sparse };
 constexpr double sparse_share_limit = 0.7;
-/// @throws fg::invalid_argument unless "auto", "allgather" or "sparse".
-x_exchange_mode parse_exchange(const std::string& s);
 std::string to_string(x_exchange_mode m);
 
 template <class Space>
@@ -39,14 +37,9 @@ struct x_exchange_plan {
   bool sparse = false;  ///< the exchange in use (every rank alike)
 };
 
-/// @brief Collective: the plan for A as it is now.
+/// @brief Collective: the plan for A as it is now (dist_graph::exchange_plan keeps one; x_for_rows
+///        in engine/dist_graph.hpp uses it).
 template <class V, class Space>
 x_exchange_plan<Space> plan_exchange(const dist_graph<V, Space>& A, x_exchange_mode mode);
-
-/// @brief Collective: x as this rank's rows read it (n entries, global ids), from every rank's
-///        local entries: by A's exchange plan (dist_graph::exchange_plan) the entries its rows
-///        name (the rest 0), or all of them by the all-gather.
-template <class T, class V, class Space>
-array<T, Space> x_for_rows(const dist_graph<V, Space>& A, const array<T, Space>& local);
 
 }  // namespace fg

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "core/error.hpp"
@@ -199,6 +200,24 @@ array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
   return full;
 }
 
+template <class T, class V, class S>
+array<T, S> x_for_rows(const dist_graph<V, S>& A, const array<T, S>& local) {
+  const x_exchange_plan<S>& plan = A.exchange_plan();
+  if (!plan.sparse) return gather_all(A, local);
+  FG_EXPECTS(local.size() == plan.own_global.size(), "x_for_rows: a local vector of " + std::to_string(local.size()) +
+                                                         " entries for " + std::to_string(plan.own_global.size()) + " local vertices");
+  using K = detail::dist_kernels<S>;
+  const std::int64_t out = std::accumulate(plan.send_counts.begin(), plan.send_counts.end(), std::int64_t(0));
+  const std::int64_t in = std::accumulate(plan.recv_counts.begin(), plan.recv_counts.end(), std::int64_t(0));
+  array<T, S> send(static_cast<std::size_t>(out)), recv(static_cast<std::size_t>(in)), full(static_cast<std::size_t>(A.num_vertices()));
+  fill_zero(full);  // entries no row here names: never read, but defined
+  K::gather(plan.send_local.data(), out, local.data(), send.data());
+  A.comm().alltoallv(send.data(), plan.send_counts, recv.data(), plan.recv_counts, sizeof(T), false);
+  K::scatter(plan.recv_global.data(), in, recv.data(), full.data());
+  K::scatter(plan.own_global.data(), std::int64_t(local.size()), local.data(), full.data());
+  return full;
+}
+
 template <class Sr, class V, class S>
 void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_local,
           array<typename Sr::value_type, S>& y_local) {
@@ -218,7 +237,9 @@ FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 FG_FOR_EACH_SPMV(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 #undef FG_INSTANTIATE_IN
-#define FG_INSTANTIATE_IN(T, V, S) template array<T, S> gather_all(const dist_graph<V, S>&, const array<T, S>&);
+#define FG_INSTANTIATE_IN(T, V, S)                                                  \
+  template array<T, S> gather_all(const dist_graph<V, S>&, const array<T, S>&); \
+  template array<T, S> x_for_rows(const dist_graph<V, S>&, const array<T, S>&);
 #define FG_INSTANTIATE_T(T, V) FG_INSTANTIATE_IN(T, V, host_space) FG_INSTANTIATE_IN(T, V, device_space)
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_T(float, V) FG_INSTANTIATE_T(double, V) FG_INSTANTIATE_T(std::uint8_t, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)

@@ -69,7 +69,6 @@ class dist_graph {
   /// How an SpMV's x reaches the rows (engine/dist_exchange.hpp); auto by default. Collective
   /// where it changes the choice: every rank sets the same mode.
   void set_exchange(x_exchange_mode m) { xmode_ = m; }
-  x_exchange_mode x_exchange() const noexcept { return xmode_; }
   /// Collective: the exchange plan for the graph as it is (built again after a batch).
   const x_exchange_plan<Space>& exchange_plan() const;
 
@@ -100,7 +99,8 @@ class dist_graph {
 
 /// @brief Collective: y = A x over semiring Sr, both vectors distributed as A's vertices (each
 ///        rank's local_vertices() entries, in local order): x reaches the rows by the graph's
-///        exchange (x_for_rows: sparse or all-gathered), then every rank multiplies its rows. Exact semirings give one rank's result to the bit.
+///        exchange (x_for_rows), then every rank multiplies its rows. Exact semirings give one
+///        rank's result to the bit.
 template <class Sr, class V, class Space>
 void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Space>& x_local,
           array<typename Sr::value_type, Space>& y_local);
@@ -108,5 +108,11 @@ void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Sp
 /// @brief Collective: every rank's entries of a distributed vector, in global order, on every rank.
 template <class T, class V, class Space>
 array<T, Space> gather_all(const dist_graph<V, Space>& A, const array<T, Space>& local);
+
+/// @brief Collective: x as this rank's rows read it (n entries, global ids), from every rank's
+///        local entries: by A's exchange plan (exchange_plan()) the entries its rows name (the
+///        rest 0), or all of them by the all-gather.
+template <class T, class V, class Space>
+array<T, Space> x_for_rows(const dist_graph<V, Space>& A, const array<T, Space>& local);
 
 }  // namespace fg

@@ -52,6 +52,10 @@ int run_stream_distributed(const options& o, fluxgraph::ranks& r);
 /// targets with in_edges), edges and original_id with them, for a cyclic partition over the new ids
 /// (the DCSR paper's rule). Returns the new id of each old dense id (empty for another partition).
 std::vector<vertex_id> renumber_by_row_size(const options& o, fluxgraph::ranks& r, fluxgraph::distributed_file& f, bool in_edges);
+/// A distributed graph's options from --weighted and --partition (blocks: cut by e's rows; sorted:
+/// cyclic over renumber_by_row_size's ids), rows the targets with in_edges.
+fluxgraph::distributed_options graph_options(const options& o, fluxgraph::ranks& r, const fluxgraph::distributed_file& f,
+                                             const fluxgraph::edge_span<std::int32_t>& e, bool in_edges);
 int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
 int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
 int run_closure(const options& o);

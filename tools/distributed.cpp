@@ -32,22 +32,23 @@ void report_scores(const options& o, fluxgraph::ranks& r, fluxgraph::distributed
   res.seconds = pr.seconds;
   res.kernel = pr.kernel;
   res.view_seconds = pr.view_seconds;
-  res.kernel_reason = fmt::format("rank 0's rows: {}; x all-gathered: {} bytes sent by rank 0, {:.0f} per iteration",
+  res.kernel_reason = fmt::format("rank 0's rows: {}; x exchanged: {} bytes sent by rank 0, {:.0f} per iteration",
                                   pr.kernel_reason, pr.bytes_sent, double(pr.bytes_sent) / std::max(1, pr.iterations));
   report(o, f.original_id, res, p);
 }
 
+}  // namespace
+
 fluxgraph::distributed_options graph_options(const options& o, fluxgraph::ranks& r, const fluxgraph::distributed_file& f,
-                                              const fluxgraph::edge_span<std::int32_t>& e) {
+                                             const fluxgraph::edge_span<std::int32_t>& e, bool in_edges) {
   fluxgraph::distributed_options opt;
   opt.weighted = o.has("weighted");
-  opt.in_edges = true;
+  opt.in_edges = in_edges;
   opt.partition = o.get("partition", "cyclic");
-  if (opt.partition == "blocks") opt.cuts = fluxgraph::balanced_cuts(r, f.num_vertices, e, true);
+  if (opt.partition == "blocks") opt.cuts = fluxgraph::balanced_cuts(r, f.num_vertices, e, in_edges);
   if (opt.partition == "sorted") opt.partition = "cyclic";  // over the ids renumber_by_row_size gave
   return opt;
 }
-}  // namespace
 
 std::vector<vertex_id> renumber_by_row_size(const options& o, fluxgraph::ranks& r, fluxgraph::distributed_file& f, bool in_edges) {
   if (o.get("partition", "cyclic") != "sorted") return {};
@@ -74,7 +75,7 @@ int run_stream_distributed(const options& o, fluxgraph::ranks& r) {
   renumber_by_row_size(o, r, f, true);
   const double t_load = since(t);
   const fluxgraph::edge_span<std::int32_t> all{f.src.data(), f.dst.data(), f.src.size(), nullptr};
-  fluxgraph::distributed_graph g(r, f.num_vertices, graph_options(o, r, f, all));
+  fluxgraph::distributed_graph g(r, f.num_vertices, graph_options(o, r, f, all, true));
   // Batches of `batch` edges over all ranks: each rank gives its next batch / P edges.
   const std::size_t mine = std::size_t(std::max<std::int64_t>(1, batch / r.size()));
   const std::int64_t batches = r.max(std::int64_t((f.src.size() + mine - 1) / mine));
@@ -110,7 +111,7 @@ int run_pagerank_distributed(const options& o, fluxgraph::ranks& r) {
   const fluxgraph::edge_span<std::int32_t> e{f.src.data(), f.dst.data(), f.src.size(),
                                              o.has("weighted") && !f.weight.empty() ? f.weight.data() : nullptr};
   t = std::chrono::steady_clock::now();
-  fluxgraph::distributed_graph g(r, f.num_vertices, graph_options(o, r, f, e));
+  fluxgraph::distributed_graph g(r, f.num_vertices, graph_options(o, r, f, e, true));
   const fluxgraph::distributed_batch b = g.apply(e);
   const double t_insert = since(t);
   const auto [most, mean] = g.balance();

@@ -101,13 +101,7 @@ int run_spmv_distributed(const options& o, fluxgraph::ranks& r, fluxgraph::semir
   }
   const bool weighted = o.has("weighted") && !f.weight.empty();
   const fluxgraph::edge_span<std::int32_t> e{f.src.data(), f.dst.data(), f.src.size(), weighted ? f.weight.data() : nullptr};
-  fluxgraph::distributed_options opt;
-  opt.weighted = o.has("weighted");
-  opt.in_edges = in;
-  opt.partition = o.get("partition", "cyclic");
-  if (opt.partition == "blocks") opt.cuts = fluxgraph::balanced_cuts(r, f.num_vertices, e, in);
-  if (opt.partition == "sorted") opt.partition = "cyclic";  // over the renumbered ids
-  fluxgraph::distributed_graph g(r, f.num_vertices, opt);
+  fluxgraph::distributed_graph g(r, f.num_vertices, graph_options(o, r, f, e, in));
   g.apply(e);
   std::vector<double> xl;
   for (fluxgraph::vertex_id v : g.local_ids()) xl.push_back(x[std::size_t(v)]);

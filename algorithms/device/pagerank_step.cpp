@@ -35,10 +35,7 @@ void P::out_weights(const dcsr_view<V>& At, double* out, vertex_t n) {
   // (balanced_edges.hpp): with a thread per row, rmat-24's hub rows serialised 10^5+ atomics each
   // (run 120 on the H100: 15 ms per PageRank iteration where the SpMV took 2.5). Floating-point
   // atomics make the last bits order-dependent for weighted graphs; pattern counts are exact.
-  const stored_t<V>* val = At.val;
-  double* w = out;
-  const vertex_t* col = At.col;
-  for_each_edge(At, nullptr, At.rows, FG_LAMBDA(vertex_t, vertex_t, offset_t j) { add_to(w + col[j], value_or<V>(val, j, 1.0)); });
+  for_each_edge(At, nullptr, At.rows, FG_LAMBDA(vertex_t, vertex_t, offset_t j) { add_to(out + At.col[j], value_or<V>(At.val, j, 1.0)); });
 }
 
 double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
