@@ -25,7 +25,7 @@ template <class V, class S>
 dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg) : dcsr_matrix(cfg, 0, std::max<offset_t>(0, cfg.reserve)) {}
 
 template <class V, class S>
-dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity)
+dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed)
     : cfg_(cfg),
       row_cap_(row_capacity),
       sizes_(row_capacity),
@@ -34,6 +34,7 @@ dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, of
       col_(capacity),
       val_(is_pattern_v<V> ? 0 : capacity) {
   check_config(cfg);
+  if (!zeroed) return;
   fill_zero(sizes_);
   fill_zero(nseg_);
 }
@@ -156,7 +157,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr_arrays(vertex_t csr_rows, vertex_t
   FG_EXPECTS(row_ptr.size() == std::size_t(csr_rows) + 1, "from_csr: row_ptr must have rows + 1 entries");
   // A square store keeps rows == cols: rows past the CSR's are empty (no segment yet).
   const vertex_t rows = cfg.square ? std::max(csr_rows, csr_cols) : csr_rows;
-  dcsr_matrix m(cfg, rows, 0);
+  dcsr_matrix m(cfg, rows, 0, /*zeroed=*/rows > csr_rows);  // single_segments writes every CSR row
   m.rows_ = rows;
   m.cols_ = cfg.square ? rows : csr_cols;
   m.nnz_ = m.alloc_ptr_ = offset_t(col.size());
@@ -166,6 +167,25 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr_arrays(vertex_t csr_rows, vertex_t
   if (csr_rows > 0)
     detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr_rows, row_ptr.data(),
                                         nullptr, true);
+  return m;
+}
+
+template <class V, class S>
+dcsr_matrix<V, S> dcsr_matrix<V, S>::from_rows(vertex_t csr_rows, vertex_t csr_cols, const offset_t* start,
+                                               const offset_t* fill, array<vertex_t, S>&& col,
+                                               array<stored_t<V>, S>&& val, offset_t nnz, const dcsr_config& cfg) {
+  const vertex_t rows = cfg.square ? std::max(csr_rows, csr_cols) : csr_rows;
+  dcsr_matrix m(cfg, rows, 0, /*zeroed=*/rows > csr_rows);
+  m.rows_ = rows;
+  m.cols_ = cfg.square ? rows : csr_cols;
+  m.nnz_ = nnz;
+  m.alloc_ptr_ = offset_t(col.size());
+  m.max_nseg_ = 1;
+  m.col_ = std::move(col);
+  if constexpr (!is_pattern_v<V>) m.val_ = std::move(val);
+  if (csr_rows > 0)
+    detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr_rows, start, nullptr,
+                                        false, fill);
   return m;
 }
 

@@ -146,6 +146,13 @@ class dcsr_matrix {
   static dcsr_matrix from_csr(const csr_matrix<V, Space>& csr, const dcsr_config& cfg = {});
   /// The same, taking over csr's column and value arrays (no copy).
   static dcsr_matrix from_csr(csr_matrix<V, Space>&& csr, const dcsr_config& cfg = {});
+  /// @brief A store over rows that lie in one buffer with room to spare, taken without a copy: row
+  ///        r holds fill[r+1] - fill[r] entries from col[start[r]] on and may grow in place up to
+  ///        start[r+1] (start, fill: rows + 1 device offsets of Space; nnz = fill[rows], given by the
+  ///        caller, who knows it). An SpMM's workspace becomes its result so (spmm_options).
+  static dcsr_matrix from_rows(vertex_t rows, vertex_t cols, const offset_t* start, const offset_t* fill,
+                               array<vertex_t, Space>&& col, array<stored_t<V>, Space>&& val, offset_t nnz,
+                               const dcsr_config& cfg = {});
 
   dcsr_matrix(dcsr_matrix&&) noexcept = default;
   dcsr_matrix& operator=(dcsr_matrix&&) noexcept = default;
@@ -237,7 +244,8 @@ class dcsr_matrix {
   static dcsr_matrix from_csr_arrays(vertex_t rows, vertex_t cols, const array<offset_t, Space>& row_ptr,
                                      array<vertex_t, Space>&& col, array<stored_t<V>, Space>&& val,
                                      const dcsr_config& cfg);
-  dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity);
+  /// zeroed: every row empty (false: the caller writes sizes_ and nseg_ of every row)
+  dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed = true);
   void grow_row_table(vertex_t rows_needed);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
   /// defragment() in row order, in place: the row table is kept, the entries move to a new buffer.

@@ -2,7 +2,9 @@
 // cut the rows into slices whose workspace fits the budget, multiply slice by slice and hand each
 // slice's sorted batch on. Kernels: storage/detail/spmm_kernels.hpp.
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,12 +60,13 @@ std::vector<vertex_t> cut_slices(const std::vector<offset_t>& cost, const std::v
   }
   return cuts;
 }
-}  // namespace
 
-template <class Sr, class V, class S>
-void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask,
-                 const std::function<void(coo_matrix<spmm_value_t<Sr, V>, S>&&)>& sink,
-                 const spmm_options& opt, spmm_stats* stats) {
+// The slices of C = (A (+).(x) B) \ M in row order: on_slice(r0, r1, ptr, base, products, workspace)
+// for each slice [r0, r1) that holds products (ptr: count_products's offsets, valid during the
+// call), inside the "multiply" phase; it returns the slice's entries.
+template <class Sr, class V, class S, class OnSlice>
+void for_each_slice(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask, const spmm_options& opt,
+                    spmm_stats* stats, OnSlice&& on_slice) {
   using K = detail::spmm_kernels<S>;
   using VC = spmm_value_t<Sr, V>;
   FG_EXPECTS(A.rows >= 0 && A.cols >= 0 && B.rows >= 0 && B.cols >= 0, "spmm: negative dimension");
@@ -77,8 +80,15 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
       is_pattern_v<VC> ? 0 : sizeof(stored_t<VC>),
       !has_bins ? 0 : mask ? detail::spmm_bin_limit : detail::spmm_hash_bin_limit);
   array<offset_t, S> ptr(std::size_t(A.rows) + 1), cost(std::size_t(A.rows) + 1);
+  // The CUDA bins come out of the count's pass (one host read for both).
+  constexpr bool device_bins = has_bins && std::is_same_v<S, device_space>;
+  array<std::uint8_t, S> label(device_bins ? std::size_t(A.rows) : 0);
+  detail::spmm_row_bins bins;
+  bins.label = label.data(), bins.masked = bool(mask);
   detail::product_totals total;
-  run_phase(opt, "count", [&] { total = K::count_products(A, B, c, ptr.data(), cost.data()); });
+  run_phase(opt, "count", [&] {
+    total = K::count_products(A, B, c, ptr.data(), cost.data(), device_bins ? &bins : nullptr);
+  });
   const std::size_t hard = opt.workspace_bytes > 0 ? opt.workspace_bytes : memory::available_bytes() / 4;
   const std::size_t budget = opt.workspace_bytes > 0 ? hard : std::min(hard, workspace_cap);
   st.products += total.products;
@@ -92,6 +102,7 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
     cuts = cut_slices(to_vector(cost), products, budget, hard);
   }
   cost = {};
+  const detail::spmm_row_bins* whole = cuts.size() == 2 && device_bins ? &bins : nullptr;
   for (std::size_t s = 0; s + 1 < cuts.size(); ++s) {
     const vertex_t r0 = cuts[s], r1 = cuts[s + 1];
     const offset_t base = products.empty() ? 0 : products[std::size_t(r0)];
@@ -100,28 +111,69 @@ void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_
     const spmm_operand<pattern> m = mask ? mask() : spmm_operand<pattern>{};
     const spmm_operand<pattern>* mp = mask ? &m : nullptr;
     if (mp != nullptr && opt.measure_unmasked)
-      run_phase(opt, "unmasked", [&] { (void)K::template multiply_rows<Sr>(A, B, nullptr, r0, r1, ptr.data(), base, n); });
-    coo_matrix<VC, S> part;
-    run_phase(opt, "multiply", [&] { part = K::template multiply_rows<Sr>(A, B, mp, r0, r1, ptr.data(), base, n); });
-    st.entries += offset_t(part.nnz);
+      run_phase(opt, "unmasked", [&] {
+        auto ws = K::template multiply_rows<Sr>(A, B, nullptr, r0, r1, ptr.data(), base, n, nullptr);
+        (void)K::pack(r0, r1, ptr.data(), base, std::move(ws), K::scan_counts(ws.count.data(), r1 - r0));
+      });
+    run_phase(opt, "multiply", [&] {
+      st.entries += on_slice(r0, r1, ptr.data(), base, n,
+                             K::template multiply_rows<Sr>(A, B, mp, r0, r1, ptr.data(), base, n, whole));
+    });
     ++st.slices;
-    sink(std::move(part));
   }
+}
+
+// The slices packed: on_part(r0, r1, part).
+template <class Sr, class V, class S, class OnPart>
+void for_each_part(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask, const spmm_options& opt,
+                   spmm_stats* stats, OnPart&& on_part) {
+  using K = detail::spmm_kernels<S>;
+  for_each_slice<Sr, V, S>(A, B, mask, opt, stats,
+                           [&](vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base, offset_t, auto&& ws) {
+    const offset_t total = K::scan_counts(ws.count.data(), r1 - r0);
+    on_part(r0, r1, K::pack(r0, r1, ptr, base, std::move(ws), total));
+    return total;
+  });
+}
+}  // namespace
+
+template <class Sr, class V, class S>
+void spmm_slices(const spmm_operand<V>& A, const spmm_operand<V>& B, const mask_source& mask,
+                 const std::function<void(coo_matrix<spmm_value_t<Sr, V>, S>&&)>& sink,
+                 const spmm_options& opt, spmm_stats* stats) {
+  for_each_part<Sr, V, S>(A, B, mask, opt, stats, [&](vertex_t, vertex_t, auto&& part) { sink(std::move(part.batch)); });
 }
 
 template <class Sr, class V, class S>
 dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product(const spmm_operand<V>& A, const spmm_operand<V>& B,
                                                  const mask_source& mask, const spmm_options& opt,
                                                  spmm_stats* stats) {
+  using K = detail::spmm_kernels<S>;
   using VC = spmm_value_t<Sr, V>;
   dcsr_config cfg = opt.result;
   if (A.rows != B.cols) cfg.square = false;
-  // The slices (rows in order, each sorted) are joined into one batch and the result made from it
-  // as CSR: one copy, not the store's insert path; a single slice is taken as it is.
+  csr_matrix<VC, S> csr;
+  csr.rows = A.rows, csr.cols = B.cols;
+  // A product of one slice with little to spare is kept in its workspace (spmm_options::
+  // keep_workspace). Otherwise the slices (rows in order, each sorted) are packed and joined into
+  // one batch and the result made from it as CSR: one copy, not the store's insert path; a slice
+  // of every row comes with its row offsets.
+  std::optional<dcsr_matrix<VC, S>> kept;
   std::vector<coo_matrix<VC, S>> parts;
-  spmm_slices<Sr, V, S>(A, B, mask, [&](coo_matrix<VC, S>&& part) {
-    if (part.nnz > 0) parts.push_back(std::move(part));
-  }, opt, stats);
+  for_each_slice<Sr, V, S>(A, B, mask, opt, stats,
+                           [&](vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base, offset_t products, auto&& ws) {
+    const offset_t total = K::scan_counts(ws.count.data(), r1 - r0);
+    if (r0 == 0 && r1 == A.rows && double(products) <= opt.keep_workspace * double(total)) {
+      kept = dcsr_matrix<VC, S>::from_rows(A.rows, B.cols, ptr, ws.count.data(), std::move(ws.col),
+                                           std::move(ws.val), total, cfg);
+      return total;
+    }
+    auto part = K::pack(r0, r1, ptr, base, std::move(ws), total);
+    if (r0 == 0 && r1 == A.rows) csr.row_ptr = std::move(part.row_ptr);
+    if (part.batch.nnz > 0) parts.push_back(std::move(part.batch));
+    return total;
+  });
+  if (kept) return std::move(*kept);
   coo_matrix<VC, S> all;
   if (parts.size() == 1) {
     all = std::move(parts[0]);
@@ -138,10 +190,10 @@ dcsr_matrix<spmm_value_t<Sr, V>, S> spmm_product(const spmm_operand<V>& A, const
       p = {};
     }
   }
-  csr_matrix<VC, S> csr;
-  csr.rows = A.rows, csr.cols = B.cols;
-  csr.row_ptr = array<offset_t, S>(std::size_t(A.rows) + 1);
-  detail::spmm_kernels<S>::row_offsets(all.row.data(), all.nnz, A.rows, csr.row_ptr.data());
+  if (csr.row_ptr.size() != std::size_t(A.rows) + 1) {
+    csr.row_ptr = array<offset_t, S>(std::size_t(A.rows) + 1);
+    K::row_offsets(all.row.data(), all.nnz, A.rows, csr.row_ptr.data());
+  }
   csr.col = std::move(all.col), csr.val = std::move(all.val);
   return dcsr_matrix<VC, S>::from_csr(std::move(csr), cfg);
 }

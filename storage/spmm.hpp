@@ -133,6 +133,11 @@ struct spmm_options {
   bool measure_unmasked = false;
   /// Configuration of the DCSR result of spmm_product (rectangular results are never square).
   dcsr_config result;
+  /// spmm_product keeps its result in the workspace the rows were computed in (no copy; each row
+  /// keeps the room its partial products took, free for later inserts) when the product fits one
+  /// slice and has at most this many partial products per entry; else the rows are packed. 0: always
+  /// packed. A·P of smoothed aggregation has 3-5 (the copy was a third of its time on the H100).
+  double keep_workspace = 6;
 };
 
 /// What a call did; the counters are added to (a closure sums them over its iterations).

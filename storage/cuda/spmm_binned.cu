@@ -5,14 +5,17 @@
 // storage/device/spmm_global.cpp). Replaces storage/device/spmm_portable.cpp in the CUDA build;
 // reference twin: storage/reference/spmm.cpp.
 #include <cub/block/block_scan.cuh>
-#include <thrust/binary_search.h>
 #include <thrust/sort.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 #include "storage/cuda/spmm_common.cuh"
 #include "storage/cuda/spmm_hash.cuh"
+#include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
 #include "storage/device/spmm_device.hpp"
@@ -154,45 +157,93 @@ void launch_bin(std::int64_t rows_in_bin, const spmm_operand<V>& A, const spmm_o
   FG_CUDA_CHECK_LAUNCH();
 }
 
+
+/// label_rows on the GPU: a thread a row; each warp adds its rows to a block's counts with one
+/// shared atomic per distinct bin, each block to the global counts with one per nonzero bin.
+template <class V>
+__global__ void label_rows_kernel(spmm_operand<V> A, const offset_t* __restrict__ ptr, vertex_t r0, vertex_t r1,
+                                  bool masked, std::uint8_t* __restrict__ label, offset_t* __restrict__ hist) {
+  __shared__ unsigned int h[spmm_hash_bins];
+  for (int i = threadIdx.x; i < spmm_hash_bins; i += blockDim.x) h[i] = 0;
+  __syncthreads();
+  for (std::int64_t r = r0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < r1;
+       r += std::int64_t(gridDim.x) * blockDim.x) {
+    const offset_t p = ptr[r + 1] - ptr[r];
+    const int b = masked ? spmm_bin(p) : spmm_hash_bin(p, A.size(vertex_t(r)));
+    label[r - r0] = std::uint8_t(b);
+    const unsigned peers = __match_any_sync(__activemask(), b);
+    if ((threadIdx.x & 31) == __ffs(peers) - 1) atomicAdd(&h[b], unsigned(__popc(peers)));
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < spmm_hash_bins; i += blockDim.x)
+    if (h[i] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(hist + i), static_cast<unsigned long long>(h[i]));
+}
+
 }  // namespace
 
+namespace spmm_device {
+template <class V>
+void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
+                std::uint8_t* label, offset_t* hist) {
+  constexpr int threads = 256;
+  if (r1 <= r0) return;
+  const std::int64_t blocks = std::min<std::int64_t>((std::int64_t(r1) - r0 + threads - 1) / threads, 132 * 8);
+  label_rows_kernel<V><<<unsigned(blocks), threads>>>(A, ptr, r0, r1, masked, label, hist);
+  FG_CUDA_CHECK_LAUNCH();
+}
+#define FG_INSTANTIATE(V) \
+  template void label_rows<V>(const spmm_operand<V>&, const offset_t*, vertex_t, vertex_t, bool, std::uint8_t*, offset_t*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+}  // namespace spmm_device
+
 template <class Sr, class V>
-coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multiply_rows(
+spmm_workspace<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multiply_rows(
     const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_operand<pattern>* M, vertex_t r0, vertex_t r1,
-    const offset_t* ptr, offset_t base, offset_t products) {
+    const offset_t* ptr, offset_t base, offset_t products, const spmm_row_bins* given) {
   using VC = spmm_value_t<Sr, V>;
   const std::int64_t n = std::int64_t(r1) - r0;
-  array<vertex_t, device_space> ws_col(static_cast<std::size_t>(products));
-  array<stored_t<VC>, device_space> ws_val(is_pattern_v<VC> ? 0 : static_cast<std::size_t>(products));
-  array<offset_t, device_space> count(static_cast<std::size_t>(n + 1));
-  fill_zero(count);  // rows without products are in no bin
+  spmm_workspace<VC, device_space> ws{
+      array<vertex_t, device_space>(static_cast<std::size_t>(products)),
+      array<stored_t<VC>, device_space>(is_pattern_v<VC> ? 0 : static_cast<std::size_t>(products)),
+      array<offset_t, device_space>(static_cast<std::size_t>(n + 1))};
+  fill_zero(ws.count);  // rows without products are in no bin
 
-  // Bins: a label per row, rows stably sorted by label (radix sort), each bin's start by lower_bound.
-  // Without a mask the rows go to the hash-table kernels, which have bins of their own.
-  const int bins = M == nullptr ? spmm_hash_bins : spmm_bins;
-  array<std::uint8_t, device_space> label(static_cast<std::size_t>(n));
+  // Bins: a label per row, rows stably sorted by label (radix sort), each bin's start from its row
+  // count. count_products's labels and counts serve when they cover this slice and its kind of bins
+  // (no extra host read); otherwise they are made here.
+  const bool masked = M != nullptr;
+  const int bins = masked ? spmm_bins : spmm_hash_bins;
+  std::array<offset_t, spmm_hash_bins> bin_rows{};
+  array<std::uint8_t, device_space> own_label;
+  std::uint8_t* l = nullptr;
+  if (given != nullptr && given->filled && given->masked == masked && r0 == 0 && r1 == A.rows) {
+    l = given->label;
+    bin_rows = given->rows;
+  } else {
+    own_label = array<std::uint8_t, device_space>(static_cast<std::size_t>(n));
+    array<offset_t, device_space> hist(spmm_hash_bins);
+    fill_zero(hist);
+    l = own_label.data();
+    spmm_device::label_rows(A, ptr, r0, r1, masked, l, hist.data());
+    const std::vector<offset_t> h = to_vector(hist);
+    std::copy(h.begin(), h.end(), bin_rows.begin());
+  }
   array<vertex_t, device_space> order(static_cast<std::size_t>(n));
-  std::uint8_t* l = label.data();
   vertex_t* o = order.data();
-  parallel_for(n, FG_LAMBDA(std::int64_t i) {
-    o[i] = vertex_t(r0 + i);
-    const offset_t p = ptr[r0 + i + 1] - ptr[r0 + i];
-    l[i] = std::uint8_t(bins == spmm_bins ? spmm_bin(p) : spmm_hash_bin(p, A.size(vertex_t(r0 + i))));
-  });
+  parallel_for(n, FG_LAMBDA(std::int64_t i) { o[i] = vertex_t(r0 + i); });
   thrust::stable_sort_by_key(policy(), l, l + n, o);
-  array<std::int64_t, device_space> bin_start(std::size_t(bins) + 1);
-  thrust::lower_bound(policy(), l, l + n, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(bins + 1),
-                      bin_start.data());
-  const std::vector<std::int64_t> bs = to_vector(bin_start);
+  std::vector<std::int64_t> bs(std::size_t(bins) + 1, 0);
+  for (int b = 0; b < bins; ++b) bs[std::size_t(b) + 1] = bs[std::size_t(b)] + bin_rows[std::size_t(b)];
   auto rows_of = [&](int b) { return bs[std::size_t(b) + 1] - bs[std::size_t(b)]; };
   auto list_of = [&](int b) { return o + bs[std::size_t(b)]; };
-  vertex_t* wc = ws_col.data();
-  stored_t<VC>* wv = ws_val.data();
-  offset_t* cnt = count.data();
-  if (M == nullptr) {  // no set difference: the distinct columns in hash tables, only they sorted
+  vertex_t* wc = ws.col.data();
+  stored_t<VC>* wv = ws.val.data();
+  offset_t* cnt = ws.count.data();
+  if (!masked) {  // no set difference: the distinct columns in hash tables, only they sorted
     spmm_hash::multiply_bins<Sr>(rows_of, list_of, A, B, ptr, base, r0, wc, wv, cnt);
     spmm_device::global_rows<Sr>(A, B, M, list_of(bins - 1), rows_of(bins - 1), r0, ptr, base, wc, wv, cnt);
-    return spmm_device::gather<VC>(r0, r1, ptr, base, wc, wv, cnt);
+    return ws;
   }
   launch_bin<32, 32, Sr>(rows_of(1), A, B, M, list_of(1), ptr, base, r0, wc, wv, cnt);
   launch_bin<64, 32, Sr>(rows_of(2), A, B, M, list_of(2), ptr, base, r0, wc, wv, cnt);
@@ -202,7 +253,7 @@ coo_matrix<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::multip
   launch_bin<1024, 256, Sr>(rows_of(6), A, B, M, list_of(6), ptr, base, r0, wc, wv, cnt);
   launch_bin<2048, 512, Sr>(rows_of(7), A, B, M, list_of(7), ptr, base, r0, wc, wv, cnt);
   spmm_device::global_rows<Sr>(A, B, M, list_of(8), rows_of(8), r0, ptr, base, wc, wv, cnt);
-  return spmm_device::gather<VC>(r0, r1, ptr, base, wc, wv, cnt);
+  return ws;
 }
 
 FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_DEVICE)

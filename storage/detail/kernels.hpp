@@ -235,9 +235,11 @@ struct kernels;
   static void compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order,       \
                       offset_t nnz, vertex_t* out_col, stored_t<V>* out_val);                      \
   /* one segment per row: row order[k] (k when null) at [row_ptr[k], row_ptr[k+1]); sizes too      \
-     when set_sizes (CSR -> DCSR) */                                                                \
+     when set_sizes (CSR -> DCSR): the segment's length, or fill[k+1] - fill[k] when fill is given  \
+     (rows with room to spare) */                                                                   \
   static void single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,   \
-                              const offset_t* row_ptr, const vertex_t* order, bool set_sizes);     \
+                              const offset_t* row_ptr, const vertex_t* order, bool set_sizes,      \
+                              const offset_t* fill = nullptr);                                     \
   /* every row of [0, rows) gets an empty segment of mu entries at r * mu (blank store) */         \
   static void blank_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,    \
                              offset_t mu);                                                         \

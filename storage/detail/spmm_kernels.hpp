@@ -6,7 +6,9 @@
 // Both twins return each slice sorted by (row, col) with one entry per cell, so results compare
 // exactly (values within rounding: the CUDA bins sum a cell's products in sorted, not input, order).
 #pragma once
+#include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include "core/array.hpp"
 #include "storage/coo.hpp"
@@ -58,6 +60,34 @@ FG_HD inline int spmm_hash_bin(offset_t p, offset_t a) {
   return b;
 }
 
+/// The CUDA bins of every row, made by count_products in the same pass and read back with its
+/// totals (one host read per SpMM, not one for the totals and one for the bins): label[r] =
+/// spmm_bin (masked) or spmm_hash_bin (unmasked) of row r, rows[b] = rows in bin b. Twins without
+/// bins leave `rows` empty; multiply_rows then bins the rows itself when it has bins.
+struct spmm_row_bins {
+  std::uint8_t* label = nullptr;  ///< device array of A.rows entries
+  bool masked = false;
+  bool filled = false;  ///< rows[] holds the counts (set by count_products)
+  std::array<offset_t, spmm_hash_bins> rows{};
+};
+
+/// A slice's rows in the workspace, as multiply_rows leaves them: row r (r0 <= r < r1) has its
+/// count[r - r0] entries, sorted by column, at ws[ptr[r] - base ...]; count has r1 - r0 + 1 entries
+/// (the last 0). spmm_kernels::pack makes it a batch; spmm_product may keep it as it is.
+template <class VC, class S>
+struct spmm_workspace {
+  array<vertex_t, S> col;
+  array<stored_t<VC>, S> val;
+  array<offset_t, S> count;
+};
+
+/// A packed slice: the batch sorted by (row, col) and its rows' offsets in it (r1 - r0 + 1).
+template <class VC, class S>
+struct spmm_part {
+  coo_matrix<VC, S> batch;
+  array<offset_t, S> row_ptr;
+};
+
 /// Stores a value of C unless C is a pattern (no value array). For lambdas, which must not
 /// first-capture inside `if constexpr` under nvcc.
 template <class VC, class T>
@@ -71,18 +101,29 @@ struct spmm_kernels;
 #define FG_SPMM_KERNELS(S)                                                                            \
   /* ptr[r] / cost[r] (rows + 1 entries each) = exclusive prefix sums over the rows of A of the        \
      partial products (sum of B's row lengths over the row's entries) and of the workspace bytes */   \
+  /* (bins: see spmm_row_bins; may be null) */                                                       \
   template <class V>                                                                                  \
   static product_totals count_products(const spmm_operand<V>& A, const spmm_operand<V>& B,           \
-                                       const spmm_cost& c, offset_t* ptr, offset_t* cost);           \
+                                       const spmm_cost& c, offset_t* ptr, offset_t* cost,            \
+                                       spmm_row_bins* bins);                                          \
   /* rows [r0, r1) of (A (+).(x) B) \ M (M null: no mask), ptr from count_products (base = ptr[r0]  \
-     and products = ptr[r1] - ptr[r0], which the caller knows): a batch sorted by (row, col) with one \
-     entry per cell */                                                                                \
+     and products = ptr[r1] - ptr[r0], which the caller knows), into a workspace of `products`       \
+     entries: each row sorted by column, one entry per cell. bins: count_products's, or null */       \
   template <class Sr, class V>                                                                        \
-  static coo_matrix<spmm_value_t<Sr, V>, S> multiply_rows(const spmm_operand<V>& A,                 \
-                                                           const spmm_operand<V>& B,                 \
-                                                           const spmm_operand<pattern>* M, vertex_t r0, \
-                                                           vertex_t r1, const offset_t* ptr,         \
-                                                           offset_t base, offset_t products);        \
+  static spmm_workspace<spmm_value_t<Sr, V>, S> multiply_rows(const spmm_operand<V>& A,             \
+                                                               const spmm_operand<V>& B,             \
+                                                               const spmm_operand<pattern>* M,       \
+                                                               vertex_t r0, vertex_t r1,             \
+                                                               const offset_t* ptr, offset_t base,   \
+                                                               offset_t products,                    \
+                                                               const spmm_row_bins* bins);           \
+  /* exclusive scan of a workspace's n + 1 counts in place; returns the total (its last entry) */     \
+  static offset_t scan_counts(offset_t* count, std::int64_t n);                                       \
+  /* the workspace of rows [r0, r1) packed (its count scanned, `total` entries): count becomes      \
+     row_ptr */                                                                                       \
+  template <class VC>                                                                                 \
+  static spmm_part<VC, S> pack(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,         \
+                               spmm_workspace<VC, S>&& ws, offset_t total);                           \
   /* true when (row, col) strictly increase over the n entries (sorted, no repeats) */                \
   static bool strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n);            \
   /* row_ptr[i] (i in [0, rows]) = first of the n entries of a batch sorted by row whose row is     \
@@ -108,11 +149,15 @@ struct spmm_kernels<device_space> {
 // FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_HOST) in the reference twin (inside namespace fg::detail).
 #define FG_SPMM_COUNT_IN(S, V)                                                                     \
   template product_totals spmm_kernels<S>::count_products<V>(                                     \
-      const spmm_operand<V>&, const spmm_operand<V>&, const spmm_cost&, offset_t*, offset_t*);
+      const spmm_operand<V>&, const spmm_operand<V>&, const spmm_cost&, offset_t*, offset_t*,     \
+      spmm_row_bins*);
 #define FG_SPMM_MULTIPLY_IN(S, Sr, V)                                                              \
-  template coo_matrix<spmm_value_t<Sr, V>, S> spmm_kernels<S>::multiply_rows<Sr, V>(               \
+  template spmm_workspace<spmm_value_t<Sr, V>, S> spmm_kernels<S>::multiply_rows<Sr, V>(           \
       const spmm_operand<V>&, const spmm_operand<V>&, const spmm_operand<pattern>*, vertex_t,      \
-      vertex_t, const offset_t*, offset_t, offset_t);
+      vertex_t, const offset_t*, offset_t, offset_t, const spmm_row_bins*);
+#define FG_SPMM_PACK_IN(S, VC)                                                                     \
+  template spmm_part<VC, S> spmm_kernels<S>::pack<VC>(vertex_t, vertex_t, const offset_t*,         \
+                                                      offset_t, spmm_workspace<VC, S>&&, offset_t);
 #define FG_SPMM_COUNT_HOST(V) FG_SPMM_COUNT_IN(::fg::host_space, V)
 #define FG_SPMM_COUNT_DEVICE(V) FG_SPMM_COUNT_IN(::fg::device_space, V)
 #define FG_SPMM_MULTIPLY_HOST(Sr, V) FG_SPMM_MULTIPLY_IN(::fg::host_space, Sr, V)

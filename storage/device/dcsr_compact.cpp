@@ -18,11 +18,11 @@ void K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, cons
 }
 
 void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
-                        const offset_t* row_ptr, const vertex_t* order, bool set_sizes) {
+                        const offset_t* row_ptr, const vertex_t* order, bool set_sizes, const offset_t* fill) {
   parallel_for(rows, FG_LAMBDA(std::int64_t k) {
     const std::int64_t r = order ? order[k] : k;
     const offset_t n = row_ptr[k + 1] - row_ptr[k];
-    if (set_sizes) sizes[r] = vertex_t(n);
+    if (set_sizes || fill) sizes[r] = vertex_t(fill ? fill[k + 1] - fill[k] : n);
     nseg[r] = n > 0 ? 1 : 0;
     seg[2 * r] = row_ptr[k];
     seg[2 * r + 1] = row_ptr[k + 1];

@@ -7,6 +7,9 @@
 #include <thrust/scan.h>
 #include <thrust/transform_reduce.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
@@ -22,7 +25,7 @@ constexpr std::int64_t lanes = 32;
 
 template <class V>
 product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c,
-                                 offset_t* ptr, offset_t* cost) {
+                                 offset_t* ptr, offset_t* cost, spmm_row_bins* bins) {
   const vertex_t rows = A.rows;
   if (rows >= few_rows) {  // a thread a row
     parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) {
@@ -52,13 +55,23 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
     });
     parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) { cost[r] = r < rows ? c.of(ptr[r], A.size(vertex_t(r))) : 0; });
   }
-  product_totals t;
-  // Both arrays end in 0, so each total is its scan's last entry: one read back each.
-  thrust::exclusive_scan(policy(), ptr, ptr + rows + 1, ptr);
+  // Each array ends in 0, so its total is its scan's last entry; the totals and the bins' row
+  // counts are read back in one copy: every host read waits for the GPU to drain, and a
+  // small SpMM (a coarse AMG level) is made of such waits.
+  thrust::exclusive_scan(policy(), ptr, ptr + rows + 1, ptr);  // (a zip of both took 2x as long)
   thrust::exclusive_scan(policy(), cost, cost + rows + 1, cost);
-  t.products = spmm_device::read_offset(ptr + rows);
-  t.cost = spmm_device::read_offset(cost + rows);
-  return t;
+  constexpr int nb = spmm_hash_bins;
+  array<offset_t, device_space> out(2 + nb);
+  offset_t* o = out.data();
+  parallel_for(2 + nb, FG_LAMBDA(std::int64_t i) { o[i] = i == 0 ? ptr[rows] : i == 1 ? cost[rows] : 0; });
+  const bool binned = bins != nullptr && bins->label != nullptr && rows > 0;
+  if (binned) spmm_device::label_rows(A, ptr, 0, rows, bins->masked, bins->label, o + 2);
+  const std::vector<offset_t> h = to_vector(out);
+  if (binned) {
+    std::copy(h.begin() + 2, h.end(), bins->rows.begin());
+    bins->filled = true;
+  }
+  return {h[0], h[1]};
 }
 
 bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n) {
@@ -105,35 +118,51 @@ offset_t read_offset(const offset_t* p) {
   return v;
 }
 
-template <class VC>
-coo_matrix<VC, device_space> gather(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
-                                    const vertex_t* ws_col, const stored_t<VC>* ws_val, offset_t* count) {
-  const std::int64_t n = std::int64_t(r1) - r0;
-  thrust::exclusive_scan(policy(), count, count + n + 1, count);  // count[n] is 0: the total lands there
-  const offset_t total = read_offset(count + n);
-  coo_matrix<VC, device_space> out(static_cast<std::size_t>(total));
-  vertex_t* row = out.row.data();
-  vertex_t* col = out.col.data();
-  stored_t<VC>* val = out.val.data();
-  // A thread per output entry finds its row by binary search: long rows cost no more than short ones.
-  parallel_for(total, FG_LAMBDA(std::int64_t o) {
-    const std::int64_t i = last_not_greater(count, n + 1, offset_t(o));
-    const offset_t w = ptr[r0 + i] - base + (o - count[i]);
-    row[o] = vertex_t(r0 + i);
-    col[o] = ws_col[w];
-    copy_value<VC>(val, o, ws_val, w);
-  });
-  return out;
-}
-
-#define FG_INSTANTIATE(VC)                                                                             \
-  template coo_matrix<VC, device_space> gather<VC>(vertex_t, vertex_t, const offset_t*, offset_t,      \
-                                                   const vertex_t*, const stored_t<VC>*, offset_t*);
-FG_FOR_EACH_VALUE(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
-
 }  // namespace spmm_device
 
+// The pack walks the output in tiles: every lane of a tile finds the tile's first row by one binary
+// search (the same addresses: one load for the warp), then takes every `lanes`-th entry, walking on
+// through the rows. Long rows cost no more than short ones, and the writes are coalesced.
+#if defined(FG_WITH_CUDA)
+constexpr offset_t pack_tile = 128, pack_lanes = 32;
+#else
+constexpr offset_t pack_tile = 4096, pack_lanes = 1;
+#endif
+
+offset_t K::scan_counts(offset_t* count, std::int64_t n) {
+  thrust::exclusive_scan(policy(), count, count + n + 1, count);  // count[n] is 0: the total lands there
+  return spmm_device::read_offset(count + n);
+}
+
+template <class VC>
+spmm_part<VC, device_space> K::pack(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
+                                    spmm_workspace<VC, device_space>&& ws, offset_t total) {
+  const std::int64_t n = std::int64_t(r1) - r0;
+  spmm_part<VC, device_space> part{coo_matrix<VC, device_space>(static_cast<std::size_t>(total)), std::move(ws.count)};
+  const offset_t* count = part.row_ptr.data();
+  vertex_t* row = part.batch.row.data();
+  vertex_t* col = part.batch.col.data();
+  stored_t<VC>* val = part.batch.val.data();
+  const vertex_t* ws_col = ws.col.data();
+  const stored_t<VC>* ws_val = ws.val.data();
+  parallel_for((total + pack_tile - 1) / pack_tile * pack_lanes, FG_LAMBDA(std::int64_t t) {
+    const offset_t o0 = t / pack_lanes * pack_tile;
+    const offset_t end = o0 + pack_tile < total ? o0 + pack_tile : total;
+    std::int64_t i = last_not_greater(count, n + 1, o0);
+    for (offset_t o = o0 + t % pack_lanes; o < end; o += pack_lanes) {
+      while (count[i + 1] <= o) ++i;
+      const offset_t w = ptr[r0 + i] - base + (o - count[i]);
+      row[o] = vertex_t(r0 + i);
+      col[o] = ws_col[w];
+      copy_value<VC>(val, o, ws_val, w);
+    }
+  });
+  return part;
+}
+
 FG_FOR_EACH_VALUE(FG_SPMM_COUNT_DEVICE)
+#define FG_GATHER(VC) FG_SPMM_PACK_IN(::fg::device_space, VC)
+FG_FOR_EACH_VALUE(FG_GATHER)
+#undef FG_GATHER
 
 }  // namespace fg::detail

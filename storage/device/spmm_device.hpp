@@ -1,7 +1,7 @@
 // Pieces of the device SpMM shared by the CPU build's portable multiply_rows
 // (storage/device/spmm_portable.cpp) and the CUDA build's binned one (storage/cuda/spmm_binned.cu).
 // Both write a slice's rows into a workspace laid out like the partial products (row r's results
-// start at ws[ptr[r] - base], its count in count[r - r0]) and then gather it into one batch.
+// start at ws[ptr[r] - base], its count in count[r - r0]): spmm_workspace.
 #pragma once
 #include "storage/detail/spmm_kernels.hpp"
 
@@ -16,11 +16,11 @@ void global_rows(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_
                  const vertex_t* rows, std::int64_t n, vertex_t r0, const offset_t* ptr, offset_t base,
                  vertex_t* ws_col, stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count);
 
-/// Rows [r0, r1) of the workspace as one batch sorted by (row, col). count holds r1 - r0 + 1
-/// entries (the last 0) and is scanned in place.
-template <class VC>
-coo_matrix<VC, device_space> gather(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
-                                    const vertex_t* ws_col, const stored_t<VC>* ws_val, offset_t* count);
+/// label[r - r0] = the bin of row r in [r0, r1) (spmm_bin when masked, else spmm_hash_bin; ptr:
+/// count_products's scanned products), and hist[b] += the rows in bin b (spmm_hash_bins entries).
+template <class V>
+void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
+                std::uint8_t* label, offset_t* hist);
 
 /// Host copy of one entry of a device array.
 offset_t read_offset(const offset_t* p);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/detail/spmm_kernels.hpp"
 #include "storage/detail/spmm_row.hpp"
@@ -65,19 +66,21 @@ offset_t one_row(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_
 }  // namespace
 
 template <class Sr, class V>
-coo_matrix<spmm_value_t<Sr, V>, device_space> K::multiply_rows(const spmm_operand<V>& A, const spmm_operand<V>& B,
-                                                               const spmm_operand<pattern>* M, vertex_t r0,
-                                                               vertex_t r1, const offset_t* ptr, offset_t base,
-                                                               offset_t products) {
+spmm_workspace<spmm_value_t<Sr, V>, device_space> K::multiply_rows(const spmm_operand<V>& A,
+                                                                   const spmm_operand<V>& B,
+                                                                   const spmm_operand<pattern>* M, vertex_t r0,
+                                                                   vertex_t r1, const offset_t* ptr, offset_t base,
+                                                                   offset_t products, const spmm_row_bins*) {
   using VC = spmm_value_t<Sr, V>;
   using T = typename Sr::value_type;
-  array<vertex_t, device_space> ws_col(static_cast<std::size_t>(products));
-  array<stored_t<VC>, device_space> ws_val(is_pattern_v<VC> ? 0 : static_cast<std::size_t>(products));
-  array<offset_t, device_space> count(std::size_t(r1 - r0) + 1);
-  fill_zero(count);  // the last entry stays 0 for gather
-  vertex_t* wc = ws_col.data();
-  stored_t<VC>* wv = ws_val.data();
-  offset_t* cnt = count.data();
+  spmm_workspace<VC, device_space> ws{
+      array<vertex_t, device_space>(static_cast<std::size_t>(products)),
+      array<stored_t<VC>, device_space>(is_pattern_v<VC> ? 0 : static_cast<std::size_t>(products)),
+      array<offset_t, device_space>(std::size_t(r1 - r0) + 1)};
+  fill_zero(ws.count);  // the last entry stays 0 for gather
+  vertex_t* wc = ws.col.data();
+  stored_t<VC>* wv = ws.val.data();
+  offset_t* cnt = ws.count.data();
   std::vector<std::vector<vertex_t>> long_rows(static_cast<std::size_t>(omp_get_max_threads()));
 #pragma omp parallel
   {
@@ -98,8 +101,25 @@ coo_matrix<spmm_value_t<Sr, V>, device_space> K::multiply_rows(const spmm_operan
     const array<vertex_t, device_space> list = to_space<device_space>(rows);
     spmm_device::global_rows<Sr>(A, B, M, list.data(), std::int64_t(rows.size()), r0, ptr, base, wc, wv, cnt);
   }
-  return spmm_device::gather<VC>(r0, r1, ptr, base, wc, wv, cnt);
+  return ws;
 }
+
+namespace spmm_device {
+// The CPU build has no bins (count_products is never asked for them); a plain twin keeps it whole.
+template <class V>
+void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
+                std::uint8_t* label, offset_t* hist) {
+  for (vertex_t r = r0; r < r1; ++r) {
+    const offset_t p = ptr[r + 1] - ptr[r];
+    label[r - r0] = std::uint8_t(masked ? spmm_bin(p) : spmm_hash_bin(p, A.size(r)));
+    ++hist[label[r - r0]];
+  }
+}
+#define FG_INSTANTIATE(V) \
+  template void label_rows<V>(const spmm_operand<V>&, const offset_t*, vertex_t, vertex_t, bool, std::uint8_t*, offset_t*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+}  // namespace spmm_device
 
 FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_DEVICE)
 

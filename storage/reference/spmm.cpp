@@ -15,7 +15,7 @@ using K = spmm_kernels<host_space>;
 
 template <class V>
 product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c,
-                                 offset_t* ptr, offset_t* cost) {
+                                 offset_t* ptr, offset_t* cost, spmm_row_bins*) {
   product_totals t;
   for (vertex_t r = 0; r < A.rows; ++r) {
     offset_t n = 0;
@@ -33,13 +33,15 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
 }
 
 template <class Sr, class V>
-coo_matrix<spmm_value_t<Sr, V>, host_space> K::multiply_rows(const spmm_operand<V>& A, const spmm_operand<V>& B,
-                                                             const spmm_operand<pattern>* M, vertex_t r0,
-                                                             vertex_t r1, const offset_t*, offset_t, offset_t) {
+spmm_workspace<spmm_value_t<Sr, V>, host_space> K::multiply_rows(const spmm_operand<V>& A, const spmm_operand<V>& B,
+                                                                 const spmm_operand<pattern>* M, vertex_t r0,
+                                                                 vertex_t r1, const offset_t* ptr, offset_t base,
+                                                                 offset_t products, const spmm_row_bins*) {
   using VC = spmm_value_t<Sr, V>;
   using T = typename Sr::value_type;
-  std::vector<vertex_t> rows, cols;
-  std::vector<T> vals;
+  spmm_workspace<VC, host_space> ws{array<vertex_t, host_space>(std::size_t(products)),
+                                    array<stored_t<VC>, host_space>(is_pattern_v<VC> ? 0 : std::size_t(products)),
+                                    array<offset_t, host_space>(std::size_t(r1 - r0) + 1)};
   std::vector<std::pair<vertex_t, T>> prod;
   std::vector<char> dead;
   for (vertex_t r = r0; r < r1; ++r) {
@@ -54,18 +56,42 @@ coo_matrix<spmm_value_t<Sr, V>, host_space> K::multiply_rows(const spmm_operand<
           if (it != prod.end() && it->first == M->col[j]) dead[std::size_t(it - prod.begin())] = 1;
         }
       });
+    offset_t w = ptr[r] - base, kept = 0;
     for (std::size_t i = 0; i < u; ++i) {
       if (dead[i]) continue;
-      rows.push_back(r);
-      cols.push_back(prod[i].first);
-      vals.push_back(prod[i].second);
+      ws.col[std::size_t(w + kept)] = prod[i].first;
+      store_value<VC>(ws.val.data(), w + kept, prod[i].second);
+      ++kept;
     }
+    ws.count[std::size_t(r - r0)] = kept;
   }
-  coo_matrix<VC, host_space> out(rows.size());
-  std::copy(rows.begin(), rows.end(), out.row.data());
-  std::copy(cols.begin(), cols.end(), out.col.data());
-  for (std::size_t i = 0; i < vals.size(); ++i) store_value<VC>(out.val.data(), offset_t(i), vals[i]);
-  return out;
+  ws.count[std::size_t(r1 - r0)] = 0;
+  return ws;
+}
+
+offset_t K::scan_counts(offset_t* count, std::int64_t n) {
+  offset_t total = 0;
+  for (std::int64_t i = 0; i <= n; ++i) {
+    const offset_t c = count[i];
+    count[i] = total;
+    total += c;
+  }
+  return total;
+}
+
+template <class VC>
+spmm_part<VC, host_space> K::pack(vertex_t r0, vertex_t r1, const offset_t* ptr, offset_t base,
+                                  spmm_workspace<VC, host_space>&& ws, offset_t total) {
+  const std::size_t n = std::size_t(r1 - r0);
+  spmm_part<VC, host_space> part{coo_matrix<VC, host_space>(std::size_t(total)), std::move(ws.count)};
+  for (std::size_t i = 0; i < n; ++i)
+    for (offset_t k = 0, w = ptr[r0 + vertex_t(i)] - base; k < part.row_ptr[i + 1] - part.row_ptr[i]; ++k) {
+      const auto o = std::size_t(part.row_ptr[i] + k);
+      part.batch.row[o] = r0 + vertex_t(i);
+      part.batch.col[o] = ws.col[std::size_t(w + k)];
+      if constexpr (!is_pattern_v<VC>) part.batch.val[o] = ws.val[std::size_t(w + k)];
+    }
+  return part;
 }
 
 bool K::strictly_sorted(const vertex_t* row, const vertex_t* col, std::size_t n) {
@@ -88,5 +114,8 @@ void K::mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const ver
 
 FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_HOST)
 FG_FOR_EACH_VALUE(FG_SPMM_COUNT_HOST)
+#define FG_GATHER(VC) FG_SPMM_PACK_IN(::fg::host_space, VC)
+FG_FOR_EACH_VALUE(FG_GATHER)
+#undef FG_GATHER
 
 }  // namespace fg::detail

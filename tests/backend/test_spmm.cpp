@@ -266,6 +266,47 @@ TEST_CASE("spmm sliced by a tiny workspace equals the unsliced product; a row th
   run(device_space{});
 }
 
+TEST_CASE("spmm_product keeps a one-slice result in its workspace: the same cells as packed, rows with room, inserts land") {
+  const auto A = random_csr<double>(31, 400, 300, 2400, shape::power_law);
+  const auto B = random_csr<double>(32, 300, 350, 2100, shape::uniform);
+  auto run = [&](auto space) {
+    using S = decltype(space);
+    const auto Ad = fragmented<S>(A), Bd = fragmented<S>(B);
+    spmm_options keep, pack;
+    keep.keep_workspace = 1e9;  // always kept
+    pack.keep_workspace = 0;    // always packed
+    spmm_stats st;
+    auto K = spmm<plus_times<double>>(Ad, Bd, keep, &st);
+    const auto P = spmm<plus_times<double>>(Ad, Bd, pack);
+    K.validate();
+    CHECK(K.nnz() == P.nnz());
+    CHECK(K.capacity() == st.products);  // the workspace: a slot per partial product
+    CHECK(P.capacity() == P.nnz());
+    CHECK(st.products > st.entries);     // so some row has room to spare
+    // The same cells; values to rounding (the CUDA hash tables may sum a cell's products in another
+    // order from one run to the next).
+    auto same = [](const cell_map& got, const cell_map& want) {
+      if (got.size() != want.size()) return false;
+      for (const auto& [key, w] : want) {
+        const auto it = got.find(key);
+        if (it == got.end() || std::fabs(it->second - w) > 1e-12 * (1 + std::fabs(w))) return false;
+      }
+      return true;
+    };
+    CHECK(same(cells(K), cells(P)));
+    // A row of the kept store grows into its room: an entry in a cell A x B leaves empty.
+    auto want = cells(P);
+    vertex_t c = 349;
+    while (want.count({0, c})) --c;
+    K.insert_batch(make_coo<double, S>({0}, {c}, {1.5}));
+    K.validate();
+    want[{0, c}] = 1.5;
+    CHECK(same(cells(K), want));
+  };
+  run(host_space{});
+  run(device_space{});
+}
+
 TEST_CASE("spmm: a row past the default workspace cap (64 MiB in the CPU build) gets a slice of its own") {
   // Row 1 of A holds 2000 entries whose rows of B hold ~970 each: 1.9e6 products, about 77 MB of
   // workspace. Rows 0 and 2 are small, so the slices around the big row are ordinary.
