@@ -4,12 +4,13 @@
 //  - rows of up to 8, 16, 32 products (and entries of A): a group of as many lanes, one product a
 //    lane, sorted across the lanes by shuffles (bitonic) and reduced by a segmented shuffle scan:
 //    no shared memory, no atomics;
-//  - 33-512: a warp per row adds each product into its column's slot of a hash table in shared
-//    memory (one atomic), then sorts only the distinct columns;
-//  - 513-16384: the same with a thread block per row and a table in dynamic shared memory.
-// The bins are spmm_hash_bin's; longer rows take the global path. Sums in the
-// tables run in an unspecified order, so float values may differ from the reference twin's in the
-// last bits.
+//  - 33-512: a warp per row adds its products into a hash table in shared memory, 32 at a time,
+//    equal columns combined across the lanes first (no atomic on values: the sums are the same
+//    every run), then sorts only the distinct columns;
+//  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product).
+// The bins are spmm_hash_bin's; longer rows take the global path. The block tables sum with
+// atomics (an unspecified order), the groups and warp tables in a fixed order that is not the
+// reference twin's: float values may differ from the reference's in the last bits.
 #pragma once
 #include <cub/block/block_scan.cuh>
 
@@ -69,6 +70,70 @@ __device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
   if constexpr (Values) accumulate<Sr>(&val[h], v);
 }
 
+/// warp_rows' expansion of a chunk: for_each_product's loads, but every lane calls add(c, v) the same
+/// number of times (c = empty_slot where it has no product), so that the warp can combine equal
+/// columns before they reach the table.
+template <class Sr, class V, bool Values, class Add>
+__device__ void warp_products(const spmm_operand<V>& B, const int* start,
+                              const chunk_entries<typename Sr::value_type>& ch, int lane, int chunk, Add&& add) {
+  using T = typename Sr::value_type;
+  constexpr int unroll = 4;
+  for (int q0 = 0; q0 < chunk; q0 += unroll * 32) {  // the same trips for every lane
+    int s[unroll];
+    offset_t jb[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      const int q = q0 + u * 32 + lane;
+      s[u] = 0, jb[u] = -1;
+      if (q < chunk) {
+        s[u] = int(last_not_greater(start, std::int64_t(32), q));
+        const offset_t p = q - start[s[u]];
+        jb[u] = p < ch.blength[s[u]] ? ch.bbegin[s[u]] + p : B.locate(ch.brow[s[u]], p);
+      }
+    }
+    std::uint32_t c[unroll];
+    T v[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      c[u] = empty_slot, v[u] = T{};
+      if (jb[u] < 0) continue;
+      c[u] = std::uint32_t(B.col[jb[u]]);
+      if constexpr (Values) v[u] = Sr::mul(ch.aval[s[u]], value_or<V>(B.val, jb[u], Sr::pattern_value()));
+    }
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) add(c[u], v[u]);
+  }
+}
+
+/// One step of a warp's products into its own table (every lane calls it): lanes holding the same
+/// column are combined first (their values summed by the lowest of them, in lane order, through
+/// `scratch`), and only that lane touches the column's slot: no atomic on values, one atomicCAS when
+/// a slot is claimed, and the same sums in the same order every run.
+template <int Slots, class Sr, bool Values, class T>
+__device__ void warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std::uint32_t c, T v) {
+  constexpr unsigned full = 0xffffffffu;
+  const unsigned peers = __match_any_sync(full, c);
+  if constexpr (Values) scratch[lane] = v;
+  __syncwarp();
+  if (c != empty_slot && lane == __ffs(peers) - 1) {
+    T sum = v;
+    if constexpr (Values)
+      for (unsigned m = peers & (peers - 1); m != 0; m &= m - 1) sum = Sr::add(sum, scratch[__ffs(m) - 1]);
+    std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
+    for (;;) {  // other leaders of this step may claim slots beside it (other columns)
+      std::uint32_t k = key[h];
+      if (k == empty_slot) {
+        k = atomicCAS(&key[h], empty_slot, c);
+        if (k == empty_slot) k = c;
+      }
+      if (k == c) break;
+      h = (h + 1) & (Slots - 1);
+    }
+    if constexpr (Values) val[h] = Sr::add(val[h], sum);
+  }
+  __syncwarp();
+}
+
 /// Warp per row, rows of at most Slots products (the table can hold them all); the warps of a block
 /// never synchronise with each other.
 template <int Slots, int Warps, class Sr, class V>
@@ -87,6 +152,7 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   __shared__ vertex_t brow_all[Warps][32];
   __shared__ offset_t bbegin_all[Warps][32], blength_all[Warps][32];
   __shared__ T aval_all[Warps][32];
+  __shared__ T scratch_all[Warps][values ? 32 : 1];
   const int w = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
   const std::int64_t i = std::int64_t(blockIdx.x) * Warps + w;
   if (i >= nrows) return;  // the whole warp: nothing below waits on other warps
@@ -114,8 +180,8 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
       const int chunk = __shfl_sync(full, incl, 31);
       start[lane] = incl - len;  // lanes past the row's end start at the total: never found
       __syncwarp();
-      for_each_product<Sr, V, values>(B, start, 32, ch, lane, chunk, 32, [&](int, std::uint32_t c, T v) {
-        insert<slots, Sr, values>(key, val, c, v);
+      warp_products<Sr, V, values>(B, start, ch, lane, chunk, [&](std::uint32_t c, T v) {
+        warp_insert<slots, Sr, values>(key, val, scratch_all[w], lane, c, v);
       });
       __syncwarp();
     }
