@@ -13,20 +13,45 @@ namespace {
 constexpr int sell_block = 256;  // 8 chunks per block
 static_assert(sell_chunk_rows == 32, "the kernel maps a chunk to a warp");
 
-// No shuffles or barriers, so threads past the last row may simply return.
+// Steps of a chunk a thread loads before it adds: their column, value and x loads all in flight at
+// once (one step at a time, each x load waited on its column's; float reached 0.69 of the copy
+// bandwidth on the 3D FE problem, double 0.86: bench/NOTES.md, session 20).
+constexpr int sell_unroll = 4;
+
+// No shuffles or barriers, so threads past the last row may simply return. Padding (sell_padding)
+// only follows a row's entries; in an unrolled step it adds the semiring's zero, which leaves the
+// sum as it is, so the sums are those of the plain loop, in the same order.
 template <class Sr, class V>
 __global__ void __launch_bounds__(sell_block)
 sell_kernel(vertex_t rows, const offset_t* __restrict__ chunk_ptr, const vertex_t* __restrict__ perm,
             const vertex_t* __restrict__ col, const stored_t<V>* __restrict__ val,
             const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y) {
+  using T = typename Sr::value_type;
+  constexpr offset_t step = sell_chunk_rows;
   const std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (s >= rows) return;
   const std::int64_t c = s / sell_chunk_rows;
   const offset_t end = chunk_ptr[c + 1];
-  auto acc = Sr::zero();
-  for (offset_t j = chunk_ptr[c] + s % sell_chunk_rows; j < end; j += sell_chunk_rows) {
+  T acc = Sr::zero();
+  offset_t j = chunk_ptr[c] + s % sell_chunk_rows;
+  for (; j + (sell_unroll - 1) * step < end; j += sell_unroll * step) {
+    vertex_t cj[sell_unroll];
+    T p[sell_unroll];
+#pragma unroll
+    for (int u = 0; u < sell_unroll; ++u) cj[u] = col[j + u * step];
+#pragma unroll
+    for (int u = 0; u < sell_unroll; ++u)
+      p[u] = cj[u] < 0 ? Sr::zero() : Sr::mul(value_or<V>(val, j + u * step, Sr::pattern_value()), x[cj[u]]);
+#pragma unroll
+    for (int u = 0; u < sell_unroll; ++u) acc = Sr::add(acc, p[u]);
+    if (cj[sell_unroll - 1] < 0) {  // the row has ended (and the tail loop must not add it again)
+      j = end;
+      break;
+    }
+  }
+  for (; j < end; j += step) {
     const vertex_t cj = col[j];
-    if (cj < 0) break;  // padding (sell_padding) only follows a row's entries: the row ends here
+    if (cj < 0) break;
     acc = Sr::add(acc, Sr::mul(value_or<V>(val, j, Sr::pattern_value()), x[cj]));
   }
   y[perm[s]] = acc;
