@@ -9,8 +9,9 @@
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
-# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted) (default: all
-# but scaling). All of them take longer than one device call (600 s) now: run it as
+# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
+# csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all
+# but scaling and profile). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
@@ -144,6 +145,20 @@ want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float
 want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \
   --kernels $loc_kernels "${loc_set[@]}"
 want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank --runs 3 --kernels auto,$loc_kernels rmat:24
+# profile (not in the default set): ncu counters of the kernels the open issues are stuck on.
+# Issue 22: where csr_merge's time goes on rmat-24 (x gathered from L2 or DRAM, L1 hits), in the
+# input order and the DBG order; issue 21: every kernel of level 0 of the 2D Galerkin product.
+ncu_metrics=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
+ncu_metrics+=,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active
+for k in csr_merge dbg_merge; do
+  want profile && command -v ncu >/dev/null && step "profile-$k" 300 ncu --kernel-name regex:csr_merge_kernel \
+    --launch-skip 4 --launch-count 2 --metrics "$ncu_metrics" build/cuda/fluxgraph bench spmv --types float \
+    --runs 3 --kernels "$k" rmat:24
+done
+want profile && command -v ncu >/dev/null && step profile-galerkin 300 ncu --launch-count 70 \
+  --metrics gpu__time_duration.sum build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1
+want profile && for k in csr_merge dbg_merge; do  # the counters now; the Galerkin kernels are in the tarball
+  echo "-- ncu, $k on rmat-24 (float)"; grep -E "^ +(gpu__|dram__|lts__|l1tex__|sm__)" "$out/profile-$k.log"; done
 # Issue 24: the distributed store on the GPU: P = 1 and P = 2 ranks sharing the one GPU over MPI
 # (the CUDA build stages device buffers through the host), against one process.
 mpi_env=(OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
