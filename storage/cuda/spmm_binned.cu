@@ -5,7 +5,6 @@
 // storage/device/spmm_global.cpp). Replaces storage/device/spmm_portable.cpp in the CUDA build;
 // reference twin: storage/reference/spmm.cpp.
 #include <cub/block/block_scan.cuh>
-#include <thrust/sort.h>
 
 #include <algorithm>
 #include <array>
@@ -179,6 +178,27 @@ __global__ void label_rows_kernel(spmm_operand<V> A, const offset_t* __restrict_
     if (h[i] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(hist + i), static_cast<unsigned long long>(h[i]));
 }
 
+/// Bin starts, by value (a kernel argument).
+struct bin_starts {
+  std::int64_t at[spmm_hash_bins + 1];
+};
+
+/// order[start of bin label[i] + its place] = r0 + i: the rows listed by bin, a thread a row. A
+/// warp's rows of one bin take consecutive places (one atomic a bin a warp, lanes in order), so a
+/// bin's list stays nearly ascending; any order gives the same product (each row is made alone).
+__global__ void list_rows_kernel(const std::uint8_t* __restrict__ label, std::int64_t n, vertex_t r0, bin_starts starts,
+                                 unsigned long long* __restrict__ cursor, vertex_t* __restrict__ order) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int b = label[i];
+  const unsigned peers = __match_any_sync(__activemask(), b);
+  const int lane = int(threadIdx.x & 31), leader = __ffs(peers) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(cursor + b, static_cast<unsigned long long>(__popc(peers)));
+  base = __shfl_sync(peers, base, leader);
+  order[starts.at[b] + std::int64_t(base) + __popc(peers & ((1u << lane) - 1u))] = vertex_t(r0 + i);
+}
+
 }  // namespace
 
 namespace spmm_device {
@@ -209,8 +229,7 @@ spmm_workspace<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::mu
       array<offset_t, device_space>(static_cast<std::size_t>(n + 1))};
   fill_zero(ws.count);  // rows without products are in no bin
 
-  // Bins: a label per row, rows stably sorted by label (radix sort), each bin's start from its row
-  // count. count_products's labels and counts serve when they cover this slice and its kind of bins
+  // Bins: a label per row, the rows listed bin after bin. count_products's labels and counts serve when they cover this slice and its kind of bins
   // (no extra host read); otherwise they are made here.
   const bool masked = M != nullptr;
   const int bins = masked ? spmm_bins : spmm_hash_bins;
@@ -229,12 +248,21 @@ spmm_workspace<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::mu
     const std::vector<offset_t> h = to_vector(hist);
     std::copy(h.begin(), h.end(), bin_rows.begin());
   }
-  array<vertex_t, device_space> order(static_cast<std::size_t>(n));
-  vertex_t* o = order.data();
-  parallel_for(n, FG_LAMBDA(std::int64_t i) { o[i] = vertex_t(r0 + i); });
-  thrust::stable_sort_by_key(policy(), l, l + n, o);
+  // The rows listed by bin from the labels and the bins' sizes (known here): one kernel, where a
+  // stable radix sort of the labels took four launches and a temporary.
   std::vector<std::int64_t> bs(std::size_t(bins) + 1, 0);
   for (int b = 0; b < bins; ++b) bs[std::size_t(b) + 1] = bs[std::size_t(b)] + bin_rows[std::size_t(b)];
+  array<vertex_t, device_space> order(static_cast<std::size_t>(n));
+  vertex_t* o = order.data();
+  if (n > 0) {
+    bin_starts starts{};
+    for (int b = 0; b <= bins; ++b) starts.at[b] = bs[std::size_t(b)];
+    array<unsigned long long, device_space> cursor(spmm_hash_bins);
+    fill_zero(cursor);
+    constexpr int threads = 256;
+    list_rows_kernel<<<unsigned((n + threads - 1) / threads), threads>>>(l, n, r0, starts, cursor.data(), o);
+    FG_CUDA_CHECK_LAUNCH();
+  }
   auto rows_of = [&](int b) { return bs[std::size_t(b) + 1] - bs[std::size_t(b)]; };
   auto list_of = [&](int b) { return o + bs[std::size_t(b)]; };
   vertex_t* wc = ws.col.data();
