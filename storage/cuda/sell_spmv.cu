@@ -19,8 +19,9 @@ static_assert(sell_chunk_rows == 32, "the kernel maps a chunk to a warp");
 constexpr int sell_unroll = 4;
 
 // No shuffles or barriers, so threads past the last row may simply return. Padding (sell_padding)
-// only follows a row's entries; in an unrolled step it adds the semiring's zero, which leaves the
-// sum as it is, so the sums are those of the plain loop, in the same order.
+// only follows a row's entries; an unrolled step skips it. The product is formed inside the add, as
+// in the plain loop, so that it still compiles to one fused multiply-add: the same sums, rounded the
+// same way, in the same order (a select between the multiply and the add split them: review, s. 23).
 template <class Sr, class V>
 __global__ void __launch_bounds__(sell_block)
 sell_kernel(vertex_t rows, const offset_t* __restrict__ chunk_ptr, const vertex_t* __restrict__ perm,
@@ -36,14 +37,15 @@ sell_kernel(vertex_t rows, const offset_t* __restrict__ chunk_ptr, const vertex_
   offset_t j = chunk_ptr[c] + s % sell_chunk_rows;
   for (; j + (sell_unroll - 1) * step < end; j += sell_unroll * step) {
     vertex_t cj[sell_unroll];
-    T p[sell_unroll];
+    T a[sell_unroll], xv[sell_unroll];
 #pragma unroll
     for (int u = 0; u < sell_unroll; ++u) cj[u] = col[j + u * step];
 #pragma unroll
     for (int u = 0; u < sell_unroll; ++u)
-      p[u] = cj[u] < 0 ? Sr::zero() : Sr::mul(value_or<V>(val, j + u * step, Sr::pattern_value()), x[cj[u]]);
+      if (cj[u] >= 0) a[u] = value_or<V>(val, j + u * step, Sr::pattern_value()), xv[u] = x[cj[u]];
 #pragma unroll
-    for (int u = 0; u < sell_unroll; ++u) acc = Sr::add(acc, p[u]);
+    for (int u = 0; u < sell_unroll; ++u)
+      if (cj[u] >= 0) acc = Sr::add(acc, Sr::mul(a[u], xv[u]));
     if (cj[sell_unroll - 1] < 0) {  // the row has ended (and the tail loop must not add it again)
       j = end;
       break;
