@@ -155,27 +155,17 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_csr_arrays(vertex_t csr_rows, vertex_t
                                                      array<vertex_t, S>&& col, array<stored_t<V>, S>&& val,
                                                      const dcsr_config& cfg) {
   FG_EXPECTS(row_ptr.size() == std::size_t(csr_rows) + 1, "from_csr: row_ptr must have rows + 1 entries");
-  // A square store keeps rows == cols: rows past the CSR's are empty (no segment yet).
-  const vertex_t rows = cfg.square ? std::max(csr_rows, csr_cols) : csr_rows;
-  dcsr_matrix m(cfg, rows, 0, /*zeroed=*/rows > csr_rows);  // single_segments writes every CSR row
-  m.rows_ = rows;
-  m.cols_ = cfg.square ? rows : csr_cols;
-  m.nnz_ = m.alloc_ptr_ = offset_t(col.size());
-  m.max_nseg_ = 1;
-  m.col_ = std::move(col);
-  if constexpr (!is_pattern_v<V>) m.val_ = std::move(val);
-  if (csr_rows > 0)
-    detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr_rows, row_ptr.data(),
-                                        nullptr, true);
-  return m;
+  const auto nnz = offset_t(col.size());
+  return from_rows(csr_rows, csr_cols, row_ptr.data(), nullptr, std::move(col), std::move(val), nnz, cfg);
 }
 
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::from_rows(vertex_t csr_rows, vertex_t csr_cols, const offset_t* start,
                                                const offset_t* fill, array<vertex_t, S>&& col,
                                                array<stored_t<V>, S>&& val, offset_t nnz, const dcsr_config& cfg) {
+  // A square store keeps rows == cols: rows past the given ones are empty (no segment yet).
   const vertex_t rows = cfg.square ? std::max(csr_rows, csr_cols) : csr_rows;
-  dcsr_matrix m(cfg, rows, 0, /*zeroed=*/rows > csr_rows);
+  dcsr_matrix m(cfg, rows, 0, /*zeroed=*/rows > csr_rows);  // single_segments writes every given row
   m.rows_ = rows;
   m.cols_ = cfg.square ? rows : csr_cols;
   m.nnz_ = nnz;
@@ -185,7 +175,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_rows(vertex_t csr_rows, vertex_t csr_c
   if constexpr (!is_pattern_v<V>) m.val_ = std::move(val);
   if (csr_rows > 0)
     detail::kernels<S>::single_segments(m.sizes_.data(), m.nseg_.data(), m.seg_.data(), csr_rows, start, nullptr,
-                                        false, fill);
+                                        true, fill);
   return m;
 }
 

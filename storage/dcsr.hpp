@@ -148,8 +148,9 @@ class dcsr_matrix {
   static dcsr_matrix from_csr(csr_matrix<V, Space>&& csr, const dcsr_config& cfg = {});
   /// @brief A store over rows that lie in one buffer with room to spare, taken without a copy: row
   ///        r holds fill[r+1] - fill[r] entries from col[start[r]] on and may grow in place up to
-  ///        start[r+1] (start, fill: rows + 1 device offsets of Space; nnz = fill[rows], given by the
-  ///        caller, who knows it). An SpMM's workspace becomes its result so (spmm_options).
+  ///        start[r+1] (start, fill: rows + 1 offsets in Space; fill null: every row full, i.e. CSR;
+  ///        nnz = fill[rows], given by the caller, who knows it). An SpMM's workspace becomes its
+  ///        result so (spmm_options).
   static dcsr_matrix from_rows(vertex_t rows, vertex_t cols, const offset_t* start, const offset_t* fill,
                                array<vertex_t, Space>&& col, array<stored_t<V>, Space>&& val, offset_t nnz,
                                const dcsr_config& cfg = {});

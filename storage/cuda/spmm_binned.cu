@@ -156,7 +156,6 @@ void launch_bin(std::int64_t rows_in_bin, const spmm_operand<V>& A, const spmm_o
   FG_CUDA_CHECK_LAUNCH();
 }
 
-
 /// label_rows on the GPU: a thread a row; each warp adds its rows to a block's counts with one
 /// shared atomic per distinct bin, each block to the global counts with one per nonzero bin.
 template <class V>
@@ -206,8 +205,9 @@ template <class V>
 void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
                 std::uint8_t* label, offset_t* hist) {
   constexpr int threads = 256;
+  constexpr std::int64_t max_blocks = 1024;  // a grid-stride loop: about 8 blocks an SM suffice
   if (r1 <= r0) return;
-  const std::int64_t blocks = std::min<std::int64_t>((std::int64_t(r1) - r0 + threads - 1) / threads, 132 * 8);
+  const std::int64_t blocks = std::min<std::int64_t>((std::int64_t(r1) - r0 + threads - 1) / threads, max_blocks);
   label_rows_kernel<V><<<unsigned(blocks), threads>>>(A, ptr, r0, r1, masked, label, hist);
   FG_CUDA_CHECK_LAUNCH();
 }

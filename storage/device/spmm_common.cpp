@@ -64,8 +64,13 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
   array<offset_t, device_space> out(2 + nb);
   offset_t* o = out.data();
   parallel_for(2 + nb, FG_LAMBDA(std::int64_t i) { o[i] = i == 0 ? ptr[rows] : i == 1 ? cost[rows] : 0; });
+#if defined(FG_WITH_CUDA)  // the bins are the CUDA kernels' (the CPU build has none)
   const bool binned = bins != nullptr && bins->label != nullptr && rows > 0;
   if (binned) spmm_device::label_rows(A, ptr, 0, rows, bins->masked, bins->label, o + 2);
+#else
+  constexpr bool binned = false;
+  (void)bins;
+#endif
   const std::vector<offset_t> h = to_vector(out);
   if (binned) {
     std::copy(h.begin() + 2, h.end(), bins->rows.begin());
@@ -161,8 +166,8 @@ spmm_part<VC, device_space> K::pack(vertex_t r0, vertex_t r1, const offset_t* pt
 }
 
 FG_FOR_EACH_VALUE(FG_SPMM_COUNT_DEVICE)
-#define FG_GATHER(VC) FG_SPMM_PACK_IN(::fg::device_space, VC)
-FG_FOR_EACH_VALUE(FG_GATHER)
-#undef FG_GATHER
+#define FG_PACK(VC) FG_SPMM_PACK_IN(::fg::device_space, VC)
+FG_FOR_EACH_VALUE(FG_PACK)
+#undef FG_PACK
 
 }  // namespace fg::detail

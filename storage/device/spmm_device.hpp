@@ -16,7 +16,7 @@ void global_rows(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_
                  const vertex_t* rows, std::int64_t n, vertex_t r0, const offset_t* ptr, offset_t base,
                  vertex_t* ws_col, stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count);
 
-/// label[r - r0] = the bin of row r in [r0, r1) (spmm_bin when masked, else spmm_hash_bin; ptr:
+/// CUDA build (storage/cuda/spmm_binned.cu): label[r - r0] = the bin of row r in [r0, r1) (spmm_bin when masked, else spmm_hash_bin; ptr:
 /// count_products's scanned products), and hist[b] += the rows in bin b (spmm_hash_bins entries).
 template <class V>
 void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,

@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/detail/spmm_kernels.hpp"
 #include "storage/detail/spmm_row.hpp"
@@ -103,23 +102,6 @@ spmm_workspace<spmm_value_t<Sr, V>, device_space> K::multiply_rows(const spmm_op
   }
   return ws;
 }
-
-namespace spmm_device {
-// The CPU build has no bins (count_products is never asked for them); a plain twin keeps it whole.
-template <class V>
-void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
-                std::uint8_t* label, offset_t* hist) {
-  for (vertex_t r = r0; r < r1; ++r) {
-    const offset_t p = ptr[r + 1] - ptr[r];
-    label[r - r0] = std::uint8_t(masked ? spmm_bin(p) : spmm_hash_bin(p, A.size(r)));
-    ++hist[label[r - r0]];
-  }
-}
-#define FG_INSTANTIATE(V) \
-  template void label_rows<V>(const spmm_operand<V>&, const offset_t*, vertex_t, vertex_t, bool, std::uint8_t*, offset_t*);
-FG_FOR_EACH_VALUE(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
-}  // namespace spmm_device
 
 FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_DEVICE)
 

@@ -114,8 +114,8 @@ void K::mark(std::uint32_t* bits, offset_t words, const vertex_t* row, const ver
 
 FG_FOR_EACH_SPMM(FG_SPMM_MULTIPLY_HOST)
 FG_FOR_EACH_VALUE(FG_SPMM_COUNT_HOST)
-#define FG_GATHER(VC) FG_SPMM_PACK_IN(::fg::host_space, VC)
-FG_FOR_EACH_VALUE(FG_GATHER)
-#undef FG_GATHER
+#define FG_PACK(VC) FG_SPMM_PACK_IN(::fg::host_space, VC)
+FG_FOR_EACH_VALUE(FG_PACK)
+#undef FG_PACK
 
 }  // namespace fg::detail
