@@ -79,11 +79,13 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
     dangling = sums[1];
     res.last_change = sums[0];
     ++res.iterations;
+    if (opt.progress) opt.progress(res.iterations, sums[0]);
     if (sums[0] < tol_n) {
       res.converged = true;
       break;
     }
   }
+  res.iterate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - res.setup_seconds;
   res.score = to_vector(rank);
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   res.bytes_sent = c.bytes_sent() - sent0;

@@ -20,6 +20,7 @@ struct dist_pagerank_result {
   double last_change = 0;
   double seconds = 0;            ///< the whole run, set-up included
   double setup_seconds = 0;      ///< of which before the first iteration (out-weights, their all-reduce, the view)
+  double iterate_seconds = 0;    ///< of which the iterations (the scores' copy to the host after them excluded)
   std::string kernel;            ///< the view this rank read its rows with (engine/views.hpp)
   std::string kernel_reason;     ///< the selector's reason, or the forced kernel's estimate
   double view_seconds = 0;       ///< profiling, selecting and building it (in setup_seconds)
@@ -31,7 +32,8 @@ struct dist_pagerank_result {
 ///        given, is this rank's previous scores in local order (a warm start: vertices past it
 ///        start at 1/n, then the whole vector is scaled to sum 1). opt.kernel: each rank reads its
 ///        rows through the view the engine's selector picks for the expected iterations ("auto")
-///        or the one named; ranks may pick differently (their rows differ). opt.progress is not used.
+///        or the one named; ranks may pick differently (their rows differ). opt.progress is called on
+///        every rank after each iteration with the global L1 change.
 /// @throws fg::invalid_argument for bad options or an out-edge store.
 template <class V, class Space>
 dist_pagerank_result pagerank(const dist_graph<V, Space>& in_edges, const pagerank_options& opt);

@@ -153,7 +153,7 @@ ncu_metrics+=,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,sm__warps_
 for k in csr_merge dbg_merge; do
   want profile && command -v ncu >/dev/null && step "profile-$k" 300 ncu --kernel-name regex:csr_merge_kernel \
     --launch-skip 4 --launch-count 2 --metrics "$ncu_metrics" build/cuda/fluxgraph bench spmv --types float \
-    --runs 3 --kernels "$k" rmat:24
+    --runs 20 --kernels "$k" rmat:24
 done
 want profile && command -v ncu >/dev/null && step profile-galerkin 300 ncu --launch-count 70 \
   --metrics gpu__time_duration.sum build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1

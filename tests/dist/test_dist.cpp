@@ -182,8 +182,19 @@ TEST_CASE("distributed PageRank equals one process's, cold and warm after a batc
     world->allreduce(&l1, 1, comm_op::sum);
     CHECK(l1 < 1e-9);
   };
-  const dist_pagerank_result cold = pagerank(A, opt);
+  // progress: once per iteration on every rank, with the global change the run stops on.
+  std::vector<double> changes;
+  pagerank_options watched = opt;
+  watched.progress = [&](int it, double change) {
+    CHECK(it == int(changes.size()) + 1);
+    changes.push_back(change);
+  };
+  const dist_pagerank_result cold = pagerank(A, watched);
   check_against_one(first, cold);
+  REQUIRE(changes.size() == std::size_t(cold.iterations));
+  CHECK(changes.back() == cold.last_change);
+  CHECK(cold.iterate_seconds >= 0);
+  CHECK(cold.setup_seconds + cold.iterate_seconds <= cold.seconds);
   const edges more = share(all, first, all.src.size());
   A.apply(more.src, more.dst, {});
   pagerank_options warm = opt;
