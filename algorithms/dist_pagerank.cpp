@@ -11,6 +11,8 @@
 #include "core/semiring.hpp"
 #include "engine/cost_model.hpp"
 #include "engine/profile.hpp"
+#include "engine/detail/dist_kernels.hpp"
+#include "engine/dist_split.hpp"
 #include "engine/views.hpp"
 
 namespace fg {
@@ -63,15 +65,38 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   const auto tv = std::chrono::steady_clock::now();
   const matrix_profile prof = profile(At.local());
   const selection sel = select_kernel(prof, 8, pagerank_expected_reads(opt, n), *load_calibration(device_description()), opt.kernel);
-  const spmv_view<V, S> view = make_view(At.local(), sel.kernel);
+  // With the sparse exchange, the rows split by column owner (engine/dist_split.hpp): the own
+  // columns' view runs while the others' x is in flight. The renumbered (dbg_*) views need a square
+  // matrix, which the remote part is not: it is read by the kernel they renumber for.
+  const bool sparse = At.exchange_plan().sparse;
+  std::shared_ptr<const dist_split_rows<V, S>> rows;
+  spmv_view<V, S> view, remote;
+  if (sparse) {
+    rows = std::make_shared<const dist_split_rows<V, S>>(split_rows(At));
+    view = make_view(rows->own, sel.kernel);
+    if (rows->remote.nnz() > 0) remote = make_view(rows->remote, unrenumbered(sel.kernel));
+  } else {
+    view = make_view(At.local(), sel.kernel);
+  }
   res.kernel = sel.kernel;
   res.kernel_reason = sel.reason;
   res.view_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tv).count();
   res.setup_bytes = c.bytes_sent() - sent0;
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double d = opt.damping, tol_n = opt.tol * double(n);
+  array<double, S> part(static_cast<std::size_t>(remote.run ? nl : 0));
   while (res.iterations < opt.max_iter) {
-    view.run(x_for_rows(At, scaled), y);  // x: the scaled scores this rank's rows name, in global ids
+    if (sparse) {
+      const x_in_flight<double, S> f = start_x_exchange(At, scaled);
+      view.run(scaled, y);  // the own columns, by local id, while the others' scores are in flight
+      c.alltoallv_finish();
+      if (remote.run) {
+        remote.run(f.recv, part);
+        detail::dist_kernels<S>::template join<plus_times<double>>(part.data(), nl, y.data());
+      }
+    } else {
+      view.run(gather_all(At, scaled), y);  // every rank's scaled scores, in global ids
+    }
     const double base = (d * dangling + (1.0 - d)) / double(n);
     const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), nl, d, base);
     double sums[2] = {s.change, s.dangling};

@@ -42,6 +42,15 @@ class communicator {
   /// `on_host` (a batch's routing: its edges arrive on the host).
   virtual void alltoallv(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
                          const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, bool on_host = false) = 0;
+  /// The same exchange of device_space memory, left in flight where the transport can (NCCL: on a
+  /// stream of its own, after the work queued so far); alltoallv_finish() then orders the work
+  /// queued after it behind the data's arrival, without a host wait. The caller leaves both buffers
+  /// alone until then. Other transports complete it here. One exchange in flight at a time.
+  virtual void alltoallv_start(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
+                               const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes) {
+    alltoallv(send, send_counts, recv, recv_counts, elem_bytes, false);
+  }
+  virtual void alltoallv_finish() {}
   /// Every rank's `count` elements, concatenated in rank order (counts[p] from rank p) on every
   /// rank; device_space memory, or host memory when `on_host`.
   virtual void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,

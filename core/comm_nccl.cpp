@@ -2,7 +2,8 @@
 // straight into ncclSend / ncclRecv (grouped: an all-to-all-v or an all-gather-v is one group of
 // point-to-point calls). MPI bootstraps it (rank 0's ncclUniqueId, broadcast) and carries the small
 // host values (counts, sums, votes). Operations run on the legacy default stream, which orders them
-// with every kernel fluxgraph launches; the call waits for them (callers read results at once).
+// with every kernel fluxgraph launches; the call waits for them (callers read results at once). The
+// one exception, alltoallv_start, runs on a stream of its own so that kernels overlap it.
 // Built in the CUDA build when NCCL and MPI are found (FG_NCCL=auto).
 #if defined(FG_WITH_NCCL) && defined(FG_WITH_MPI)
 #include <cuda_runtime_api.h>
@@ -35,7 +36,13 @@ class nccl_communicator final : public communicator {
     mpi_->broadcast(&id, sizeof id, 0);
     check(ncclCommInitRank(&comm_, size_, id, rank_), "comm init");
   }
-  ~nccl_communicator() override { ncclCommDestroy(comm_); }
+  ~nccl_communicator() override {
+    if (stream_) {  // no throw from a destructor: errors here are ignored
+      cudaStreamSynchronize(stream_);
+      cudaEventDestroy(queued_), cudaEventDestroy(arrived_), cudaStreamDestroy(stream_);
+    }
+    ncclCommDestroy(comm_);
+  }
   const char* transport() const noexcept override { return "nccl"; }
   void allreduce(std::int64_t* v, int n, comm_op op) override { control([&] { mpi_->allreduce(v, n, op); }); }
   void allreduce(double* v, int n, comm_op op) override { control([&] { mpi_->allreduce(v, n, op); }); }
@@ -49,23 +56,26 @@ class nccl_communicator final : public communicator {
   void alltoallv(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
                  const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, bool on_host) override {
     if (on_host) return control([&] { mpi_->alltoallv(send, send_counts, recv, recv_counts, elem_bytes, true); });
-    const char* s = static_cast<const char*>(send);
-    char* r = static_cast<char*>(recv);
-    std::size_t so = 0, ro = 0;
-    check(ncclGroupStart(), "group start");
-    for (int p = 0; p < size_; ++p) {
-      const std::size_t sb = std::size_t(send_counts[std::size_t(p)]) * elem_bytes, rb = std::size_t(recv_counts[std::size_t(p)]) * elem_bytes;
-      if (p == rank_) {
-        FG_EXPECTS(sb == rb, "alltoallv: a rank sends itself what it receives");
-        if (sb) FG_CUDA_TRY(cudaMemcpyAsync(r + ro, s + so, sb, cudaMemcpyDeviceToDevice, cudaStreamLegacy));
-      } else {
-        if (sb) check(ncclSend(s + so, sb, ncclChar, p, comm_, cudaStreamLegacy), "send"), sent_ += sb;
-        if (rb) check(ncclRecv(r + ro, rb, ncclChar, p, comm_, cudaStreamLegacy), "recv");
-      }
-      so += sb, ro += rb;
-    }
-    check(ncclGroupEnd(), "group end");
+    post(send, send_counts, recv, recv_counts, elem_bytes, cudaStreamLegacy);
     FG_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
+  }
+  // In flight on the exchange stream, after the legacy stream's work so far (the pack); finish makes
+  // the legacy stream wait for it on the device, so the kernels queued between the two (a rank's
+  // rows that need no other rank's x) overlap the transfer.
+  void alltoallv_start(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
+                       const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes) override {
+    if (!stream_) {
+      FG_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      FG_CUDA_TRY(cudaEventCreateWithFlags(&queued_, cudaEventDisableTiming));
+      FG_CUDA_TRY(cudaEventCreateWithFlags(&arrived_, cudaEventDisableTiming));
+    }
+    FG_CUDA_TRY(cudaEventRecord(queued_, cudaStreamLegacy));
+    FG_CUDA_TRY(cudaStreamWaitEvent(stream_, queued_, 0));
+    post(send, send_counts, recv, recv_counts, elem_bytes, stream_);
+    FG_CUDA_TRY(cudaEventRecord(arrived_, stream_));
+  }
+  void alltoallv_finish() override {
+    if (stream_) FG_CUDA_TRY(cudaStreamWaitEvent(cudaStreamLegacy, arrived_, 0));
   }
   void allgatherv(const void* send, std::int64_t count, void* recv, const std::vector<std::int64_t>& counts,
                   std::size_t elem_bytes, bool on_host) override {
@@ -97,8 +107,30 @@ class nccl_communicator final : public communicator {
     f();
     sent_ += mpi_->bytes_sent() - before;
   }
+  // One group of point-to-point calls on `stream` (the rank's own share copied on it).
+  void post(const void* send, const std::vector<std::int64_t>& send_counts, void* recv,
+            const std::vector<std::int64_t>& recv_counts, std::size_t elem_bytes, cudaStream_t stream) {
+    const char* s = static_cast<const char*>(send);
+    char* r = static_cast<char*>(recv);
+    std::size_t so = 0, ro = 0;
+    check(ncclGroupStart(), "group start");
+    for (int p = 0; p < size_; ++p) {
+      const std::size_t sb = std::size_t(send_counts[std::size_t(p)]) * elem_bytes, rb = std::size_t(recv_counts[std::size_t(p)]) * elem_bytes;
+      if (p == rank_) {
+        FG_EXPECTS(sb == rb, "alltoallv: a rank sends itself what it receives");
+        if (sb) FG_CUDA_TRY(cudaMemcpyAsync(r + ro, s + so, sb, cudaMemcpyDeviceToDevice, stream));
+      } else {
+        if (sb) check(ncclSend(s + so, sb, ncclChar, p, comm_, stream), "send"), sent_ += sb;
+        if (rb) check(ncclRecv(r + ro, rb, ncclChar, p, comm_, stream), "recv");
+      }
+      so += sb, ro += rb;
+    }
+    check(ncclGroupEnd(), "group end");
+  }
   std::unique_ptr<communicator> mpi_;
   ncclComm_t comm_ = nullptr;
+  cudaStream_t stream_ = nullptr;  // the exchange stream and its two events, made at the first start
+  cudaEvent_t queued_ = nullptr, arrived_ = nullptr;
 };
 }  // namespace
 

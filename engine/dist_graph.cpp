@@ -186,6 +186,14 @@ const x_exchange_plan<S>& dist_graph<V, S>::exchange_plan() const {
   return *plan_;
 }
 
+template <class V, class S>
+std::shared_ptr<const dist_split_rows<V, S>> dist_graph<V, S>::split() const {
+  const x_exchange_plan<S>& plan = exchange_plan();  // collective, so every rank rebuilds together
+  if (!split_ || split_->batches != plan.batches || split_->n != plan.n)
+    split_ = std::make_shared<const dist_split_rows<V, S>>(split_rows(*this));
+  return split_;
+}
+
 template <class T, class V, class S>
 array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
   communicator& c = A.comm();
@@ -201,19 +209,29 @@ array<T, S> gather_all(const dist_graph<V, S>& A, const array<T, S>& local) {
 }
 
 template <class T, class V, class S>
+x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>& A, const array<T, S>& local) {
+  const x_exchange_plan<S>& plan = A.exchange_plan();
+  FG_EXPECTS(plan.sparse, "start_x_exchange: the graph's exchange is the all-gather");
+  FG_EXPECTS(local.size() == plan.own_global.size(), "x exchange: a local vector of " + std::to_string(local.size()) +
+                                                         " entries for " + std::to_string(plan.own_global.size()) + " local vertices");
+  const std::int64_t out = std::accumulate(plan.send_counts.begin(), plan.send_counts.end(), std::int64_t(0));
+  const std::int64_t in = std::accumulate(plan.recv_counts.begin(), plan.recv_counts.end(), std::int64_t(0));
+  x_in_flight<T, S> f{array<T, S>(static_cast<std::size_t>(out)), array<T, S>(static_cast<std::size_t>(in))};
+  detail::dist_kernels<S>::gather(plan.send_local.data(), out, local.data(), f.send.data());
+  A.comm().alltoallv_start(f.send.data(), plan.send_counts, f.recv.data(), plan.recv_counts, sizeof(T));
+  return f;
+}
+
+template <class T, class V, class S>
 array<T, S> x_for_rows(const dist_graph<V, S>& A, const array<T, S>& local) {
   const x_exchange_plan<S>& plan = A.exchange_plan();
   if (!plan.sparse) return gather_all(A, local);
-  FG_EXPECTS(local.size() == plan.own_global.size(), "x_for_rows: a local vector of " + std::to_string(local.size()) +
-                                                         " entries for " + std::to_string(plan.own_global.size()) + " local vertices");
   using K = detail::dist_kernels<S>;
-  const std::int64_t out = std::accumulate(plan.send_counts.begin(), plan.send_counts.end(), std::int64_t(0));
-  const std::int64_t in = std::accumulate(plan.recv_counts.begin(), plan.recv_counts.end(), std::int64_t(0));
-  array<T, S> send(static_cast<std::size_t>(out)), recv(static_cast<std::size_t>(in)), full(static_cast<std::size_t>(A.num_vertices()));
+  const x_in_flight<T, S> f = start_x_exchange(A, local);
+  A.comm().alltoallv_finish();
+  array<T, S> full(static_cast<std::size_t>(A.num_vertices()));
   fill_zero(full);  // entries no row here names: never read, but defined
-  K::gather(plan.send_local.data(), out, local.data(), send.data());
-  A.comm().alltoallv(send.data(), plan.send_counts, recv.data(), plan.recv_counts, sizeof(T), false);
-  K::scatter(plan.recv_global.data(), in, recv.data(), full.data());
+  K::scatter(plan.recv_global.data(), std::int64_t(f.recv.size()), f.recv.data(), full.data());
   K::scatter(plan.own_global.data(), std::int64_t(local.size()), local.data(), full.data());
   return full;
 }
@@ -221,9 +239,18 @@ array<T, S> x_for_rows(const dist_graph<V, S>& A, const array<T, S>& local) {
 template <class Sr, class V, class S>
 void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_local,
           array<typename Sr::value_type, S>& y_local) {
-  const array<typename Sr::value_type, S> x = x_for_rows(A, x_local);
-  if (y_local.size() != std::size_t(A.local_vertices())) y_local = array<typename Sr::value_type, S>(std::size_t(A.local_vertices()));
-  spmv<Sr>(A.local(), x, y_local);
+  using T = typename Sr::value_type;
+  const vertex_t nl = A.local_vertices();
+  if (y_local.size() != std::size_t(nl)) y_local = array<T, S>(std::size_t(nl));
+  if (!A.exchange_plan().sparse) return spmv<Sr>(A.local(), gather_all(A, x_local), y_local);
+  const std::shared_ptr<const dist_split_rows<V, S>> rows = A.split();
+  const x_in_flight<T, S> f = start_x_exchange(A, x_local);
+  spmv<Sr>(rows->own, x_local, y_local);  // while the others' x is in flight
+  A.comm().alltoallv_finish();
+  if (rows->remote.nnz() == 0) return;
+  array<T, S> part(static_cast<std::size_t>(nl));
+  spmv<Sr>(rows->remote, f.recv, part);
+  detail::dist_kernels<S>::template join<Sr>(part.data(), nl, y_local.data());
 }
 
 #define FG_INSTANTIATE_IN(V, S) template class dist_graph<V, S>;
@@ -239,7 +266,8 @@ FG_FOR_EACH_SPMV(FG_INSTANTIATE)
 #undef FG_INSTANTIATE_IN
 #define FG_INSTANTIATE_IN(T, V, S)                                                  \
   template array<T, S> gather_all(const dist_graph<V, S>&, const array<T, S>&); \
-  template array<T, S> x_for_rows(const dist_graph<V, S>&, const array<T, S>&);
+  template array<T, S> x_for_rows(const dist_graph<V, S>&, const array<T, S>&);      \
+  template x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>&, const array<T, S>&);
 #define FG_INSTANTIATE_T(T, V) FG_INSTANTIATE_IN(T, V, host_space) FG_INSTANTIATE_IN(T, V, device_space)
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_T(float, V) FG_INSTANTIATE_T(double, V) FG_INSTANTIATE_T(std::uint8_t, V)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)

@@ -12,6 +12,7 @@
 #include "core/comm.hpp"
 #include "engine/dist_exchange.hpp"
 #include "engine/dist_partition.hpp"
+#include "engine/dist_split.hpp"
 #include "engine/graph.hpp"
 #include "storage/dcsr.hpp"
 
@@ -71,6 +72,9 @@ class dist_graph {
   void set_exchange(x_exchange_mode m) { xmode_ = m; }
   /// Collective: the exchange plan for the graph as it is (built again after a batch).
   const x_exchange_plan<Space>& exchange_plan() const;
+  /// Collective: this rank's rows split by column owner for the sparse exchange
+  /// (engine/dist_split.hpp), kept until the next batch; the SpMV reads them.
+  std::shared_ptr<const dist_split_rows<V, Space>> split() const;
 
  private:
   void set_vertices(vertex_t n);
@@ -95,12 +99,14 @@ class dist_graph {
   std::int64_t batches_ = 0;
   x_exchange_mode xmode_ = x_exchange_mode::automatic;
   mutable std::shared_ptr<const x_exchange_plan<Space>> plan_;
+  mutable std::shared_ptr<const dist_split_rows<V, Space>> split_;
 };
 
 /// @brief Collective: y = A x over semiring Sr, both vectors distributed as A's vertices (each
-///        rank's local_vertices() entries, in local order): x reaches the rows by the graph's
-///        exchange (x_for_rows), then every rank multiplies its rows. Exact semirings give one
-///        rank's result to the bit.
+///        rank's local_vertices() entries, in local order). With the sparse exchange each rank
+///        multiplies its own columns' entries while the others' x is in flight, then the rest
+///        (split(); y = own · x ⊕ remote · received); with the all-gather, its rows by the whole x.
+///        Exact semirings give one rank's result to the bit.
 template <class Sr, class V, class Space>
 void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Space>& x_local,
           array<typename Sr::value_type, Space>& y_local);
@@ -108,6 +114,17 @@ void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Sp
 /// @brief Collective: every rank's entries of a distributed vector, in global order, on every rank.
 template <class T, class V, class Space>
 array<T, Space> gather_all(const dist_graph<V, Space>& A, const array<T, Space>& local);
+
+/// The sparse exchange's values in flight: `recv` holds, once A.comm().alltoallv_finish() is
+/// called, the entries of x this rank's rows name that other ranks own, in the plan's order (the
+/// columns of split().remote).
+template <class T, class Space>
+struct x_in_flight {
+  array<T, Space> send, recv;
+};
+/// @brief Collective: packs and starts the sparse exchange of A's plan (which must be sparse).
+template <class T, class V, class Space>
+x_in_flight<T, Space> start_x_exchange(const dist_graph<V, Space>& A, const array<T, Space>& local);
 
 /// @brief Collective: x as this rank's rows read it (n entries, global ids), from every rank's
 ///        local entries: by A's exchange plan (exchange_plan()) the entries its rows name (the

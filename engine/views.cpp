@@ -47,6 +47,12 @@ spmv_view<V, S> renumbered(const std::string& name, csr_matrix<V, S>&& c, Conver
 }
 }  // namespace
 
+std::string unrenumbered(const std::string& kernel) {
+  if (kernel == "dbg_merge") return "csr_merge";
+  if (kernel == "dbg_vector") return "csr_vector";
+  return kernel;
+}
+
 template <class V, class S>
 spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel) {
   spmv_view<V, S> v;

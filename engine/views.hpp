@@ -33,6 +33,10 @@ struct spmv_view {
 template <class V, class Space>
 spmv_view<V, Space> make_view(const dcsr_matrix<V, Space>& A, const std::string& kernel);
 
+/// The kernel a renumbered view (dbg_*) runs on its copy: dbg_merge -> csr_merge, dbg_vector ->
+/// csr_vector; any other kernel, itself. For matrices the renumbering does not apply to (not square).
+std::string unrenumbered(const std::string& kernel);
+
 /// @brief Views built lazily and reused while the store's content version is unchanged. A batch
 ///        that writes entries invalidates every view built from a snapshot; the "dcsr" view reads
 ///        the store itself and stays valid; an "adcsr" view of the size-ordered store stays valid

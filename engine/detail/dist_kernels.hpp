@@ -24,7 +24,18 @@ struct dist_kernels;
   template <class T>                                                                              \
   static void scatter(const vertex_t* index, std::int64_t count, const T* in, T* out);          \
   /* named[col[j]] = 1 for j < count: the columns a rank's rows name */                          \
-  static void mark(const vertex_t* col, std::int64_t count, std::uint8_t* named);
+  static void mark(const vertex_t* col, std::int64_t count, std::uint8_t* named);                \
+  /* out[index[i]] = first + i for i < count: ids numbered in the order index lists them */      \
+  static void number(const vertex_t* index, std::int64_t count, vertex_t first, vertex_t* out);  \
+  /* the entries with key < bound, in order, to below, the others, in order, to above (the split \
+     rows of engine/dist_split.hpp); returns how many went below */                               \
+  template <class T>                                                                              \
+  static std::int64_t split(const vertex_t* key, std::int64_t count, vertex_t bound, const T* in, T* below, T* above); \
+  /* v[i] += delta for i < count */                                                               \
+  static void shift(vertex_t* v, std::int64_t count, vertex_t delta);                             \
+  /* y[i] = Sr::add(y[i], part[i]) for i < n: the remote columns' products joined to the own */   \
+  template <class Sr>                                                                             \
+  static void join(const typename Sr::value_type* part, std::int64_t n, typename Sr::value_type* y);
 
 template <>
 struct dist_kernels<host_space> {
@@ -37,5 +48,7 @@ struct dist_kernels<device_space> {
 #undef FG_DIST_KERNELS
 
 #define FG_FOR_EACH_DIST_VECTOR(X) X(float) X(double) X(std::uint8_t)
+#define FG_FOR_EACH_DIST_SEMIRING(X) \
+  X(::fg::plus_times<float>) X(::fg::plus_times<double>) X(::fg::min_plus<float>) X(::fg::min_plus<double>) X(::fg::or_and)
 
 }  // namespace fg::detail

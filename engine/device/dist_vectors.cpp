@@ -1,6 +1,9 @@
 // Device twin of the distributed store's vector kernels (engine/reference/dist_vectors.cpp): a
 // thread per global vertex.
 #include "engine/detail/dist_kernels.hpp"
+#include <thrust/copy.h>
+
+#include "core/semiring.hpp"
 #include "storage/device/policy.hpp"
 
 namespace fg::detail {
@@ -23,11 +26,49 @@ void dist_kernels<device_space>::mark(const vertex_t* col, std::int64_t count, s
   parallel_for(count, FG_LAMBDA(std::int64_t j) { named[col[j]] = 1; });  // racing writes of the same 1
 }
 
+void dist_kernels<device_space>::number(const vertex_t* index, std::int64_t count, vertex_t first, vertex_t* out) {
+  parallel_for(count, FG_LAMBDA(std::int64_t i) { out[index[i]] = first + vertex_t(i); });
+}
+namespace {
+struct below_bound {
+  vertex_t bound;
+  FG_HD bool operator()(vertex_t k) const { return k < bound; }
+};
+struct at_or_above_bound {
+  vertex_t bound;
+  FG_HD bool operator()(vertex_t k) const { return k >= bound; }
+};
+}  // namespace
+template <class T>
+std::int64_t dist_kernels<device_space>::split(const vertex_t* key, std::int64_t count, vertex_t bound, const T* in, T* below,
+                                               T* above) {
+  // Two stable stream compactions over the key (set-up of a read phase, not per SpMV).
+  const T* end = thrust::copy_if(policy(), in, in + count, key, below, below_bound{bound});
+  thrust::copy_if(policy(), in, in + count, key, above, at_or_above_bound{bound});
+  return std::int64_t(end - below);
+}
+void dist_kernels<device_space>::shift(vertex_t* v, std::int64_t count, vertex_t delta) {
+  parallel_for(count, FG_LAMBDA(std::int64_t i) { v[i] += delta; });
+}
+template <class Sr>
+void dist_kernels<device_space>::join(const typename Sr::value_type* part, std::int64_t n, typename Sr::value_type* y) {
+  parallel_for(n, FG_LAMBDA(std::int64_t i) { y[i] = Sr::add(y[i], part[i]); });
+}
+
 #define FG_INSTANTIATE(T) \
   template void dist_kernels<device_space>::spread<T>(const partition_view&, const std::int64_t*, const T*, vertex_t, T*); \
   template void dist_kernels<device_space>::gather<T>(const vertex_t*, std::int64_t, const T*, T*);                      \
   template void dist_kernels<device_space>::scatter<T>(const vertex_t*, std::int64_t, const T*, T*);
 FG_FOR_EACH_DIST_VECTOR(FG_INSTANTIATE)
+FG_INSTANTIATE(vertex_t)
+#undef FG_INSTANTIATE
+#define FG_INSTANTIATE(T) \
+  template std::int64_t dist_kernels<device_space>::split<T>(const vertex_t*, std::int64_t, vertex_t, const T*, T*, T*);
+FG_INSTANTIATE(vertex_t) FG_INSTANTIATE(float) FG_INSTANTIATE(double)
+#undef FG_INSTANTIATE
+#define FG_INSTANTIATE(Sr) \
+  template void dist_kernels<device_space>::join<Sr>(const Sr::value_type*, std::int64_t, Sr::value_type*);
+FG_FOR_EACH_DIST_SEMIRING(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 
 }  // namespace fg::detail

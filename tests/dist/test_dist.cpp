@@ -202,16 +202,65 @@ TEST_CASE("distributed PageRank equals one process's, cold and warm after a batc
   const dist_pagerank_result w = pagerank(A, warm);
   check_against_one(all.src.size(), w);
   CHECK(w.iterations < cold.iterations);
-  // Each rank's rows through any selectable view: the same scores (the selector's pick is one of
-  // them). The renumbered views need a square matrix: one rank's rows only.
-  for (const std::string& k : selectable_kernels()) {
-    if (k.rfind("dbg_", 0) == 0 && world->size() > 1) continue;
-    CAPTURE(k);
-    pagerank_options forced = opt;
-    forced.kernel = k;
-    const dist_pagerank_result f = pagerank(A, forced);
-    CHECK(f.kernel == k);
-    check_against_one(all.src.size(), f);
+  // Each rank's rows through any selectable view, with x by either exchange: the same scores (the
+  // selector's pick is one of them). The sparse exchange reads the rows split by column owner
+  // (own columns square: the renumbered views apply; the remote part by their inner kernel); the
+  // all-gather reads local rows x global columns, square on one rank only.
+  for (x_exchange_mode m : {x_exchange_mode::sparse, x_exchange_mode::all_gather}) {
+    A.set_exchange(m);
+    CAPTURE(to_string(m));
+    for (const std::string& k : selectable_kernels()) {
+      if (k.rfind("dbg_", 0) == 0 && world->size() > 1 && m == x_exchange_mode::all_gather) continue;
+      CAPTURE(k);
+      pagerank_options forced = opt;
+      forced.kernel = k;
+      const dist_pagerank_result f = pagerank(A, forced);
+      CHECK(f.kernel == k);
+      check_against_one(all.src.size(), f);
+    }
+  }
+  A.set_exchange(x_exchange_mode::automatic);
+}
+
+TEST_CASE("split rows: own columns by local id, the others by received position, every entry once") {
+  const vertex_t n = 700;
+  const edges all = random_graph(29, n, 6000);
+  for (partition_kind k : {partition_kind::cyclic, partition_kind::blocks}) {
+    CAPTURE(int(k));
+    dist_graph<double, D> A(*world, orientation::out, partition_of(k, n / 3), 0);
+    const edges s = share(all, 0, all.src.size());
+    A.apply(s.src, s.dst, s.w);
+    A.set_exchange(x_exchange_mode::sparse);
+    const auto rows = A.split();
+    CHECK(rows == A.split());  // kept while no batch comes
+    const x_exchange_plan<D>& plan = A.exchange_plan();
+    const std::vector<vertex_t> recv = to_vector(plan.recv_global);
+    const vertex_t nl = A.local_vertices();
+    // (local row, global column) -> value, from the two parts and from the store: the same set.
+    std::map<std::pair<vertex_t, vertex_t>, double> got, want;
+    auto add = [&](const dcsr_matrix<double, D>& M, bool remote) {
+      const auto h = M.to_coo();
+      const std::vector<vertex_t> r = to_vector(h.row), c = to_vector(h.col);
+      const std::vector<double> v = to_vector(h.val);
+      for (std::size_t j = 0; j < h.nnz; ++j) {
+        REQUIRE(c[j] < (remote ? vertex_t(recv.size()) : nl));
+        const vertex_t g = remote ? recv[std::size_t(c[j])] : A.partition().global(world->rank(), c[j]);
+        CHECK(remote == (A.partition().owner(g) != world->rank()));
+        CHECK(got.emplace(std::make_pair(r[j], g), v[j]).second);
+      }
+    };
+    add(rows->own, false);
+    add(rows->remote, true);
+    const auto store = A.local().to_coo();
+    const std::vector<vertex_t> r = to_vector(store.row), c = to_vector(store.col);
+    const std::vector<double> v = to_vector(store.val);
+    for (std::size_t j = 0; j < store.nnz; ++j) want.emplace(std::make_pair(r[j], c[j]), v[j]);
+    CHECK(got == want);
+    // A batch makes them stale: the next split is new and holds the new edge.
+    std::vector<vertex_t> bs{1}, bd{n - 1};
+    if (world->rank() == 0) A.apply(bs, bd, {7.0});
+    else A.apply({}, {}, {});
+    CHECK(A.split() != rows);
   }
 }
 
