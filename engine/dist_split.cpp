@@ -8,8 +8,40 @@
 #include "engine/detail/dist_kernels.hpp"
 #include "engine/dist_graph.hpp"
 #include "storage/detail/kernels.hpp"
+#include "storage/detail/spmm_kernels.hpp"
 
 namespace fg {
+
+namespace {
+// The entries of `all` whose key is below (or not below) `bound`, as a store of rows x cols: columns
+// from the key (less bound for the upper part), values and rows kept.
+template <class V, class S>
+dcsr_matrix<V, S> part(const coo_matrix<V, S>& all, const array<vertex_t, S>& key, vertex_t bound, std::int64_t count,
+                       bool lower, vertex_t rows, vertex_t cols) {
+  using K = detail::dist_kernels<S>;
+  const std::int64_t nnz = std::int64_t(all.nnz);
+  array<vertex_t, S> row(static_cast<std::size_t>(count));
+  csr_matrix<V, S> c;
+  c.rows = rows, c.cols = cols;
+  c.col = array<vertex_t, S>(static_cast<std::size_t>(count));
+  K::select(key.data(), nnz, bound, lower, all.row.data(), row.data());
+  K::select(key.data(), nnz, bound, lower, key.data(), c.col.data());
+  if (!lower) K::shift(c.col.data(), count, -bound);
+  if constexpr (!is_pattern_v<V>) {
+    c.val = array<stored_t<V>, S>(static_cast<std::size_t>(count));
+    K::select(key.data(), nnz, bound, lower, all.val.data(), c.val.data());
+  }
+  c.row_ptr = array<offset_t, S>(static_cast<std::size_t>(rows) + 1);
+  detail::spmm_kernels<S>::row_offsets(row.data(), std::size_t(count), rows, c.row_ptr.data());
+  // The entries are distinct already (the store's): accumulate skips the duplicate check's edge
+  // set; the remote part is not square (rows x received entries).
+  dcsr_config cfg;
+  cfg.dups = duplicates::accumulate;
+  cfg.square = false;
+  cfg.index = edge_index::never;
+  return dcsr_matrix<V, S>::from_csr(std::move(c), cfg);
+}
+}  // namespace
 
 template <class V, class S>
 dist_split_rows<V, S> split_rows(const dist_graph<V, S>& A) {
@@ -31,25 +63,12 @@ dist_split_rows<V, S> split_rows(const dist_graph<V, S>& A) {
   array<vertex_t, S> key(all.nnz);
   K::gather(all.col.data(), nnz, id.data(), key.data());
   id = {};
-  // Parted in the store's entry order, so each row's entries keep their order (sums in the order
-  // one rank's would add them, part by part).
-  std::int64_t below = 0;
-  {
-    coo_matrix<V, S> own(all.nnz), remote(all.nnz);  // sized for either extreme, trimmed by from_coo
-    below = K::split(key.data(), nnz, nl, all.row.data(), own.row.data(), remote.row.data());
-    K::split(key.data(), nnz, nl, key.data(), own.col.data(), remote.col.data());
-    if constexpr (!is_pattern_v<V>) K::split(key.data(), nnz, nl, all.val.data(), own.val.data(), remote.val.data());
-    K::shift(remote.col.data(), nnz - below, -nl);
-    own.nnz = std::size_t(below), remote.nnz = std::size_t(nnz - below);
-    // The entries are distinct already (the store's); accumulate skips the duplicate check's
-    // edge set, and the remote part is not square (rows x received entries).
-    dcsr_config cfg;
-    cfg.dups = duplicates::accumulate;
-    cfg.square = false;
-    cfg.index = edge_index::never;
-    out.own = dcsr_matrix<V, S>::from_coo(own, nl, nl, cfg);
-    out.remote = dcsr_matrix<V, S>::from_coo(remote, nl, vertex_t(in), cfg);
-  }
+  // Parted stably: the snapshot's entries are in row order, so each part is too, and its row
+  // offsets come from a search of its rows (no sort; a store's rows need not be in column order,
+  // and the remote part's columns, numbered by owner then id, are not).
+  const std::int64_t below = K::count_below(key.data(), nnz, nl);
+  out.own = part<V, S>(all, key, nl, below, true, nl, nl);
+  out.remote = part<V, S>(all, key, nl, nnz - below, false, nl, vertex_t(in));
   return out;
 }
 

@@ -27,10 +27,12 @@ struct dist_kernels;
   static void mark(const vertex_t* col, std::int64_t count, std::uint8_t* named);                \
   /* out[index[i]] = first + i for i < count: ids numbered in the order index lists them */      \
   static void number(const vertex_t* index, std::int64_t count, vertex_t first, vertex_t* out);  \
-  /* the entries with key < bound, in order, to below, the others, in order, to above (the split \
-     rows of engine/dist_split.hpp); returns how many went below */                               \
+  /* out = the in[i] whose key[i] < bound (lower) or >= bound (!lower), in order (the split rows \
+     of engine/dist_split.hpp) */                                                                 \
   template <class T>                                                                              \
-  static std::int64_t split(const vertex_t* key, std::int64_t count, vertex_t bound, const T* in, T* below, T* above); \
+  static void select(const vertex_t* key, std::int64_t count, vertex_t bound, bool lower, const T* in, T* out); \
+  /* how many key[i] < bound */                                                                   \
+  static std::int64_t count_below(const vertex_t* key, std::int64_t count, vertex_t bound);       \
   /* v[i] += delta for i < count */                                                               \
   static void shift(vertex_t* v, std::int64_t count, vertex_t delta);                             \
   /* y[i] = Sr::add(y[i], part[i]) for i < n: the remote columns' products joined to the own */   \

@@ -2,6 +2,7 @@
 // thread per global vertex.
 #include "engine/detail/dist_kernels.hpp"
 #include <thrust/copy.h>
+#include <thrust/count.h>
 
 #include "core/semiring.hpp"
 #include "storage/device/policy.hpp"
@@ -30,22 +31,19 @@ void dist_kernels<device_space>::number(const vertex_t* index, std::int64_t coun
   parallel_for(count, FG_LAMBDA(std::int64_t i) { out[index[i]] = first + vertex_t(i); });
 }
 namespace {
-struct below_bound {
+struct on_side {
   vertex_t bound;
-  FG_HD bool operator()(vertex_t k) const { return k < bound; }
-};
-struct at_or_above_bound {
-  vertex_t bound;
-  FG_HD bool operator()(vertex_t k) const { return k >= bound; }
+  bool lower;
+  FG_HD bool operator()(vertex_t k) const { return (k < bound) == lower; }
 };
 }  // namespace
 template <class T>
-std::int64_t dist_kernels<device_space>::split(const vertex_t* key, std::int64_t count, vertex_t bound, const T* in, T* below,
-                                               T* above) {
-  // Two stable stream compactions over the key (set-up of a read phase, not per SpMV).
-  const T* end = thrust::copy_if(policy(), in, in + count, key, below, below_bound{bound});
-  thrust::copy_if(policy(), in, in + count, key, above, at_or_above_bound{bound});
-  return std::int64_t(end - below);
+void dist_kernels<device_space>::select(const vertex_t* key, std::int64_t count, vertex_t bound, bool lower, const T* in,
+                                        T* out) {
+  thrust::copy_if(policy(), in, in + count, key, out, on_side{bound, lower});  // stable stream compaction
+}
+std::int64_t dist_kernels<device_space>::count_below(const vertex_t* key, std::int64_t count, vertex_t bound) {
+  return std::int64_t(thrust::count_if(policy(), key, key + count, on_side{bound, true}));
 }
 void dist_kernels<device_space>::shift(vertex_t* v, std::int64_t count, vertex_t delta) {
   parallel_for(count, FG_LAMBDA(std::int64_t i) { v[i] += delta; });
@@ -63,7 +61,7 @@ FG_FOR_EACH_DIST_VECTOR(FG_INSTANTIATE)
 FG_INSTANTIATE(vertex_t)
 #undef FG_INSTANTIATE
 #define FG_INSTANTIATE(T) \
-  template std::int64_t dist_kernels<device_space>::split<T>(const vertex_t*, std::int64_t, vertex_t, const T*, T*, T*);
+  template void dist_kernels<device_space>::select<T>(const vertex_t*, std::int64_t, vertex_t, bool, const T*, T*);
 FG_INSTANTIATE(vertex_t) FG_INSTANTIATE(float) FG_INSTANTIATE(double)
 #undef FG_INSTANTIATE
 #define FG_INSTANTIATE(Sr) \

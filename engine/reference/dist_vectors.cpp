@@ -27,11 +27,14 @@ void dist_kernels<host_space>::number(const vertex_t* index, std::int64_t count,
   for (std::int64_t i = 0; i < count; ++i) out[index[i]] = first + vertex_t(i);
 }
 template <class T>
-std::int64_t dist_kernels<host_space>::split(const vertex_t* key, std::int64_t count, vertex_t bound, const T* in, T* below,
-                                             T* above) {
-  std::int64_t b = 0, a = 0;
-  for (std::int64_t i = 0; i < count; ++i) (key[i] < bound ? below[b++] : above[a++]) = in[i];
-  return b;
+void dist_kernels<host_space>::select(const vertex_t* key, std::int64_t count, vertex_t bound, bool lower, const T* in, T* out) {
+  for (std::int64_t i = 0; i < count; ++i)
+    if ((key[i] < bound) == lower) *out++ = in[i];
+}
+std::int64_t dist_kernels<host_space>::count_below(const vertex_t* key, std::int64_t count, vertex_t bound) {
+  std::int64_t k = 0;
+  for (std::int64_t i = 0; i < count; ++i) k += key[i] < bound;
+  return k;
 }
 void dist_kernels<host_space>::shift(vertex_t* v, std::int64_t count, vertex_t delta) {
   for (std::int64_t i = 0; i < count; ++i) v[i] += delta;
@@ -49,7 +52,7 @@ FG_FOR_EACH_DIST_VECTOR(FG_INSTANTIATE)
 FG_INSTANTIATE(vertex_t)
 #undef FG_INSTANTIATE
 #define FG_INSTANTIATE(T) \
-  template std::int64_t dist_kernels<host_space>::split<T>(const vertex_t*, std::int64_t, vertex_t, const T*, T*, T*);
+  template void dist_kernels<host_space>::select<T>(const vertex_t*, std::int64_t, vertex_t, bool, const T*, T*);
 FG_INSTANTIATE(vertex_t) FG_INSTANTIATE(float) FG_INSTANTIATE(double)
 #undef FG_INSTANTIATE
 #define FG_INSTANTIATE(Sr) \
