@@ -87,9 +87,9 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   array<double, S> part(static_cast<std::size_t>(remote.run ? nl : 0));
   while (res.iterations < opt.max_iter) {
     if (sparse) {
-      const x_in_flight<double, S> f = start_x_exchange(At, scaled);
+      x_in_flight<double, S> f = start_x_exchange(At, scaled);
       view.run(scaled, y);  // the own columns, by local id, while the others' scores are in flight
-      c.alltoallv_finish();
+      f.wait();
       if (remote.run) {
         remote.run(f.recv, part);
         detail::dist_kernels<S>::template join<plus_times<double>>(part.data(), nl, y.data());

@@ -6,7 +6,10 @@
 // points-to, CFL) allocate tens of temporaries per round, and cudaMalloc + cudaFree (which waits for
 // the whole device) cost more per round than the round's kernels on small and medium graphs.
 // Ordering is safe because every stream fluxgraph launches on is a blocking stream (stream_set.cuh):
-// a free on the legacy stream runs after all earlier work on every stream. An allocation that fails
+// a free on the legacy stream runs after all earlier work on every stream. The one exception is the
+// NCCL exchange's stream (core/comm_nccl.cpp, non-blocking): the legacy stream waits on its event
+// before the exchange's buffers can be freed (x_in_flight in engine/dist_graph.hpp sees to it, on
+// every path). An allocation that fails
 // trims the pool's cached blocks and tries once more before throwing. Devices without memory pools
 // fall back to cudaMalloc/cudaFree.
 #include "core/device_select.hpp"

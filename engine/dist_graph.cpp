@@ -216,9 +216,10 @@ x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>& A, const array<T, S>&
                                                          " entries for " + std::to_string(plan.own_global.size()) + " local vertices");
   const std::int64_t out = std::accumulate(plan.send_counts.begin(), plan.send_counts.end(), std::int64_t(0));
   const std::int64_t in = std::accumulate(plan.recv_counts.begin(), plan.recv_counts.end(), std::int64_t(0));
-  x_in_flight<T, S> f{array<T, S>(static_cast<std::size_t>(out)), array<T, S>(static_cast<std::size_t>(in))};
+  x_in_flight<T, S> f(A.comm(), static_cast<std::size_t>(out), static_cast<std::size_t>(in));
   detail::dist_kernels<S>::gather(plan.send_local.data(), out, local.data(), f.send.data());
   A.comm().alltoallv_start(f.send.data(), plan.send_counts, f.recv.data(), plan.recv_counts, sizeof(T));
+  f.started();
   return f;
 }
 
@@ -227,8 +228,8 @@ array<T, S> x_for_rows(const dist_graph<V, S>& A, const array<T, S>& local) {
   const x_exchange_plan<S>& plan = A.exchange_plan();
   if (!plan.sparse) return gather_all(A, local);
   using K = detail::dist_kernels<S>;
-  const x_in_flight<T, S> f = start_x_exchange(A, local);
-  A.comm().alltoallv_finish();
+  x_in_flight<T, S> f = start_x_exchange(A, local);
+  f.wait();
   array<T, S> full(static_cast<std::size_t>(A.num_vertices()));
   fill_zero(full);  // entries no row here names: never read, but defined
   K::scatter(plan.recv_global.data(), std::int64_t(f.recv.size()), f.recv.data(), full.data());
@@ -244,9 +245,10 @@ void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_
   if (y_local.size() != std::size_t(nl)) y_local = array<T, S>(std::size_t(nl));
   if (!A.exchange_plan().sparse) return spmv<Sr>(A.local(), gather_all(A, x_local), y_local);
   const std::shared_ptr<const dist_split_rows<V, S>> rows = A.split();
-  const x_in_flight<T, S> f = start_x_exchange(A, x_local);
+  FG_EXPECTS(x_local.data() != y_local.data() || nl == 0, "distributed spmv: x and y are the same vector");
+  x_in_flight<T, S> f = start_x_exchange(A, x_local);
   spmv<Sr>(rows->own, x_local, y_local);  // while the others' x is in flight
-  A.comm().alltoallv_finish();
+  f.wait();
   if (rows->remote.nnz() == 0) return;
   array<T, S> part(static_cast<std::size_t>(nl));
   spmv<Sr>(rows->remote, f.recv, part);

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/comm.hpp"
@@ -106,7 +107,7 @@ class dist_graph {
 ///        rank's local_vertices() entries, in local order). With the sparse exchange each rank
 ///        multiplies its own columns' entries while the others' x is in flight, then the rest
 ///        (split(); y = own · x ⊕ remote · received); with the all-gather, its rows by the whole x.
-///        Exact semirings give one rank's result to the bit.
+///        Exact semirings give one rank's result to the bit. x_local and y_local must differ.
 template <class Sr, class V, class Space>
 void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Space>& x_local,
           array<typename Sr::value_type, Space>& y_local);
@@ -115,11 +116,36 @@ void spmv(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Sp
 template <class T, class V, class Space>
 array<T, Space> gather_all(const dist_graph<V, Space>& A, const array<T, Space>& local);
 
-/// The sparse exchange's values in flight: `recv` holds, once A.comm().alltoallv_finish() is
-/// called, the entries of x this rank's rows name that other ranks own, in the plan's order (the
-/// columns of split().remote).
+/// The sparse exchange's values in flight: `recv` holds, after wait(), the entries of x this rank's
+/// rows name that other ranks own, in the plan's order (the columns of split().remote). Work queued
+/// before wait() overlaps the transfer (NCCL); the destructor waits too, so no path (an exception
+/// included) frees the buffers while the transfer may still use them.
 template <class T, class Space>
-struct x_in_flight {
+class x_in_flight {
+ public:
+  x_in_flight(communicator& c, std::size_t out, std::size_t in) : comm_(&c), send(out), recv(in) {}
+  x_in_flight(x_in_flight&& o) noexcept
+      : comm_(o.comm_), pending_(std::exchange(o.pending_, false)), send(std::move(o.send)), recv(std::move(o.recv)) {}
+  x_in_flight(const x_in_flight&) = delete;
+  x_in_flight& operator=(const x_in_flight&) = delete;
+  x_in_flight& operator=(x_in_flight&&) = delete;
+  ~x_in_flight() {
+    try {
+      wait();
+    } catch (...) {  // a destructor does not throw; the error was or will be reported elsewhere
+    }
+  }
+  /// Orders the work queued after it behind the arrival (no host wait on NCCL). Idempotent.
+  void wait() {
+    if (pending_) pending_ = false, comm_->alltoallv_finish();
+  }
+  void started() noexcept { pending_ = true; }
+
+ private:
+  communicator* comm_;
+  bool pending_ = false;
+
+ public:
   array<T, Space> send, recv;
 };
 /// @brief Collective: packs and starts the sparse exchange of A's plan (which must be sparse).
