@@ -1,4 +1,4 @@
-// The sparse exchange's plan (engine/dist_exchange.hpp); the exchange itself is x_for_rows
+// The sparse exchange's plan (engine/dist_exchange.hpp); the exchange itself is start_x_exchange
 // (engine/dist_graph.cpp). The mark kernel is the distributed store's (engine/detail/dist_kernels.hpp).
 #include "engine/dist_exchange.hpp"
 

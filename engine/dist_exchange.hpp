@@ -4,7 +4,8 @@
 // third of the others' vertices, on cnr-2000 a twentieth. The plan (which entries go from whom to
 // whom) is built collectively once per batch count and vertex count: each rank marks the columns its
 // rows name and sends the owners their ids (one all-to-all, host buffers). Each exchange is then a
-// pack, one all-to-all of values (device buffers: NCCL or MPI) and a scatter.
+// pack and one all-to-all of values (device buffers: NCCL or MPI), read by the split rows
+// (engine/dist_split.hpp) in the order received.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -37,8 +38,8 @@ struct x_exchange_plan {
   bool sparse = false;  ///< the exchange in use (every rank alike)
 };
 
-/// @brief Collective: the plan for A as it is now (dist_graph::exchange_plan keeps one; x_for_rows
-///        in engine/dist_graph.hpp uses it).
+/// @brief Collective: the plan for A as it is now (dist_graph::exchange_plan keeps one;
+///        start_x_exchange and the split rows in engine/dist_graph.hpp use it).
 template <class V, class Space>
 x_exchange_plan<Space> plan_exchange(const dist_graph<V, Space>& A, x_exchange_mode mode);
 

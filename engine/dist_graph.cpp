@@ -223,20 +223,6 @@ x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>& A, const array<T, S>&
   return f;
 }
 
-template <class T, class V, class S>
-array<T, S> x_for_rows(const dist_graph<V, S>& A, const array<T, S>& local) {
-  const x_exchange_plan<S>& plan = A.exchange_plan();
-  if (!plan.sparse) return gather_all(A, local);
-  using K = detail::dist_kernels<S>;
-  x_in_flight<T, S> f = start_x_exchange(A, local);
-  f.wait();
-  array<T, S> full(static_cast<std::size_t>(A.num_vertices()));
-  fill_zero(full);  // entries no row here names: never read, but defined
-  K::scatter(plan.recv_global.data(), std::int64_t(f.recv.size()), f.recv.data(), full.data());
-  K::scatter(plan.own_global.data(), std::int64_t(local.size()), local.data(), full.data());
-  return full;
-}
-
 template <class Sr, class V, class S>
 void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_local,
           array<typename Sr::value_type, S>& y_local) {
@@ -268,7 +254,6 @@ FG_FOR_EACH_SPMV(FG_INSTANTIATE)
 #undef FG_INSTANTIATE_IN
 #define FG_INSTANTIATE_IN(T, V, S)                                                  \
   template array<T, S> gather_all(const dist_graph<V, S>&, const array<T, S>&); \
-  template array<T, S> x_for_rows(const dist_graph<V, S>&, const array<T, S>&);      \
   template x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>&, const array<T, S>&);
 #define FG_INSTANTIATE_T(T, V) FG_INSTANTIATE_IN(T, V, host_space) FG_INSTANTIATE_IN(T, V, device_space)
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_T(float, V) FG_INSTANTIATE_T(double, V) FG_INSTANTIATE_T(std::uint8_t, V)

@@ -152,10 +152,4 @@ class x_in_flight {
 template <class T, class V, class Space>
 x_in_flight<T, Space> start_x_exchange(const dist_graph<V, Space>& A, const array<T, Space>& local);
 
-/// @brief Collective: x as this rank's rows read it (n entries, global ids), from every rank's
-///        local entries: by A's exchange plan (exchange_plan()) the entries its rows name (the
-///        rest 0), or all of them by the all-gather.
-template <class T, class V, class Space>
-array<T, Space> x_for_rows(const dist_graph<V, Space>& A, const array<T, Space>& local);
-
 }  // namespace fg

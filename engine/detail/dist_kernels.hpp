@@ -20,9 +20,6 @@ struct dist_kernels;
   /* the sparse exchange of x (engine/dist_exchange.hpp): out[i] = in[index[i]] for i < count */  \
   template <class T>                                                                              \
   static void gather(const vertex_t* index, std::int64_t count, const T* in, T* out);           \
-  /* out[index[i]] = in[i] for i < count (the indices distinct) */                               \
-  template <class T>                                                                              \
-  static void scatter(const vertex_t* index, std::int64_t count, const T* in, T* out);          \
   /* named[col[j]] = 1 for j < count: the columns a rank's rows name */                          \
   static void mark(const vertex_t* col, std::int64_t count, std::uint8_t* named);                \
   /* out[index[i]] = first + i for i < count: ids numbered in the order index lists them */      \
