@@ -11,7 +11,6 @@
 #include "core/semiring.hpp"
 #include "engine/cost_model.hpp"
 #include "engine/profile.hpp"
-#include "engine/detail/dist_kernels.hpp"
 #include "engine/dist_split.hpp"
 #include "engine/views.hpp"
 
@@ -84,16 +83,10 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   res.setup_bytes = c.bytes_sent() - sent0;
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double d = opt.damping, tol_n = opt.tol * double(n);
-  array<double, S> part(static_cast<std::size_t>(remote.run ? nl : 0));
+  array<double, S> part;
   while (res.iterations < opt.max_iter) {
-    if (sparse) {
-      x_in_flight<double, S> f = start_x_exchange(At, scaled);
-      view.run(scaled, y);  // the own columns, by local id, while the others' scores are in flight
-      f.wait();
-      if (remote.run) {
-        remote.run(f.recv, part);
-        detail::dist_kernels<S>::template join<plus_times<double>>(part.data(), nl, y.data());
-      }
+    if (sparse) {  // the own columns while the others' scaled scores are in flight
+      multiply_split<plus_times<double>>(At, scaled, y, part, view.run, remote.run);
     } else {
       view.run(gather_all(At, scaled), y);  // every rank's scaled scores, in global ids
     }

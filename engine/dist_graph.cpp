@@ -9,6 +9,8 @@
 // costs are four collectives whatever P is (docs/distributed.md counts their bytes).
 #include "engine/dist_graph.hpp"
 
+#include <functional>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -232,13 +234,10 @@ void spmv(const dist_graph<V, S>& A, const array<typename Sr::value_type, S>& x_
   if (!A.exchange_plan().sparse) return spmv<Sr>(A.local(), gather_all(A, x_local), y_local);
   const std::shared_ptr<const dist_split_rows<V, S>> rows = A.split();
   FG_EXPECTS(x_local.data() != y_local.data() || nl == 0, "distributed spmv: x and y are the same vector");
-  x_in_flight<T, S> f = start_x_exchange(A, x_local);
-  spmv<Sr>(rows->own, x_local, y_local);  // while the others' x is in flight
-  f.wait();
-  if (rows->remote.nnz() == 0) return;
-  array<T, S> part(static_cast<std::size_t>(nl));
-  spmv<Sr>(rows->remote, f.recv, part);
-  detail::dist_kernels<S>::template join<Sr>(part.data(), nl, y_local.data());
+  using run = std::function<void(const array<T, S>&, array<T, S>&)>;
+  array<T, S> part;
+  multiply_split<Sr>(A, x_local, y_local, part, [&](const array<T, S>& x, array<T, S>& y) { spmv<Sr>(rows->own, x, y); },
+                     rows->remote.nnz() == 0 ? run{} : run{[&](const array<T, S>& x, array<T, S>& y) { spmv<Sr>(rows->remote, x, y); }});
 }
 
 #define FG_INSTANTIATE_IN(V, S) template class dist_graph<V, S>;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/comm.hpp"
+#include "engine/detail/dist_kernels.hpp"
 #include "engine/dist_exchange.hpp"
 #include "engine/dist_partition.hpp"
 #include "engine/dist_split.hpp"
@@ -151,5 +152,22 @@ class x_in_flight {
 /// @brief Collective: packs and starts the sparse exchange of A's plan (which must be sparse).
 template <class T, class V, class Space>
 x_in_flight<T, Space> start_x_exchange(const dist_graph<V, Space>& A, const array<T, Space>& local);
+
+/// @brief Collective: y = own · x_local ⊕ remote · received over semiring Sr, for any reader of the
+///        split rows (split(); the store's kernels, or views of them): the exchange is started,
+///        own(x_local, y) runs while it is in flight, then, when `remote` is given, remote(received,
+///        part) and the join. part: scratch of local_vertices() entries (kept by an iterative caller).
+template <class Sr, class V, class Space, class Own, class Remote>
+void multiply_split(const dist_graph<V, Space>& A, const array<typename Sr::value_type, Space>& x_local,
+                    array<typename Sr::value_type, Space>& y, array<typename Sr::value_type, Space>& part, Own&& own,
+                    Remote&& remote) {
+  x_in_flight<typename Sr::value_type, Space> f = start_x_exchange(A, x_local);
+  own(x_local, y);
+  f.wait();
+  if (!remote) return;
+  if (part.size() != y.size()) part = array<typename Sr::value_type, Space>(y.size());
+  remote(f.recv, part);
+  detail::dist_kernels<Space>::template join<Sr>(part.data(), std::int64_t(y.size()), y.data());
+}
 
 }  // namespace fg
