@@ -83,8 +83,9 @@ void for_each_slice(const spmm_operand<V>& A, const spmm_operand<V>& B, const ma
   // The CUDA bins come out of the count's pass (one host read for both).
   constexpr bool device_bins = has_bins && std::is_same_v<S, device_space>;
   array<std::uint8_t, S> label(device_bins ? std::size_t(A.rows) : 0);
+  array<vertex_t, S> order(device_bins ? std::size_t(A.rows) : 0);
   detail::spmm_row_bins bins;
-  bins.label = label.data(), bins.masked = bool(mask);
+  bins.label = label.data(), bins.order = order.data(), bins.masked = bool(mask);
   detail::product_totals total;
   run_phase(opt, "count", [&] {
     total = K::count_products(A, B, c, ptr.data(), cost.data(), device_bins ? &bins : nullptr);

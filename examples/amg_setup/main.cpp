@@ -64,6 +64,8 @@ struct galerkin_times {
   double dcsr = 0, esc = 0, cusparse = -1, esc_diff = 0, cusparse_diff = 0;
   double phases_ms = 0, count_ms = 0, multiply_ms = 0;  // one more DCSR run and its SpMM phases; the rest builds the stores
   spmm_stats ap, rap;                     // partial products and entries of A P and R (A P), all levels
+  struct level { vertex_t rows = 0; offset_t products = 0; double dcsr = 0, esc = 0, cusparse = -1; };
+  std::vector<level> levels;              // the same medians, level by level: where the time goes
 };
 
 // The Galerkin products of every level, by each method, medians of `runs` after one warm-up.
@@ -78,19 +80,25 @@ galerkin_times time_galerkin(const amg<space>& m, int runs) {
     const auto Pd = dcsr_matrix<double, space>::from_csr(m.P(k), rect), Rd = dcsr_matrix<double, space>::from_csr(m.R(k), rect);
     csr_matrix<double, space> by_dcsr, by_esc, by_cusparse;
     dcsr_matrix<double, space> rap;  // the product stays a DCSR store, as the next level's A can
-    t.dcsr += median_seconds([&] { rap = spmm<plus_times<double>>(Rd, spmm<plus_times<double>>(Ad, Pd)); });
+    galerkin_times::level& l = t.levels.emplace_back();
+    l.rows = m.A(k).rows;
+    l.dcsr = median_seconds([&] { rap = spmm<plus_times<double>>(Rd, spmm<plus_times<double>>(Ad, Pd)); });
+    t.dcsr += l.dcsr;
     by_dcsr = rap.to_csr();
     spmm_options phases;
     bench::device_timer inner;
     phases.timed = [&](const char* phase, const std::function<void()>& work) {
       (std::string(phase) == "count" ? t.count_ms : t.multiply_ms) += inner.time_ms(work);
     };
+    const offset_t before = t.ap.products + t.rap.products;
     t.phases_ms += timer.time_ms([&] { (void)spmm<plus_times<double>>(Rd, spmm<plus_times<double>>(Ad, Pd, phases, &t.ap), phases, &t.rap); });
-    t.esc += median_seconds([&] { by_esc = bench::spgemm_esc(m.R(k), bench::spgemm_esc(m.A(k), m.P(k))); });
+    l.products = t.ap.products + t.rap.products - before;
+    l.esc = median_seconds([&] { by_esc = bench::spgemm_esc(m.R(k), bench::spgemm_esc(m.A(k), m.P(k))); });
+    t.esc += l.esc;
     t.esc_diff = std::max(t.esc_diff, difference(by_esc, by_dcsr));
     if (bench::have_cusparse_spgemm()) {
-      t.cusparse = std::max(t.cusparse, 0.0) +
-                   median_seconds([&] { by_cusparse = bench::spgemm_cusparse(m.R(k), bench::spgemm_cusparse(m.A(k), m.P(k))); });
+      l.cusparse = median_seconds([&] { by_cusparse = bench::spgemm_cusparse(m.R(k), bench::spgemm_cusparse(m.A(k), m.P(k))); });
+      t.cusparse = std::max(t.cusparse, 0.0) + l.cusparse;
       t.cusparse_diff = std::max(t.cusparse_diff, difference(by_cusparse, by_dcsr));
     }
   }
@@ -146,6 +154,11 @@ int main(int argc, char** argv) {
       fmt::print("  DCSR SpMM, all levels: count {:.3f} ms, multiply {:.3f} ms, the rest (stores) {:.3f} ms; products / entries: "
                  "A P {} / {}, R (A P) {} / {}\n", t.count_ms, t.multiply_ms, t.phases_ms - t.count_ms - t.multiply_ms, t.ap.products,
                  t.ap.entries, t.rap.products, t.rap.entries);
+      for (std::size_t k = 0; k < t.levels.size(); ++k) {
+        const galerkin_times::level& l = t.levels[k];
+        fmt::print("  level {}: {:>9} rows {:>10} products: DCSR {:.3f} ms, CSR/COO {:.3f} ms, cuSPARSE {}\n", k, l.rows, l.products,
+                   1e3 * l.dcsr, 1e3 * l.esc, l.cusparse < 0 ? "-" : fmt::format("{:.3f} ms", 1e3 * l.cusparse));
+      }
       if (t.esc_diff > 1e-10 || t.cusparse_diff > 1e-10)
         throw error(fmt::format("the Galerkin products differ: esc {:.2e}, cusparse {:.2e} (relative)", t.esc_diff, t.cusparse_diff));
       json += fmt::format(

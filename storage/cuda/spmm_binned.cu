@@ -198,9 +198,109 @@ __global__ void list_rows_kernel(const std::uint8_t* __restrict__ label, std::in
   order[starts.at[b] + std::int64_t(base) + __popc(peers & ((1u << lane) - 1u))] = vertex_t(r0 + i);
 }
 
+/// count_small's first kernel: a warp a row (a coarse level's rows are long); ptr[r] and cost[r]
+/// for r <= rows, the last 0.
+template <class V>
+__global__ void count_rows_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_cost c, vertex_t rows,
+                                  offset_t* __restrict__ ptr, offset_t* __restrict__ cost) {
+  const std::int64_t w = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = int(threadIdx.x & 31);
+  if (w > rows) return;  // the whole warp
+  offset_t n = 0, len = 0;
+  if (w < rows) {
+    const auto r = vertex_t(w);
+    A.for_each_piece(r, [&](offset_t b, offset_t e) {
+      for (offset_t j = b + lane; j < e; j += 32) {
+        const vertex_t k = A.col[j];
+        n += k < B.rows ? B.size(k) : 0;
+      }
+    });
+    len = A.size(r);
+  }
+  for (int d = 16; d > 0; d >>= 1) n += __shfl_xor_sync(0xffffffffu, n, d);
+  if (lane == 0) ptr[w] = n, cost[w] = w < rows ? c.of(n, len) : 0;
+}
+
+constexpr int small_threads = 1024, small_items = 4;
+using small_scan = cub::BlockScan<offset_t, small_threads>;
+
+/// a[0, n) scanned in place (exclusive) by the whole block; every thread gets the total.
+__device__ offset_t scan_in_place(offset_t* a, std::int64_t n, typename small_scan::TempStorage& tmp) {
+  offset_t carry = 0;
+  for (std::int64_t i0 = 0; i0 < n; i0 += small_threads * small_items) {
+    const std::int64_t at = i0 + std::int64_t(threadIdx.x) * small_items;
+    offset_t in[small_items], ex[small_items], total = 0;
+#pragma unroll
+    for (int k = 0; k < small_items; ++k) in[k] = at + k < n ? a[at + k] : 0;
+    small_scan(tmp).ExclusiveSum(in, ex, total);
+#pragma unroll
+    for (int k = 0; k < small_items; ++k)
+      if (at + k < n) a[at + k] = carry + ex[k];
+    carry += total;
+    __syncthreads();  // tmp is reused, and the stores are seen by the whole block after it
+  }
+  return carry;
+}
+
+/// count_small's second kernel, one block: the scans, the labels, the bins' sizes and the rows
+/// listed bin after bin (a warp's rows of one bin in consecutive places, as list_rows_kernel).
+template <class V>
+__global__ void __launch_bounds__(small_threads)
+small_bins_kernel(spmm_operand<V> A, vertex_t rows, bool masked, offset_t* __restrict__ ptr, offset_t* __restrict__ cost,
+                  std::uint8_t* __restrict__ label, vertex_t* __restrict__ order, offset_t* __restrict__ out) {
+  __shared__ typename small_scan::TempStorage tmp;
+  __shared__ int hist[spmm_hash_bins], at[spmm_hash_bins];
+  const int t = int(threadIdx.x);
+  if (t < spmm_hash_bins) hist[t] = 0;
+  const offset_t products = scan_in_place(ptr, std::int64_t(rows) + 1, tmp);  // its barriers order the zeroing too
+  const offset_t bytes = scan_in_place(cost, std::int64_t(rows) + 1, tmp);
+  for (vertex_t r = t; r < rows; r += small_threads) {
+    const offset_t p = ptr[r + 1] - ptr[r];
+    const int b = masked ? spmm_bin(p) : spmm_hash_bin(p, A.size(r));
+    label[r] = std::uint8_t(b);
+    atomicAdd(&hist[b], 1);
+  }
+  __syncthreads();
+  if (t == 0)
+    for (int b = 0, sum = 0; b < spmm_hash_bins; ++b) at[b] = sum, sum += hist[b];
+  __syncthreads();
+  for (vertex_t r = t; r < rows; r += small_threads) {
+    const int b = label[r];
+    const unsigned peers = __match_any_sync(__activemask(), b);
+    const int lane = t & 31, leader = __ffs(peers) - 1;
+    int base = 0;
+    if (lane == leader) base = atomicAdd(&at[b], __popc(peers));
+    base = __shfl_sync(peers, base, leader);
+    order[base + __popc(peers & ((1u << lane) - 1u))] = r;
+  }
+  if (t < 2 + spmm_hash_bins) out[t] = t == 0 ? products : t == 1 ? bytes : offset_t(hist[t - 2]);
+}
+
+__global__ void __launch_bounds__(small_threads) scan_small_kernel(offset_t* count, std::int64_t n) {
+  __shared__ typename small_scan::TempStorage tmp;
+  (void)scan_in_place(count, n, tmp);
+}
+
 }  // namespace
 
 namespace spmm_device {
+template <class V>
+void count_small(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c, offset_t* ptr,
+                 offset_t* cost, spmm_row_bins& bins, offset_t* out) {
+  constexpr int threads = 256;
+  const std::int64_t lanes = (std::int64_t(A.rows) + 1) * 32;
+  count_rows_kernel<V><<<unsigned((lanes + threads - 1) / threads), threads>>>(A, B, c, A.rows, ptr, cost);
+  FG_CUDA_CHECK_LAUNCH();
+  small_bins_kernel<V><<<1, small_threads>>>(A, A.rows, bins.masked, ptr, cost, bins.label, bins.order, out);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+offset_t scan_small(offset_t* count, std::int64_t n) {
+  scan_small_kernel<<<1, small_threads>>>(count, n + 1);
+  FG_CUDA_CHECK_LAUNCH();
+  return read_offset(count + n);
+}
+
 template <class V>
 void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
                 std::uint8_t* label, offset_t* hist) {
@@ -211,8 +311,10 @@ void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vert
   label_rows_kernel<V><<<unsigned(blocks), threads>>>(A, ptr, r0, r1, masked, label, hist);
   FG_CUDA_CHECK_LAUNCH();
 }
-#define FG_INSTANTIATE(V) \
-  template void label_rows<V>(const spmm_operand<V>&, const offset_t*, vertex_t, vertex_t, bool, std::uint8_t*, offset_t*);
+#define FG_INSTANTIATE(V)                                                                                              \
+  template void label_rows<V>(const spmm_operand<V>&, const offset_t*, vertex_t, vertex_t, bool, std::uint8_t*, offset_t*); \
+  template void count_small<V>(const spmm_operand<V>&, const spmm_operand<V>&, const spmm_cost&, offset_t*, offset_t*,      \
+                               spmm_row_bins&, offset_t*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 }  // namespace spmm_device
@@ -236,9 +338,11 @@ spmm_workspace<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::mu
   std::array<offset_t, spmm_hash_bins> bin_rows{};
   array<std::uint8_t, device_space> own_label;
   std::uint8_t* l = nullptr;
+  vertex_t* listed = nullptr;  // count_small's list
   if (given != nullptr && given->filled && given->masked == masked && r0 == 0 && r1 == A.rows) {
     l = given->label;
     bin_rows = given->rows;
+    if (given->listed) listed = given->order;
   } else {
     own_label = array<std::uint8_t, device_space>(static_cast<std::size_t>(n));
     array<offset_t, device_space> hist(spmm_hash_bins);
@@ -252,9 +356,9 @@ spmm_workspace<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::mu
   // stable radix sort of the labels took four launches and a temporary.
   std::vector<std::int64_t> bs(std::size_t(bins) + 1, 0);
   for (int b = 0; b < bins; ++b) bs[std::size_t(b) + 1] = bs[std::size_t(b)] + bin_rows[std::size_t(b)];
-  array<vertex_t, device_space> order(static_cast<std::size_t>(n));
-  vertex_t* o = order.data();
-  if (n > 0) {
+  array<vertex_t, device_space> order(listed != nullptr ? 0 : static_cast<std::size_t>(n));
+  vertex_t* o = listed != nullptr ? listed : order.data();
+  if (n > 0 && listed == nullptr) {
     bin_starts starts{};
     for (int b = 0; b <= bins; ++b) starts.at[b] = bs[std::size_t(b)];
     array<unsigned long long, device_space> cursor(spmm_hash_bins);

@@ -62,12 +62,15 @@ FG_HD inline int spmm_hash_bin(offset_t p, offset_t a) {
 
 /// The CUDA bins of every row, made by count_products in the same pass and read back with its
 /// totals (one host read per SpMM, not one for the totals and one for the bins): label[r] =
-/// spmm_bin (masked) or spmm_hash_bin (unmasked) of row r, rows[b] = rows in bin b. Twins without
-/// bins leave `rows` empty; multiply_rows then bins the rows itself when it has bins.
+/// spmm_bin (masked) or spmm_hash_bin (unmasked) of row r, rows[b] = rows in bin b, and for a
+/// few rows (a coarse AMG level) the rows listed by bin as well. Twins without bins leave `rows`
+/// empty; multiply_rows then bins the rows itself when it has bins.
 struct spmm_row_bins {
   std::uint8_t* label = nullptr;  ///< device array of A.rows entries
+  vertex_t* order = nullptr;      ///< device array of A.rows entries: the rows listed bin after bin
   bool masked = false;
   bool filled = false;  ///< rows[] holds the counts (set by count_products)
+  bool listed = false;  ///< order[] holds the list (count_products of a few rows, CUDA build)
   std::array<offset_t, spmm_hash_bins> rows{};
 };
 

@@ -27,6 +27,17 @@ template <class V>
 product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c,
                                  offset_t* ptr, offset_t* cost, spmm_row_bins* bins) {
   const vertex_t rows = A.rows;
+  constexpr int nb = spmm_hash_bins;
+#if defined(FG_WITH_CUDA)
+  if (rows < spmm_device::small_rows && bins != nullptr && bins->label != nullptr && bins->order != nullptr && rows > 0) {
+    array<offset_t, device_space> out(2 + nb);
+    spmm_device::count_small(A, B, c, ptr, cost, *bins, out.data());
+    const std::vector<offset_t> h = to_vector(out);
+    std::copy(h.begin() + 2, h.end(), bins->rows.begin());
+    bins->filled = bins->listed = true;
+    return {h[0], h[1]};
+  }
+#endif
   if (rows >= few_rows) {  // a thread a row
     parallel_for(std::int64_t(rows) + 1, FG_LAMBDA(std::int64_t r) {
       offset_t n = 0;
@@ -60,7 +71,6 @@ product_totals K::count_products(const spmm_operand<V>& A, const spmm_operand<V>
   // small SpMM (a coarse AMG level) is made of such waits.
   thrust::exclusive_scan(policy(), ptr, ptr + rows + 1, ptr);  // (a zip of both took 2x as long)
   thrust::exclusive_scan(policy(), cost, cost + rows + 1, cost);
-  constexpr int nb = spmm_hash_bins;
   array<offset_t, device_space> out(2 + nb);
   offset_t* o = out.data();
   parallel_for(2 + nb, FG_LAMBDA(std::int64_t i) { o[i] = i == 0 ? ptr[rows] : i == 1 ? cost[rows] : 0; });
@@ -135,6 +145,9 @@ constexpr offset_t pack_tile = 4096, pack_lanes = 1;
 #endif
 
 offset_t K::scan_counts(offset_t* count, std::int64_t n) {
+#if defined(FG_WITH_CUDA)
+  if (n < spmm_device::small_rows) return spmm_device::scan_small(count, n);
+#endif
   thrust::exclusive_scan(policy(), count, count + n + 1, count);  // count[n] is 0: the total lands there
   return spmm_device::read_offset(count + n);
 }

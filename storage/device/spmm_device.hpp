@@ -22,6 +22,18 @@ template <class V>
 void label_rows(const spmm_operand<V>& A, const offset_t* ptr, vertex_t r0, vertex_t r1, bool masked,
                 std::uint8_t* label, offset_t* hist);
 
+/// CUDA build: a product of at most small_rows rows (a coarse AMG level) is counted by two kernels:
+/// a warp a row, then one block that scans the counts and the costs, labels the rows, lists them
+/// by bin (bins.order) and writes out[0] = products, out[1] = cost, out[2 + b] = rows in bin b.
+/// Where the general path took nine launches and two scans' temporaries: such a product is made
+/// of launches and waits, not of work.
+inline constexpr vertex_t small_rows = 8192;
+template <class V>
+void count_small(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_cost& c, offset_t* ptr,
+                 offset_t* cost, spmm_row_bins& bins, offset_t* out);
+/// CUDA build: exclusive scan of n + 1 counts (n < small_rows) by one block; returns the total.
+offset_t scan_small(offset_t* count, std::int64_t n);
+
 /// Host copy of one entry of a device array.
 offset_t read_offset(const offset_t* p);
 
