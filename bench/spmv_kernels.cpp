@@ -120,20 +120,6 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
                                     f->bytes(), "DBG renumbering, merge path"};
                }});
-  // The hub variant of merge path (csr_merge_matrix::hub: x's first entries in shared memory), on
-  // the matrix as given and over the DBG renumbering, whose first columns are the most read.
-  k.push_back({"csr_hub", [](const csr_matrix<V, D>& A) {
-                 auto f = std::make_shared<csr_merge_matrix<V, D>>(to_csr_merge(A, true));
-                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
-                                    f->bytes(), "merge path, x's first entries in shared memory"};
-               }});
-  k.push_back({"dbg_hub", [](const csr_matrix<V, D>& A) {
-                 auto o = std::make_shared<const vertex_order<D>>(degree_grouped_order(A));
-                 using F = reordered_matrix<csr_merge_matrix<V, D>, D>;
-                 auto f = std::make_shared<F>(F{o, to_csr_merge(permute(A, *o), true)});
-                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
-                                    f->bytes(), "DBG renumbering, merge path, hub x in shared memory"};
-               }});
   k.push_back({"dbg_vector", [](const csr_matrix<V, D>& A) {
                  auto o = std::make_shared<const vertex_order<D>>(degree_grouped_order(A));
                  using F = reordered_matrix<csr_matrix<V, D>, D>;

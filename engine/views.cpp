@@ -49,7 +49,6 @@ spmv_view<V, S> renumbered(const std::string& name, csr_matrix<V, S>&& c, Conver
 
 std::string unrenumbered(const std::string& kernel) {
   if (kernel == "dbg_merge") return "csr_merge";
-  if (kernel == "dbg_hub") return "csr_hub";
   if (kernel == "dbg_vector") return "csr_vector";
   return kernel;
 }
@@ -77,8 +76,8 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
       else v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv_scalar<Sr>(*f, x, y); };
     } else if (kernel == "csr_adaptive") {
       v = owning<V, S>(kernel, to_csr_adaptive(c));
-    } else if (kernel == "csr_merge" || kernel == "csr_hub") {
-      v = owning<V, S>(kernel, to_csr_merge(c, kernel == "csr_hub"));
+    } else if (kernel == "csr_merge") {
+      v = owning<V, S>(kernel, to_csr_merge(c));
     } else if (kernel == "cmrs") {
       v = owning<V, S>(kernel, to_cmrs(c));
     } else if (kernel == "cmrs_modified") {
@@ -95,9 +94,8 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
       v = owning<V, S>(kernel, to_suraa(c, o));
     } else if (kernel == "adcsr") {
       v = owning<V, S>(kernel, to_adcsr(c));
-    } else if (kernel == "dbg_merge" || kernel == "dbg_hub") {
-      const bool hub = kernel == "dbg_hub";
-      v = renumbered<V, S>(kernel, std::move(c), [hub](const csr_matrix<V, S>& p) { return to_csr_merge(p, hub); });
+    } else if (kernel == "dbg_merge") {
+      v = renumbered<V, S>(kernel, std::move(c), [](const csr_matrix<V, S>& p) { return to_csr_merge(p); });
     } else if (kernel == "dbg_vector") {
       v = renumbered<V, S>(kernel, std::move(c), [](csr_matrix<V, S>& p) { return std::move(p); });
     } else {

@@ -9,10 +9,9 @@
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
-# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), hub (issue 22: the hub kernel at 1, 2, 4 blocks
-# an SM), profile (ncu counters of issue 22's
+# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
 # csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all
-# but scaling, hub and profile). All of them take longer than one device call (600 s) now: run it as
+# but scaling and profile). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
@@ -147,15 +146,6 @@ want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float
 want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \
   --kernels $loc_kernels "${loc_set[@]}"
 want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank --runs 3 --kernels auto,$loc_kernels rmat:24
-# hub (not in the default set; issue 22): merge path with x's first entries in shared memory
-# (csr_hub, dbg_hub) beside csr_merge, dbg_merge and cuSPARSE, at 1, 2 and 4 blocks an SM on rmat-24,
-# then at the default on the whole power-law set.
-for b in 1 2 4; do
-  want hub && step "hub-$b" 300 env FG_HUB_BLOCKS=$b build/cuda/fluxgraph bench spmv --types float,double \
-    --kernels csr_merge,dbg_merge,csr_hub,dbg_hub rmat:24
-done
-want hub && step hub-set 300 build/cuda/fluxgraph bench spmv --types float,double --kernels csr_merge,dbg_merge,dbg_hub \
-  --json "$out/hub.json" "${loc_set[@]::${#loc_set[@]}-1}"
 # profile (not in the default set): ncu counters of the kernels the open issues are stuck on.
 # Issue 22: where csr_merge's time goes on rmat-24 (x gathered from L2 or DRAM, L1 hits), in the
 # input order and the DBG order; issue 21: every kernel of level 0 of the 2D Galerkin product.
@@ -223,15 +213,11 @@ show cupy-cg && cat "$out/cupy-cg.log"
 for f in locality locality-cached; do
   show $f && echo "-- $f: bench spmv (issue 22; speedup vs cuSPARSE after x) --" && grep -E "^[a-z].*\(|^  (float|double|pattern) " "$out/$f.log"
 done
-for f in hub-1 hub-2 hub-4 hub-set; do
-  show $f && echo "-- $f: bench spmv (issue 22; FG_HUB_BLOCKS = the number; speedup vs cuSPARSE after x) --" &&
-    grep -E "^[a-z].*\(|^  (float|double|pattern) " "$out/$f.log"
-done
 show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per iteration) --" && grep -vE "^device" "$out/locality-pagerank.log"
 show dist && echo "-- distributed store on the GPU (issue 24) --" && grep -E "^ranks:|checks passed|FAIL" "$out/dist.log"
 show scaling && echo "-- scaling: bench dist, P = 1 and one rank per GPU (issue 25) --" && grep -vE "^device|^\[" "$out/scaling.log"
 show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
-for f in spmv.json hub.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points closure.json; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
+for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points closure.json; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done
 exit $status

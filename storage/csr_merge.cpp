@@ -11,10 +11,9 @@
 namespace fg {
 
 template <class V, class S>
-csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A, bool hub) {
+csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
   using K = detail::csr_merge_kernels<S>;
   csr_merge_matrix<V, S> m;
-  m.hub = hub;
   m.csr = clone_csr<S>(A);
   m.tile_items = csr_merge_tile_items<V>;
   const offset_t items = offset_t(A.rows) + A.nnz();
@@ -49,8 +48,8 @@ void spmv(const csr_merge_matrix<V, S>& A, const array<typename Sr::value_type, 
 }
 
 #define FG_CONVERT(V)                                                                            \
-  template csr_merge_matrix<V, host_space> to_csr_merge(const csr_matrix<V, host_space>&, bool);       \
-  template csr_merge_matrix<V, device_space> to_csr_merge(const csr_matrix<V, device_space>&, bool);
+  template csr_merge_matrix<V, host_space> to_csr_merge(const csr_matrix<V, host_space>&);       \
+  template csr_merge_matrix<V, device_space> to_csr_merge(const csr_matrix<V, device_space>&);
 FG_FOR_EACH_VALUE(FG_CONVERT)
 #undef FG_CONVERT
 #define FG_SPMV_FORMAT csr_merge_matrix

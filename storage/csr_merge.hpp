@@ -59,7 +59,6 @@ struct csr_merge_view {
   const std::uint32_t* row_end32 = nullptr;  ///< row_ptr[1..rows] in 32 bits when nnz < 2^31, else null
   void* carry = nullptr;                ///< tiles slots of 8 bytes (any semiring's value type)
   offset_t tiles = 0, nruns = 0, tile_items = 0;
-  bool hub = false;                     ///< the CUDA kernel keeps x's first entries in shared memory
 };
 
 template <class V, class Space>
@@ -75,13 +74,6 @@ struct csr_merge_matrix {
   /// run its device SpMV concurrently. Empty in host_space: the reference twin keeps its own.
   mutable array<std::uint64_t, Space> carry;
   offset_t tiles = 0, tile_items = 0;
-  /// The hub variant (CUDA build; other twins read x as usual): a persistent grid of FG_HUB_BLOCKS
-  /// (default 2) blocks an SM, each loading x's first entries into shared memory once, as many as
-  /// fit beside the tile staging and no more than its share of the nonzeros, and reading the rest
-  /// from global memory. Over a degree-grouped numbering (DBG: the most-read columns first) those
-  /// entries take the largest share of the gathers, whose L2 -> SM traffic bounds csr_merge on
-  /// power-law graphs (bench/NOTES.md, issue 22). Same tiles, carries and order: bit-equal sums.
-  bool hub = false;
 
   std::size_t bytes() const noexcept {
     return csr.bytes() + coords.bytes() + runs.bytes() + row_end32.bytes() +
@@ -89,14 +81,13 @@ struct csr_merge_matrix {
   }
   csr_merge_view<V> view() const noexcept {
     return {csr.view(), coords.data(), runs.data(), row_end32.empty() ? nullptr : row_end32.data(), carry.data(), tiles,
-            offset_t(runs.size()), tile_items, hub};
+            offset_t(runs.size()), tile_items};
   }
 };
 
-/// @brief Copies A and precomputes its merge-path tiles, fix-up runs and carry scratch (hub: see
-///        csr_merge_matrix::hub).
+/// @brief Copies A and precomputes its merge-path tiles, fix-up runs and carry scratch.
 template <class V, class Space>
-csr_merge_matrix<V, Space> to_csr_merge(const csr_matrix<V, Space>& A, bool hub = false);
+csr_merge_matrix<V, Space> to_csr_merge(const csr_matrix<V, Space>& A);
 
 /// @brief y = A (+).(x) x over semiring S. Device: two kernels on the default stream, returns
 ///        asynchronously like the other CSR kernels.

@@ -12,11 +12,7 @@
 // kernel on the same stream folds each run of carries into y (no atomics: the semiring may be
 // min-plus or or-and; no host sync; no allocation: slots and runs come from the conversion).
 #include <algorithm>
-#include <cstdlib>
-#include <map>
-#include <mutex>
 
-#include "core/cuda_check.hpp"
 #include "core/semiring.hpp"
 #include "storage/cuda/vector_common.cuh"
 #include "storage/detail/csr_merge_kernels.hpp"
@@ -39,23 +35,14 @@ struct merge_shared {
   int warp_key[warps];  ///< ... and its row
 };
 
-/// x[c] through the read-only path (the gathers go through a lambda, which must not cost it).
-template <class T>
-__device__ inline T load_x(const T* p) {
-  if constexpr (sizeof(T) == 1) return T(__ldg(reinterpret_cast<const unsigned char*>(p)));
-  else return __ldg(p);
-}
-
-/// One tile of the merge path, by the whole block; gather(c) reads x[c]. The block may run another
-/// tile right after: the next staging only overwrites what every thread finished reading before the
-/// second barrier, and `incl` is rewritten only after the next tile's first.
-template <class Sr, class V, class Gather>
-__device__ void merge_tile(const csr_merge_view<V>& A, offset_t tile,
-                           merge_shared<typename Sr::value_type, threads * csr_merge_items_per_thread<V>>& s,
-                           Gather&& gather, typename Sr::value_type* __restrict__ y, bool stream) {
+template <class Sr, class V>
+__global__ void __launch_bounds__(threads)
+csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict__ x,
+                 typename Sr::value_type* __restrict__ y, bool stream) {
   using T = typename Sr::value_type;
-  constexpr int ipt = csr_merge_items_per_thread<V>;
-  const merge_coord c0 = A.coords[tile], c1 = A.coords[tile + 1];
+  constexpr int ipt = csr_merge_items_per_thread<V>, tile = threads * ipt;
+  __shared__ merge_shared<T, tile> s;
+  const merge_coord c0 = A.coords[blockIdx.x], c1 = A.coords[blockIdx.x + 1];
   const int a_len = int(c1.row - c0.row), b_len = int(c1.nz - c0.nz), tid = int(threadIdx.x);
   int* row_end = reinterpret_cast<int*>(s.tile);
   T* prod = reinterpret_cast<T*>(s.tile + ((std::size_t(a_len) + 1) * 4 + 7) / 8 * 8);
@@ -69,10 +56,11 @@ __device__ void merge_tile(const csr_merge_view<V>& A, offset_t tile,
     const int k = tid + i * threads;
     if (k < a_len) row_end[k] = rp32 ? int(rp32[k] - std::uint32_t(c0.nz)) : int(rp[k] - c0.nz);
     if (k < b_len)
-      prod[k] = Sr::mul(matrix_value<V>(A.csr.val, c0.nz + k, Sr::pattern_value(), stream), gather(matrix_load(col + k, stream)));
+      prod[k] = Sr::mul(matrix_value<V>(A.csr.val, c0.nz + k, Sr::pattern_value(), stream), x[matrix_load(col + k, stream)]);
   }
   if (tid == 0) row_end[a_len] = b_len;  // the next row end lies past the tile: its nonzeros come first
   __syncthreads();
+
   // This thread's start: the path point on its diagonal of the tile (merge_path_search, in shared memory).
   const int d = std::min(tid * ipt, a_len + b_len);
   int lo = std::max(0, d - b_len), hi = std::min(d, a_len);
@@ -126,33 +114,7 @@ __device__ void merge_tile(const csr_merge_view<V>& A, offset_t tile,
   // The previous thread stopped in row r0: its inclusive value is everything row r0 got before us.
   if (r > r0) y[c0.row + r0] = Sr::add(tid > 0 ? s.incl[tid - 1] : Sr::zero(), head);
   // The last thread stops at the tile's end point: its value is the tile's carry (row c1.row).
-  if (tid == threads - 1) static_cast<T*>(A.carry)[tile] = v;
-}
-
-
-template <class Sr, class V>
-__global__ void __launch_bounds__(threads)
-csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict__ x,
-                 typename Sr::value_type* __restrict__ y, bool stream) {
-  using T = typename Sr::value_type;
-  __shared__ merge_shared<T, threads * csr_merge_items_per_thread<V>> s;
-  merge_tile<Sr, V>(A, offset_t(blockIdx.x), s, [x](vertex_t c) { return load_x(x + c); }, y, stream);
-}
-
-/// The hub variant (csr_merge_matrix::hub): a persistent grid; each block keeps x's first `hub`
-/// entries in (dynamic) shared memory and runs the tiles blockIdx.x, + gridDim.x, ...
-template <class Sr, class V>
-__global__ void __launch_bounds__(threads)
-csr_merge_hub_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict__ x,
-                     typename Sr::value_type* __restrict__ y, bool stream, int hub) {
-  using T = typename Sr::value_type;
-  __shared__ merge_shared<T, threads * csr_merge_items_per_thread<V>> s;
-  extern __shared__ __align__(16) unsigned char hub_bytes[];
-  T* xs = reinterpret_cast<T*>(hub_bytes);
-  for (int i = int(threadIdx.x); i < hub; i += threads) xs[i] = load_x(x + i);
-  __syncthreads();
-  const auto gather = [xs, x, hub](vertex_t c) { return c < hub ? xs[c] : load_x(x + c); };
-  for (offset_t t = blockIdx.x; t < A.tiles; t += gridDim.x) merge_tile<Sr, V>(A, t, s, gather, y, stream);
+  if (tid == threads - 1) static_cast<T*>(A.carry)[blockIdx.x] = v;
 }
 
 /// Runs longer than this are folded by the whole warp.
@@ -189,76 +151,11 @@ csr_merge_fixup(const merge_run* __restrict__ runs, offset_t nruns, const typena
 
 }  // namespace
 
-/// The hub kernel's launch on the current device: FG_HUB_BLOCKS (1-8, default 2) blocks an SM, each
-/// with the shared memory the SM has left for them beside their static arrays, checked resident by
-/// the occupancy calculator. Found once per device and kernel.
-struct hub_launch {
-  int grid = 0;
-  std::size_t bytes = 0;  ///< dynamic shared memory a block may fill with x
-};
-
-inline int hub_blocks_per_sm() {
-  static const int b = [] {
-    const char* e = std::getenv("FG_HUB_BLOCKS");
-    const int v = e ? std::atoi(e) : 2;
-    return v < 1 ? 1 : v > 8 ? 8 : v;
-  }();
-  return b;
-}
-
-template <class Kernel>
-hub_launch plan_hub(Kernel kernel) {
-  static std::mutex m;
-  static std::map<int, hub_launch> plans;
-  int dev = 0;
-  FG_CUDA_TRY(cudaGetDevice(&dev));
-  const std::lock_guard<std::mutex> lock(m);
-  auto it = plans.find(dev);
-  if (it != plans.end()) return it->second;
-  int sms = 0, per_sm = 0, optin = 0;
-  FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  FG_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  FG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  cudaFuncAttributes fa{};
-  FG_CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
-  const int blocks = hub_blocks_per_sm();
-  constexpr long reserved = 1024;  // the driver's per-block share
-  long bytes = std::min<long>(optin - long(fa.sharedSizeBytes), per_sm / blocks - long(fa.sharedSizeBytes) - reserved);
-  bytes = std::max<long>(0, bytes / 256 * 256);
-  FG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-  int resident = 0;
-  for (;; bytes -= 4096) {
-    bytes = std::max<long>(0, bytes);
-    FG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, std::size_t(bytes)));
-    if (resident >= blocks || bytes == 0) break;
-  }
-  const hub_launch h{sms * std::max(1, std::min(blocks, resident)), std::size_t(bytes)};
-  plans.emplace(dev, h);
-  return h;
-}
-
-template <class Sr, class V>
-void launch_hub(const csr_merge_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
-  using T = typename Sr::value_type;
-  const hub_launch h = plan_hub(csr_merge_hub_kernel<Sr, V>);
-  const offset_t grid = std::min<offset_t>(h.grid, A.tiles);
-  // A block keeps no more of x than its share of the merge items: past that, loading x costs it more
-  // than the gathers it saves.
-  const offset_t share = A.tiles * A.tile_items / grid;
-  const int hub = int(std::min<offset_t>({offset_t(A.csr.cols), offset_t(h.bytes / sizeof(T)), share}));
-  csr_merge_hub_kernel<Sr, V><<<unsigned(grid), threads, std::size_t(hub) * sizeof(T)>>>(A, x, y, streaming_loads(), hub);
-  FG_CUDA_CHECK_LAUNCH();
-}
-
 template <class Sr, class V>
 void csr_merge_kernels<device_space>::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x,
                                            typename Sr::value_type* y) {
-  if (A.hub) {
-    launch_hub<Sr, V>(A, x, y);
-  } else {
-    csr_merge_kernel<Sr, V><<<unsigned(A.tiles), threads>>>(A, x, y, streaming_loads());
-    FG_CUDA_CHECK_LAUNCH();
-  }
+  csr_merge_kernel<Sr, V><<<unsigned(A.tiles), threads>>>(A, x, y, streaming_loads());
+  FG_CUDA_CHECK_LAUNCH();
   if (A.nruns == 0) return;  // no row is cut by a tile boundary
   csr_merge_fixup<Sr><<<unsigned((A.nruns + vector_block - 1) / vector_block), vector_block>>>(
       A.runs, A.nruns, static_cast<const typename Sr::value_type*>(A.carry), y);

@@ -52,9 +52,7 @@ void check_matrix(const char* name, const csr_matrix<V, H>& A) {
   CAPTURE(name);
   const auto ref = to_csr_merge(A);
   const auto dev = to_csr_merge(test::csr_in<D>(A));
-  const auto hub = to_csr_merge(test::csr_in<D>(A), true);
   require_structure(A, ref);
-  REQUIRE(to_vector(hub.coords) == to_vector(dev.coords));
   REQUIRE(dev.tiles == ref.tiles);
   REQUIRE(to_vector(dev.coords) == to_vector(ref.coords));
   REQUIRE(to_vector(dev.runs) == to_vector(ref.runs));
@@ -81,11 +79,6 @@ void check_matrix(const char* name, const csr_matrix<V, H>& A) {
     test::require_spmv_equal<Sr>(A, xs, to_vector(yd), "device");
     spmv<Sr>(dev, xd, yd);  // again: the carry slots are reused, nothing accumulates across calls
     test::require_spmv_equal<Sr>(A, xs, to_vector(yd), "device, second call");
-    // The hub variant (CUDA: x's first entries in shared memory, a persistent grid) runs the same
-    // tiles in the same order: the same bits as the plain kernel.
-    auto yhub = to_space<D>(test::sentinel<T>(std::size_t(A.rows)));
-    spmv<Sr>(hub, xd, yhub);
-    REQUIRE(to_vector(yhub) == to_vector(yd));
   });
 }
 
@@ -117,14 +110,6 @@ TEST_CASE_TEMPLATE("merge-path CSR equals the reference on every test matrix", V
 TEST_CASE_TEMPLATE("merge-path CSR: long rows, rows cut by many tiles, tile edges", V, float, double, pattern) {
   test::for_each_long_row_matrix<V>([](const char* name, const csr_matrix<V, H>& A) { check_matrix<V>(name, A); });
   for_each_tile_edge_matrix<V>([](const char* name, const csr_matrix<V, H>& A) { check_matrix<V>(name, A); });
-}
-
-// The hub kernel's shared x holds ~25 K floats (12 K doubles) on an H100/H200 at 2 blocks an SM, and a
-// block keeps no more than its share of the items: 2e5 columns reach past it, and 680 (950) tiles give each
-// of its 264 blocks several tiles (the staging reused across tiles, carries from every one).
-TEST_CASE_TEMPLATE("merge-path CSR's hub kernel past its shared x, several tiles a block", V, float, double) {
-  check_matrix<V>("2e4 x 2e5, 1.2e6 power-law entries",
-                  test::random_csr<V>(17, 20000, 200000, 1200000, test::shape::power_law));
 }
 
 TEST_CASE("merge-path CSR: the tile-edge shapes have the carries they are meant to have") {
