@@ -1,12 +1,15 @@
 // The distributed store (engine/dist_graph.hpp). A batch, on every rank:
-//   1. check: each rank checks the edges it was given; one all-reduce finds the first bad edge of
-//      any rank (nothing is sent or written before every rank knows the batch is good);
-//   2. route: a counting sort of its edges by the owner of their row (host), one all-to-all of
-//      64-bit keys (local row, global column), one of weights for a valued graph;
+//   1. stage: each rank uploads the edges it was given and, where they are (Space: the GPU in the
+//      CUDA build), checks them, keys them (local row << 32 | global column) and orders them by the
+//      owner of their row; one all-reduce finds the new vertex count and whether any rank ran out of
+//      memory, one more the first bad edge of any rank (nothing is sent or written before every
+//      rank knows the batch is good);
+//   2. route: the counts (one all-to-all), an all-reduce on whether every rank can take its share,
+//      then the keys (and a valued graph's weights) by all-to-allv, device to device;
 //   3. write: its share goes into its store as one undoable batch (dcsr_matrix::apply_batch_undoable);
 //   4. vote: one all-reduce; all keep their share, or those that wrote take it back.
-// So a batch that fails anywhere leaves every rank's store as it was, and the messages a batch
-// costs are four collectives whatever P is (docs/distributed.md counts their bytes).
+// So a batch that fails anywhere leaves every rank's store as it was, the host touches only counts,
+// and a batch costs a fixed number of collectives whatever P is (docs/distributed.md counts them).
 #include "engine/dist_graph.hpp"
 
 #include <functional>
@@ -63,23 +66,45 @@ namespace {
 const char* bad_reason(int r) {
   return r == 1 ? "negative vertex id" : r == 2 ? "weight is NaN or infinite" : "bad edge";
 }
+std::int64_t total(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t(0)); }
 }  // namespace
 
+// On this rank, in Space: upload, check, key and order by owner. Nothing collective: a rank that
+// fails here (out of memory) says so in apply's first all-reduce.
 template <class V, class S>
-void dist_graph<V, S>::validate(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
-                                const std::vector<double>& weight, const std::vector<vertex_t>& del_src,
-                                const std::vector<vertex_t>& del_dst) {
-  FG_EXPECTS(src.size() == dst.size() && del_src.size() == del_dst.size() && (weight.empty() || weight.size() == src.size()),
-             "dist_graph::apply: sources, targets and weights differ in length");
+typename dist_graph<V, S>::staged dist_graph<V, S>::stage(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                                                         const std::vector<double>* weight) const {
+  using K = detail::dist_kernels<S>;
+  const auto n = std::int64_t(src.size());
+  const int P = comm_->size();
+  const bool given = weight != nullptr && !weight->empty();
+  const bool travel = !is_pattern_v<V> && weight != nullptr;  // a valued graph's insertions carry weights
+  staged s;
+  const array<vertex_t, S> r = to_space<S>(orient_ == orientation::out ? src : dst);
+  const array<vertex_t, S> c = to_space<S>(orient_ == orientation::out ? dst : src);
+  if (given) s.weight = to_space<S>(*weight);
+  s.check = K::check_batch(r.data(), c.data(), given ? s.weight.data() : nullptr, n);
+  s.count.assign(static_cast<std::size_t>(P), 0);
+  if (s.check.first_bad != INT64_MAX) return s;  // every rank rejects the batch: nothing to route
+  if (travel && !given) {
+    s.weight = array<double, S>(static_cast<std::size_t>(n));
+    K::weights(static_cast<const double*>(nullptr), n, s.weight.data());
+  }
+  if (!travel) s.weight = {};
+  array<int, S> owner(static_cast<std::size_t>(n));
+  s.key = array<std::int64_t, S>(static_cast<std::size_t>(n));
+  K::route_keys(view(), r.data(), c.data(), n, owner.data(), s.key.data());
+  s.count = K::order_by_owner(owner.data(), s.key.data(), travel ? s.weight.data() : nullptr, n, P);
+  return s;
+}
+
+template <class V, class S>
+void dist_graph<V, S>::reject_bad(const detail::batch_check& ins, const detail::batch_check& del) const {
   // The first bad edge of any rank: rank, then insertions before deletions, then position.
   const std::int64_t none = INT64_MAX;
   std::int64_t key = none, reason = 0;
-  for (std::size_t i = 0; i < src.size() && key == none; ++i) {
-    if (src[i] < 0 || dst[i] < 0) key = std::int64_t(i), reason = 1;
-    else if (!weight.empty() && !std::isfinite(weight[i])) key = std::int64_t(i), reason = 2;
-  }
-  for (std::size_t i = 0; i < del_src.size() && key == none; ++i)
-    if (del_src[i] < 0 || del_dst[i] < 0) key = (std::int64_t(1) << 40) + std::int64_t(i), reason = 1;
+  if (ins.first_bad != none) key = ins.first_bad, reason = ins.reason;
+  else if (del.first_bad != none) key = (std::int64_t(1) << 40) + del.first_bad, reason = del.reason;
   if (key != none) key += std::int64_t(comm_->rank()) << 41;
   std::int64_t first = key;
   comm_->allreduce(&first, 1, comm_op::min);
@@ -92,70 +117,83 @@ void dist_graph<V, S>::validate(const std::vector<vertex_t>& src, const std::vec
                         bad_reason(int(why)) + " (the batch is rejected on every rank)");
 }
 
-// Host work and two collectives with host buffers only: no rank can fail between them for want of
-// device memory (an exception there would leave the other ranks waiting in the exchange).
+// The counts, then one all-reduce on whether every rank could take what it will receive (so no
+// rank waits in an exchange another left), then the keys (and weights) on the transport.
 template <class V, class S>
-typename dist_graph<V, S>::routed dist_graph<V, S>::route(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
-                                                           const std::vector<double>* weight) {
-  const int P = comm_->size();
-  const std::vector<vertex_t>& row = orient_ == orientation::out ? src : dst;
-  const std::vector<vertex_t>& col = orient_ == orientation::out ? dst : src;
-  const bool valued = !is_pattern_v<V> && weight != nullptr;
-  // Counting sort by owner: rank p's edges, packed in rank order, as (local row << 32 | column).
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(P), 0), at(static_cast<std::size_t>(P), 0);
-  std::vector<int> owner(row.size());
-  for (std::size_t i = 0; i < row.size(); ++i) ++counts[std::size_t(owner[i] = part_.owner(row[i]))];
-  for (int p = 1; p < P; ++p) at[std::size_t(p)] = at[std::size_t(p) - 1] + counts[std::size_t(p) - 1];
-  std::vector<std::int64_t> keys(row.size());
-  std::vector<double> w(valued ? row.size() : 0);
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    const std::int64_t k = at[std::size_t(owner[i])]++;
-    keys[std::size_t(k)] = (std::int64_t(part_.local(row[i])) << 32) | std::uint32_t(col[i]);
-    if (valued) w[std::size_t(k)] = weight->empty() ? 1.0 : (*weight)[i];
+std::pair<typename dist_graph<V, S>::routed, typename dist_graph<V, S>::routed> dist_graph<V, S>::route(const staged& ins,
+                                                                                                      const staged& del) {
+  const std::vector<std::int64_t> in_ins = comm_->exchange_counts(ins.count), in_del = comm_->exchange_counts(del.count);
+  constexpr bool valued = !is_pattern_v<V>;
+  std::pair<routed, routed> out;
+  std::int64_t lacking = 0;
+  try {
+    out.first.key = array<std::int64_t, S>(static_cast<std::size_t>(total(in_ins)));
+    if (valued) out.first.weight = array<double, S>(static_cast<std::size_t>(total(in_ins)));
+    out.second.key = array<std::int64_t, S>(static_cast<std::size_t>(total(in_del)));
+  } catch (const out_of_memory&) {
+    lacking = comm_->rank() + 1;
   }
-  const std::vector<std::int64_t> in = comm_->exchange_counts(counts);
-  routed r;
-  r.keys = exchange(*comm_, keys, counts, in);
-  if (valued) r.weight = exchange(*comm_, w, counts, in);
-  return r;
+  comm_->allreduce(&lacking, 1, comm_op::max);
+  if (lacking > 0)
+    throw out_of_memory("batch " + std::to_string(batches_ + 1) + ": rank " + std::to_string(lacking - 1) +
+                        " could not take its share of the batch; the batch is rejected on every rank");
+  constexpr bool on_host = std::is_same_v<S, host_space>;
+  comm_->alltoallv(ins.key.data(), ins.count, out.first.key.data(), in_ins, sizeof(std::int64_t), on_host);
+  if (valued) comm_->alltoallv(ins.weight.data(), ins.count, out.first.weight.data(), in_ins, sizeof(double), on_host);
+  comm_->alltoallv(del.key.data(), del.count, out.second.key.data(), in_del, sizeof(std::int64_t), on_host);
+  return out;
 }
 
 template <class V, class S>
 coo_matrix<V, S> dist_graph<V, S>::batch_of(const routed& in) const {
-  std::vector<vertex_t> r(in.keys.size()), c(in.keys.size());
-  for (std::size_t i = 0; i < in.keys.size(); ++i) r[i] = vertex_t(in.keys[i] >> 32), c[i] = vertex_t(in.keys[i] & 0xffffffff);
-  std::vector<stored_t<V>> v;
-  if constexpr (!is_pattern_v<V>) {
-    v.resize(in.keys.size(), stored_t<V>(1));
-    for (std::size_t i = 0; i < in.weight.size(); ++i) v[i] = stored_t<V>(in.weight[i]);
-  }
-  return make_coo<V, S>(r, c, v);
+  using K = detail::dist_kernels<S>;
+  const auto n = std::int64_t(in.key.size());
+  coo_matrix<V, S> c(static_cast<std::size_t>(n));
+  K::unpack(in.key.data(), n, c.row.data(), c.col.data());
+  if constexpr (!is_pattern_v<V>) K::weights(in.weight.empty() ? nullptr : in.weight.data(), n, c.val.data());
+  return c;
 }
 
 template <class V, class S>
 dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
                                           const std::vector<double>& weight, const std::vector<vertex_t>& del_src,
                                           const std::vector<vertex_t>& del_dst) {
+  FG_EXPECTS(src.size() == dst.size() && del_src.size() == del_dst.size() && (weight.empty() || weight.size() == src.size()),
+             "dist_graph::apply: sources, targets and weights differ in length");
   const std::uint64_t sent0 = comm_->bytes_sent();
-  validate(src, dst, weight, del_src, del_dst);
   dist_batch_report rep;
   rep.batch = batches_ + 1;
   rep.given = std::int64_t(src.size());
   rep.deletes_given = std::int64_t(del_src.size());
-  std::int64_t top = std::int64_t(n_) - 1;  // the vertices after the batch: insertions name them
-  for (std::size_t i = 0; i < src.size(); ++i) top = std::max<std::int64_t>(top, std::max(src[i], dst[i]));
-  comm_->allreduce(&top, 1, comm_op::max);
+  staged ins, del;
+  std::int64_t lacking = 0;
+  try {
+    ins = stage(src, dst, &weight);
+    del = stage(del_src, del_dst, nullptr);
+  } catch (const out_of_memory&) {
+    lacking = comm_->rank() + 1;
+  }
+  // The vertices after the batch (insertions name them) and whether any rank could not stage its
+  // edges: one all-reduce.
+  std::int64_t top_lacking[2] = {std::max<std::int64_t>(std::int64_t(n_) - 1, ins.check.top), lacking};
+  comm_->allreduce(top_lacking, 2, comm_op::max);
+  if (top_lacking[1] > 0)
+    throw out_of_memory("batch " + std::to_string(rep.batch) + ": rank " + std::to_string(top_lacking[1] - 1) +
+                        " ran out of memory staging its edges; the batch is rejected on every rank");
+  reject_bad(ins.check, del.check);
+  const std::int64_t top = top_lacking[0];
   FG_EXPECTS(top < INT_MAX, "dist_graph::apply: vertex id too large");
-  const routed ins = route(src, dst, &weight), del = route(del_src, del_dst, nullptr);
-  rep.received = std::int64_t(ins.keys.size());
-  rep.deletes_received = std::int64_t(del.keys.size());
+  auto [in_ins, in_del] = route(ins, del);
+  ins = {}, del = {};
+  rep.received = std::int64_t(in_ins.key.size());
+  rep.deletes_received = std::int64_t(in_del.key.size());
   // The vote: 0 = written, 1 = out of memory, 2 = another error; the worst and the lowest rank
-  // that had it. Everything that can fail on one rank happens before it (the batches' device
-  // copies too), and nothing collective happens in between.
+  // that had it. Everything that can fail on one rank happens before it, and nothing collective
+  // happens in between.
   std::int64_t outcome = 0;
   std::string why;
   try {
-    store_.apply_batch_undoable(batch_of(ins), batch_of(del));
+    store_.apply_batch_undoable(batch_of(in_ins), batch_of(in_del));
   } catch (const out_of_memory& e) {
     outcome = 1, why = e.what();
   } catch (const std::exception& e) {  // any other failure is voted too: no rank may leave the vote

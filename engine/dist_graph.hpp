@@ -80,14 +80,25 @@ class dist_graph {
 
  private:
   void set_vertices(vertex_t n);
-  void validate(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>& weight,
-                const std::vector<vertex_t>& del_src, const std::vector<vertex_t>& del_dst);
-  /// A share routed to this rank: (local row << 32 | column) keys and weights (valued graphs), host.
-  struct routed {
-    std::vector<std::int64_t> keys;
-    std::vector<double> weight;
+  /// One part of a batch (insertions or deletions) as this rank holds it in Space: checked, keyed
+  /// (local row << 32 | column) and ordered by owner, `count` edges for each rank; weights only
+  /// where they travel (a valued graph's insertions: 1 where none were given).
+  struct staged {
+    detail::batch_check check;
+    array<std::int64_t, Space> key;
+    array<double, Space> weight;
+    std::vector<std::int64_t> count;
   };
-  routed route(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>* weight);
+  staged stage(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>* weight) const;
+  /// Collective: throws the batch_error of the first bad edge of any rank, if there is one.
+  void reject_bad(const detail::batch_check& ins, const detail::batch_check& del) const;
+  /// A share routed to this rank, in Space.
+  struct routed {
+    array<std::int64_t, Space> key;
+    array<double, Space> weight;
+  };
+  /// Collective: every rank's staged parts to their owners.
+  std::pair<routed, routed> route(const staged& ins, const staged& del);
   coo_matrix<V, Space> batch_of(const routed& r) const;
 
   communicator* comm_;

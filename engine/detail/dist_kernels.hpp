@@ -1,13 +1,21 @@
-// Vector kernels of the distributed store (engine/dist_graph.hpp). Twins:
-//   dist_kernels<host_space>   engine/reference/dist_vectors.cpp
-//   dist_kernels<device_space> engine/device/dist_vectors.cpp (OpenMP or CUDA)
+// Vector and routing kernels of the distributed store (engine/dist_graph.hpp). Twins:
+//   dist_kernels<host_space>   engine/reference/dist_vectors.cpp, dist_route.cpp
+//   dist_kernels<device_space> engine/device/dist_vectors.cpp, dist_route.cpp (OpenMP or CUDA)
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/array.hpp"
 #include "engine/dist_partition.hpp"
 
 namespace fg::detail {
+
+/// What a batch's check finds (dist_kernels::check_batch).
+struct batch_check {
+  std::int64_t first_bad = INT64_MAX;  ///< the first bad edge's index; INT64_MAX: none
+  int reason = 0;                      ///< 1: a negative id, 2: a weight NaN or infinite
+  std::int64_t top = -1;               ///< the largest id (-1: no edge)
+};
 
 template <class Space>
 struct dist_kernels;
@@ -30,6 +38,20 @@ struct dist_kernels;
   static void select(const vertex_t* key, std::int64_t count, vertex_t bound, bool lower, const T* in, T* out); \
   /* how many key[i] < bound */                                                                   \
   static std::int64_t count_below(const vertex_t* key, std::int64_t count, vertex_t bound);       \
+  /* a batch part's edges (a[i], b[i], weight[i]; weight may be null) checked in one pass */      \
+  static batch_check check_batch(const vertex_t* a, const vertex_t* b, const double* weight, std::int64_t n); \
+  /* owner[i] = p.owner(row[i]), key[i] = p.local(row[i]) << 32 | col[i]: the routing keys */      \
+  static void route_keys(const partition_view& p, const vertex_t* row, const vertex_t* col, std::int64_t n, \
+                         int* owner, std::int64_t* key);                                          \
+  /* key (and weight, unless null) stably ordered by owner in place; returns how many edges each \
+     of the parts owners has (host) */                                                            \
+  static std::vector<std::int64_t> order_by_owner(int* owner, std::int64_t* key, double* weight, std::int64_t n, \
+                                                  int parts);                                      \
+  /* row[i] = key[i] >> 32, col[i] = the key's low 32 bits */                                     \
+  static void unpack(const std::int64_t* key, std::int64_t n, vertex_t* row, vertex_t* col);      \
+  /* out[i] = T(weight[i]), or T(1) where weight is null */                                      \
+  template <class T>                                                                              \
+  static void weights(const double* weight, std::int64_t n, T* out);                              \
   /* v[i] += delta for i < count */                                                               \
   static void shift(vertex_t* v, std::int64_t count, vertex_t delta);                             \
   /* y[i] = Sr::add(y[i], part[i]) for i < n: the remote columns' products joined to the own */   \

@@ -343,6 +343,95 @@ TEST_CASE("a batch bad on one rank only, or out of memory on one rank only, leav
   }
 }
 
+// The routing kernels, device twin against the reference (rank-local: any P here), for 1, 3 and 7
+// owners under both rules, with a bad edge and a non-finite weight in a copy.
+TEST_CASE("routing kernels: the device twin equals the reference") {
+  using RK = detail::dist_kernels<host_space>;
+  using DK = detail::dist_kernels<D>;
+  edges e = random_graph(41, 5000, 20000);
+  const auto m = std::int64_t(e.src.size());
+  for (int parts : {1, 3, 7})
+    for (partition_kind k : {partition_kind::cyclic, partition_kind::blocks}) {
+      CAPTURE(parts);
+      const row_partition p = k == partition_kind::cyclic ? row_partition::cyclic(parts)
+                                                          : row_partition::balanced_blocks(std::vector<std::int64_t>(5000, 1), parts);
+      const array<vertex_t, D> starts = to_space<D>(p.starts);
+      const partition_view pd{p.kind, p.parts, p.starts.empty() ? nullptr : starts.data()};
+      std::vector<int> owner_h(e.src.size());
+      std::vector<std::int64_t> key_h(e.src.size());
+      std::vector<double> w_h = e.w;
+      RK::route_keys(p.host_view(), e.src.data(), e.dst.data(), m, owner_h.data(), key_h.data());
+      const std::vector<std::int64_t> count_h = RK::order_by_owner(owner_h.data(), key_h.data(), w_h.data(), m, parts);
+      const array<vertex_t, D> src = to_space<D>(e.src), dst = to_space<D>(e.dst);
+      array<int, D> owner(e.src.size());
+      array<std::int64_t, D> key(e.src.size());
+      array<double, D> w = to_space<D>(e.w);
+      DK::route_keys(pd, src.data(), dst.data(), m, owner.data(), key.data());
+      CHECK(DK::order_by_owner(owner.data(), key.data(), w.data(), m, parts) == count_h);
+      CHECK(to_vector(key) == key_h);
+      CHECK(to_vector(w) == w_h);
+      std::vector<vertex_t> r_h(e.src.size()), c_h(e.src.size());
+      RK::unpack(key_h.data(), m, r_h.data(), c_h.data());
+      array<vertex_t, D> r(e.src.size()), c(e.src.size());
+      DK::unpack(key.data(), m, r.data(), c.data());
+      CHECK(to_vector(r) == r_h);
+      CHECK(to_vector(c) == c_h);
+    }
+  edges bad = e;
+  bad.w[7000] = std::nan(""), bad.dst[9000] = -1, bad.w[12000] = INFINITY;
+  for (std::int64_t n : {std::int64_t(0), std::int64_t(7000), std::int64_t(8000), m}) {
+    const detail::batch_check h = RK::check_batch(bad.src.data(), bad.dst.data(), bad.w.data(), n);
+    const array<vertex_t, D> src = to_space<D>(bad.src), dst = to_space<D>(bad.dst);
+    const array<double, D> w = to_space<D>(bad.w);
+    const detail::batch_check d = DK::check_batch(src.data(), dst.data(), w.data(), n);
+    CHECK(d.first_bad == h.first_bad);
+    CHECK(d.reason == h.reason);
+    CHECK(d.top == h.top);
+  }
+  const detail::batch_check h = RK::check_batch(bad.src.data(), bad.dst.data(), bad.w.data(), m);
+  CHECK(h.first_bad == 7000);  // the NaN weight comes first
+  CHECK(h.reason == 2);
+  CHECK(RK::check_batch(bad.src.data(), bad.dst.data(), nullptr, m).reason == 1);  // without weights: the negative id
+}
+
+// The last rank gets a little more memory each try, so that it fails at each step of a batch in
+// turn (staging its edges, taking its share, writing it) until the batch goes in: every failure
+// leaves every rank's store as it was, and names that rank.
+TEST_CASE("a rank out of memory at any step of a batch leaves every rank unchanged, then the batch goes in") {
+  const vertex_t n = 1500;
+  const edges all = random_graph(37, n, 20000);
+  dist_graph<double, D> A(*world, orientation::out, partition_of(partition_kind::cyclic, n), 0);
+  const edges s = share(all, 0, 12000);
+  A.apply(s.src, s.dst, s.w);
+  const auto before = local_cells(A);
+  const auto version = A.local().version();
+  edges more = share(all, 12000, all.src.size());
+  more.src.push_back(n + 50), more.dst.push_back(3), more.w.push_back(1);  // a new vertex: the store grows
+  const int last = world->size() - 1;
+  std::set<std::string> steps;
+  bool in = false;
+  for (double extra = 1024; !in; extra *= 1.25) {
+    if (world->rank() == last) memory::set_limit_for_testing(memory::bytes_in_use() + std::size_t(extra));
+    try {
+      A.apply(more.src, more.dst, more.w);
+      in = true;
+    } catch (const out_of_memory& e) {
+      memory::set_limit_for_testing(0);  // the checks below read the store
+      const std::string m = e.what();
+      CHECK(m.find("rank " + std::to_string(last)) != std::string::npos);
+      steps.insert(m.find("staging") != std::string::npos ? "stage" : m.find("take its share") != std::string::npos ? "route" : "write");
+      CHECK(local_cells(A) == before);
+      CHECK(A.local().version() == version);
+    }
+    memory::set_limit_for_testing(0);
+  }
+  CHECK(steps.count("stage") == 1);
+  CHECK(steps.count("write") == 1);
+  CHECK(A.num_vertices() == n + 51);
+  CHECK(local_cells(A) != before);
+  A.local().validate();
+}
+
 TEST_CASE("size_sorted_ids: a permutation by decreasing row entries over every rank's edges, ties by id") {
   const vertex_t n = 400;
   const edges all = random_graph(31, n, 5000);
