@@ -107,7 +107,6 @@ struct distributed_graph::impl {
 };
 
 namespace {
-std::vector<fg::vertex_t> ids(const std::int32_t* p, std::size_t n) { return {p, p + n}; }
 
 template <class V>
 struct dist_impl final : distributed_graph::impl {
@@ -118,9 +117,8 @@ struct dist_impl final : distributed_graph::impl {
   distributed_batch apply(const edge_span<std::int32_t>& ins, const edge_span<std::int32_t>& del) override {
     if (ins.where == memory::device || del.where == memory::device)
       throw invalid_argument("distributed_graph::apply: edges in host memory");
-    const std::vector<double> w = ins.weight ? std::vector<double>(ins.weight, ins.weight + ins.size) : std::vector<double>{};
-    const fg::dist_batch_report r =
-        g.apply(ids(ins.src, ins.size), ids(ins.dst, ins.size), w, ids(del.src, del.size), ids(del.dst, del.size));
+    using edges = typename fg::dist_graph<V, device_space>::edge_list;  // the caller's arrays, read in place
+    const fg::dist_batch_report r = g.apply(edges{ins.src, ins.dst, ins.weight, ins.size}, edges{del.src, del.dst, nullptr, del.size});
     distributed_batch b;
     b.batch = r.batch;
     b.vertices = r.vertices;

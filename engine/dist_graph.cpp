@@ -72,17 +72,16 @@ std::int64_t total(const std::vector<std::int64_t>& v) { return std::accumulate(
 // On this rank, in Space: upload, check, key and order by owner. Nothing collective: a rank that
 // fails here (out of memory) says so in apply's first all-reduce.
 template <class V, class S>
-typename dist_graph<V, S>::staged dist_graph<V, S>::stage(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
-                                                         const std::vector<double>* weight) const {
+typename dist_graph<V, S>::staged dist_graph<V, S>::stage(const edge_list& e, bool insertions) const {
   using K = detail::dist_kernels<S>;
-  const auto n = std::int64_t(src.size());
+  const auto n = std::int64_t(e.size);
   const int P = comm_->size();
-  const bool given = weight != nullptr && !weight->empty();
-  const bool travel = !is_pattern_v<V> && weight != nullptr;  // a valued graph's insertions carry weights
+  const bool given = e.weight != nullptr;
+  const bool travel = !is_pattern_v<V> && insertions;  // a valued graph's insertions carry weights
   staged s;
-  const array<vertex_t, S> r = to_space<S>(orient_ == orientation::out ? src : dst);
-  const array<vertex_t, S> c = to_space<S>(orient_ == orientation::out ? dst : src);
-  if (given) s.weight = to_space<S>(*weight);
+  const array<vertex_t, S> r = to_space<S>(orient_ == orientation::out ? e.src : e.dst, e.size);
+  const array<vertex_t, S> c = to_space<S>(orient_ == orientation::out ? e.dst : e.src, e.size);
+  if (given) s.weight = to_space<S>(e.weight, e.size);
   s.check = K::check_batch(r.data(), c.data(), given ? s.weight.data() : nullptr, n);
   s.count.assign(static_cast<std::size_t>(P), 0);
   if (s.check.first_bad != INT64_MAX) return s;  // every rank rejects the batch: nothing to route
@@ -160,16 +159,24 @@ dist_batch_report dist_graph<V, S>::apply(const std::vector<vertex_t>& src, cons
                                           const std::vector<vertex_t>& del_dst) {
   FG_EXPECTS(src.size() == dst.size() && del_src.size() == del_dst.size() && (weight.empty() || weight.size() == src.size()),
              "dist_graph::apply: sources, targets and weights differ in length");
+  return apply(edge_list{src.data(), dst.data(), weight.empty() ? nullptr : weight.data(), src.size()},
+               edge_list{del_src.data(), del_dst.data(), nullptr, del_src.size()});
+}
+
+template <class V, class S>
+dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& out) {
+  FG_EXPECTS((in.size == 0 || (in.src != nullptr && in.dst != nullptr)) && (out.size == 0 || (out.src != nullptr && out.dst != nullptr)),
+             "dist_graph::apply: edges without their arrays");
   const std::uint64_t sent0 = comm_->bytes_sent();
   dist_batch_report rep;
   rep.batch = batches_ + 1;
-  rep.given = std::int64_t(src.size());
-  rep.deletes_given = std::int64_t(del_src.size());
+  rep.given = std::int64_t(in.size);
+  rep.deletes_given = std::int64_t(out.size);
   staged ins, del;
   std::int64_t lacking = 0;
   try {
-    ins = stage(src, dst, &weight);
-    del = stage(del_src, del_dst, nullptr);
+    ins = stage(in, true);
+    del = stage(edge_list{out.src, out.dst, nullptr, out.size}, false);
   } catch (const out_of_memory&) {
     lacking = comm_->rank() + 1;
   }

@@ -50,6 +50,15 @@ class dist_graph {
   dist_batch_report apply(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
                           const std::vector<double>& weight, const std::vector<vertex_t>& del_src = {},
                           const std::vector<vertex_t>& del_dst = {});
+  /// One part of a batch in host memory, read in place (weight may be null).
+  struct edge_list {
+    const vertex_t* src = nullptr;
+    const vertex_t* dst = nullptr;
+    const double* weight = nullptr;
+    std::size_t size = 0;
+  };
+  /// @brief The same, from the caller's arrays without a copy (a big input's slices).
+  dist_batch_report apply(const edge_list& ins, const edge_list& del = {});
 
   communicator& comm() const noexcept { return *comm_; }
   const row_partition& partition() const noexcept { return part_; }
@@ -89,7 +98,7 @@ class dist_graph {
     array<double, Space> weight;
     std::vector<std::int64_t> count;
   };
-  staged stage(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst, const std::vector<double>* weight) const;
+  staged stage(const edge_list& e, bool insertions) const;
   /// Collective: throws the batch_error of the first bad edge of any rank, if there is one.
   void reject_bad(const detail::batch_check& ins, const detail::batch_check& del) const;
   /// A share routed to this rank, in Space.
