@@ -15,12 +15,14 @@
 #include <functional>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <numeric>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/semiring.hpp"
 #include "engine/detail/dist_kernels.hpp"
 #include "storage/detail/kernels.hpp"  // FG_FOR_EACH_VALUE, FG_FOR_EACH_SPMV
@@ -168,6 +170,14 @@ dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& 
   FG_EXPECTS((in.size == 0 || (in.src != nullptr && in.dst != nullptr)) && (out.size == 0 || (out.src != nullptr && out.dst != nullptr)),
              "dist_graph::apply: edges without their arrays");
   const std::uint64_t sent0 = comm_->bytes_sent();
+  auto t = std::chrono::steady_clock::now();
+  auto lap = [&](double& into) {  // the step's seconds, after its device work (set_step_timing)
+    if (!time_steps_) return;
+    memory::synchronize();
+    const auto now = std::chrono::steady_clock::now();
+    into = std::chrono::duration<double>(now - t).count();
+    t = now;
+  };
   dist_batch_report rep;
   rep.batch = batches_ + 1;
   rep.given = std::int64_t(in.size);
@@ -190,8 +200,10 @@ dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& 
   reject_bad(ins.check, del.check);
   const std::int64_t top = top_lacking[0];
   FG_EXPECTS(top < INT_MAX, "dist_graph::apply: vertex id too large");
+  lap(rep.stage_seconds);
   auto [in_ins, in_del] = route(ins, del);
   ins = {}, del = {};
+  lap(rep.route_seconds);
   rep.received = std::int64_t(in_ins.key.size());
   rep.deletes_received = std::int64_t(in_del.key.size());
   // The vote: 0 = written, 1 = out of memory, 2 = another error; the worst and the lowest rank
@@ -222,6 +234,7 @@ dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& 
   if (top + 1 != n_) set_vertices(vertex_t(top + 1));
   rep.vertices = n_;
   rep.bytes_sent = comm_->bytes_sent() - sent0;
+  lap(rep.write_seconds);
   return rep;
 }
 

@@ -27,6 +27,9 @@ struct dist_batch_report {
   std::int64_t received = 0, deletes_received = 0;  ///< edges routed to this rank (its rows)
   std::uint64_t bytes_sent = 0;       ///< by this rank for the batch (routing and votes)
   vertex_t vertices = 0;              ///< the graph's after the batch
+  /// Seconds of this rank's steps (set_step_timing): upload, check, keys and order by owner, with
+  /// their all-reduces; the counts and the exchange of keys; the write and the vote.
+  double stage_seconds = 0, route_seconds = 0, write_seconds = 0;
 };
 
 template <class V, class Space>
@@ -74,6 +77,9 @@ class dist_graph {
   /// The partition's view for device code (blocks: the cuts in Space's memory).
   partition_view view() const noexcept { return {part_.kind, part_.parts, starts_.empty() ? nullptr : starts_.data()}; }
   std::int64_t batches() const noexcept { return batches_; }
+  /// Whether apply times its steps into the report (a device wait at each step's end: for a
+  /// benchmark's breakdown, not for production runs).
+  void set_step_timing(bool on) noexcept { time_steps_ = on; }
   /// Each rank's vertices, and (in Space) where each rank's entries start in an all-gathered vector:
   /// what gather_all needs, kept current with the vertex count.
   const std::vector<std::int64_t>& rank_counts() const noexcept { return counts_; }
@@ -120,6 +126,7 @@ class dist_graph {
   dcsr_matrix<V, Space> store_;
   std::int64_t batches_ = 0;
   x_exchange_mode xmode_ = x_exchange_mode::automatic;
+  bool time_steps_ = false;
   mutable std::shared_ptr<const x_exchange_plan<Space>> plan_;
   mutable std::shared_ptr<const dist_split_rows<V, Space>> split_;
 };
