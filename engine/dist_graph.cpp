@@ -69,6 +69,34 @@ const char* bad_reason(int r) {
   return r == 1 ? "negative vertex id" : r == 2 ? "weight is NaN or infinite" : "bad edge";
 }
 std::int64_t total(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t(0)); }
+
+// A step of a batch that may fail on one rank before the next collective: what failed there (1 out
+// of memory, 2 any other error, e.g. a CUDA or Thrust error) and why. Every rank then learns the
+// worst of them in one all-reduce, so none waits in a collective another has left.
+struct step_failure {
+  std::int64_t kind = 0;
+  std::string what;
+};
+template <class F>
+step_failure attempt(F&& f) {
+  try {
+    f();
+  } catch (const out_of_memory& e) {
+    return {1, e.what()};
+  } catch (const std::exception& e) {
+    return {2, e.what()};
+  }
+  return {};
+}
+/// (kind << 32 | rank + 1): the all-reduce's max picks the worst kind, then the highest rank with it.
+std::int64_t failure_code(const step_failure& f, int rank) { return f.kind == 0 ? 0 : (f.kind << 32) | (rank + 1); }
+[[noreturn]] void fail_everywhere(std::int64_t code, const step_failure& mine, std::int64_t batch, const char* step) {
+  const std::string msg = "batch " + std::to_string(batch) + ": rank " + std::to_string((code & 0xffffffff) - 1) +
+                          " could not " + step + " (" + (mine.what.empty() ? "see that rank" : mine.what) +
+                          "); the batch is rejected on every rank";
+  if ((code >> 32) == 1) throw out_of_memory(msg);
+  throw error(msg);
+}
 }  // namespace
 
 // On this rank, in Space: upload, check, key and order by owner. Nothing collective: a rank that
@@ -126,18 +154,14 @@ std::pair<typename dist_graph<V, S>::routed, typename dist_graph<V, S>::routed> 
   const std::vector<std::int64_t> in_ins = comm_->exchange_counts(ins.count), in_del = comm_->exchange_counts(del.count);
   constexpr bool valued = !is_pattern_v<V>;
   std::pair<routed, routed> out;
-  std::int64_t lacking = 0;
-  try {
+  const step_failure f = attempt([&] {
     out.first.key = array<std::int64_t, S>(static_cast<std::size_t>(total(in_ins)));
     if (valued) out.first.weight = array<double, S>(static_cast<std::size_t>(total(in_ins)));
     out.second.key = array<std::int64_t, S>(static_cast<std::size_t>(total(in_del)));
-  } catch (const out_of_memory&) {
-    lacking = comm_->rank() + 1;
-  }
-  comm_->allreduce(&lacking, 1, comm_op::max);
-  if (lacking > 0)
-    throw out_of_memory("batch " + std::to_string(batches_ + 1) + ": rank " + std::to_string(lacking - 1) +
-                        " could not take its share of the batch; the batch is rejected on every rank");
+  });
+  std::int64_t code = failure_code(f, comm_->rank());
+  comm_->allreduce(&code, 1, comm_op::max);
+  if (code > 0) fail_everywhere(code, f, batches_ + 1, "take its share of the batch");
   constexpr bool on_host = std::is_same_v<S, host_space>;
   comm_->alltoallv(ins.key.data(), ins.count, out.first.key.data(), in_ins, sizeof(std::int64_t), on_host);
   if (valued) comm_->alltoallv(ins.weight.data(), ins.count, out.first.weight.data(), in_ins, sizeof(double), on_host);
@@ -183,22 +207,17 @@ dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& 
   rep.given = std::int64_t(in.size);
   rep.deletes_given = std::int64_t(out.size);
   staged ins, del;
-  std::int64_t lacking = 0;
-  try {
+  const step_failure f = attempt([&] {
     ins = stage(in, true);
     del = stage(edge_list{out.src, out.dst, nullptr, out.size}, false);
-  } catch (const out_of_memory&) {
-    lacking = comm_->rank() + 1;
-  }
+  });
   // The vertices after the batch (insertions name them) and whether any rank could not stage its
   // edges: one all-reduce.
-  std::int64_t top_lacking[2] = {std::max<std::int64_t>(std::int64_t(n_) - 1, ins.check.top), lacking};
-  comm_->allreduce(top_lacking, 2, comm_op::max);
-  if (top_lacking[1] > 0)
-    throw out_of_memory("batch " + std::to_string(rep.batch) + ": rank " + std::to_string(top_lacking[1] - 1) +
-                        " ran out of memory staging its edges; the batch is rejected on every rank");
+  std::int64_t top_failed[2] = {std::max<std::int64_t>(std::int64_t(n_) - 1, ins.check.top), failure_code(f, comm_->rank())};
+  comm_->allreduce(top_failed, 2, comm_op::max);
+  if (top_failed[1] > 0) fail_everywhere(top_failed[1], f, rep.batch, "stage its edges");
   reject_bad(ins.check, del.check);
-  const std::int64_t top = top_lacking[0];
+  const std::int64_t top = top_failed[0];
   FG_EXPECTS(top < INT_MAX, "dist_graph::apply: vertex id too large");
   lap(rep.stage_seconds);
   auto [in_ins, in_del] = route(ins, del);

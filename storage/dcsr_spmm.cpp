@@ -12,6 +12,7 @@
 #include "core/memory.hpp"
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/spmm_kernels.hpp"
+#include "storage/device/spmm_device.hpp"
 #include "storage/spmm.hpp"
 
 namespace fg {
@@ -83,7 +84,8 @@ void for_each_slice(const spmm_operand<V>& A, const spmm_operand<V>& B, const ma
   // The CUDA bins come out of the count's pass (one host read for both).
   constexpr bool device_bins = has_bins && std::is_same_v<S, device_space>;
   array<std::uint8_t, S> label(device_bins ? std::size_t(A.rows) : 0);
-  array<vertex_t, S> order(device_bins ? std::size_t(A.rows) : 0);
+  // The small path's list of rows by bin (count_small); larger products list them in multiply_rows.
+  array<vertex_t, S> order(device_bins && A.rows < detail::spmm_device::small_rows ? std::size_t(A.rows) : 0);
   detail::spmm_row_bins bins;
   bins.label = label.data(), bins.order = order.data(), bins.masked = bool(mask);
   detail::product_totals total;

@@ -221,7 +221,8 @@ __global__ void count_rows_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_cos
   if (lane == 0) ptr[w] = n, cost[w] = w < rows ? c.of(n, len) : 0;
 }
 
-constexpr int small_threads = 1024, small_items = 4;
+// 512 threads of 8 items: at 1024 threads the register cap (64) made both kernels spill.
+constexpr int small_threads = 512, small_items = 8;
 using small_scan = cub::BlockScan<offset_t, small_threads>;
 
 /// a[0, n) scanned in place (exclusive) by the whole block; every thread gets the total.
