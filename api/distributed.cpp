@@ -115,10 +115,9 @@ struct dist_impl final : distributed_graph::impl {
       : g(c, in ? fg::orientation::in : fg::orientation::out, std::move(p), fg::vertex_t(n)) {}
 
   distributed_batch apply(const edge_span<std::int32_t>& ins, const edge_span<std::int32_t>& del) override {
-    if (ins.where == memory::device || del.where == memory::device)
-      throw invalid_argument("distributed_graph::apply: edges in host memory");
-    using edges = typename fg::dist_graph<V, device_space>::edge_list;  // the caller's arrays, read in place
-    const fg::dist_batch_report r = g.apply(edges{ins.src, ins.dst, ins.weight, ins.size}, edges{del.src, del.dst, nullptr, del.size});
+    using edges = typename fg::dist_graph<V, device_space>::edge_list;  // the caller's arrays, read where they are
+    const fg::dist_batch_report r = g.apply(edges{ins.src, ins.dst, ins.weight, ins.size, ins.where == memory::device},
+                                            edges{del.src, del.dst, nullptr, del.size, del.where == memory::device});
     distributed_batch b;
     b.batch = r.batch;
     b.vertices = r.vertices;

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -70,6 +71,17 @@ const char* bad_reason(int r) {
 }
 std::int64_t total(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t(0)); }
 
+// The caller's n values into S: uploaded from the host, or copied where they are when on_device.
+template <class S, class T>
+array<T, S> staged_copy(const T* p, std::size_t n, bool on_device) {
+  if (!on_device) return to_space<S>(p, n);
+  static_assert(std::is_same_v<S, device_space> || std::is_same_v<S, host_space>, "a memory space");
+  FG_EXPECTS((std::is_same_v<S, device_space>), "dist_graph::apply: device edges for a store in host memory");
+  array<T, S> a(n);
+  memory::copy_on_device(a.data(), p, n * sizeof(T));
+  return a;
+}
+
 // A step of a batch that may fail on one rank before the next collective: what failed there (1 out
 // of memory, 2 any other error, e.g. a CUDA or Thrust error) and why. Every rank then learns the
 // worst of them in one all-reduce, so none waits in a collective another has left.
@@ -109,9 +121,9 @@ typename dist_graph<V, S>::staged dist_graph<V, S>::stage(const edge_list& e, bo
   const bool given = e.weight != nullptr;
   const bool travel = !is_pattern_v<V> && insertions;  // a valued graph's insertions carry weights
   staged s;
-  const array<vertex_t, S> r = to_space<S>(orient_ == orientation::out ? e.src : e.dst, e.size);
-  const array<vertex_t, S> c = to_space<S>(orient_ == orientation::out ? e.dst : e.src, e.size);
-  if (given) s.weight = to_space<S>(e.weight, e.size);
+  const array<vertex_t, S> r = staged_copy<S>(orient_ == orientation::out ? e.src : e.dst, e.size, e.on_device);
+  const array<vertex_t, S> c = staged_copy<S>(orient_ == orientation::out ? e.dst : e.src, e.size, e.on_device);
+  if (given) s.weight = staged_copy<S>(e.weight, e.size, e.on_device);
   s.check = K::check_batch(r.data(), c.data(), given ? s.weight.data() : nullptr, n);
   s.count.assign(static_cast<std::size_t>(P), 0);
   if (s.check.first_bad != INT64_MAX) return s;  // every rank rejects the batch: nothing to route
@@ -209,7 +221,7 @@ dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& 
   staged ins, del;
   const step_failure f = attempt([&] {
     ins = stage(in, true);
-    del = stage(edge_list{out.src, out.dst, nullptr, out.size}, false);
+    del = stage(edge_list{out.src, out.dst, nullptr, out.size, out.on_device}, false);
   });
   // The vertices after the batch (insertions name them) and whether any rank could not stage its
   // edges: one all-reduce.

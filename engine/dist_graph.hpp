@@ -53,12 +53,14 @@ class dist_graph {
   dist_batch_report apply(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
                           const std::vector<double>& weight, const std::vector<vertex_t>& del_src = {},
                           const std::vector<vertex_t>& del_dst = {});
-  /// One part of a batch in host memory, read in place (weight may be null).
+  /// One part of a batch, read in place (weight may be null): in host memory, or in Space's memory
+  /// when on_device (edges made on the GPU never visit the host).
   struct edge_list {
     const vertex_t* src = nullptr;
     const vertex_t* dst = nullptr;
     const double* weight = nullptr;
     std::size_t size = 0;
+    bool on_device = false;
   };
   /// @brief The same, from the caller's arrays without a copy (a big input's slices).
   dist_batch_report apply(const edge_list& ins, const edge_list& del = {});

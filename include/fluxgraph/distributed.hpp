@@ -94,7 +94,8 @@ class distributed_graph {
   distributed_graph(distributed_graph&&) noexcept;
 
   /// @brief Collective: one batch; each rank gives the edges it has (file direction; any rank any
-  ///        edges). Deletes first, then inserts.
+  ///        edges), in host or device memory (edge_span::where: device edges are checked and
+  ///        routed on the GPU without visiting the host). Deletes first, then inserts.
   /// @throws fluxgraph::batch_error naming the rank and edge when any rank's edges are bad,
   ///         fluxgraph::out_of_memory / error when any rank's store cannot take its share: every
   ///         rank throws and no rank's graph changed.

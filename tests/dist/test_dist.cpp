@@ -470,6 +470,31 @@ TEST_CASE("the public distributed_graph: or-and SpMV takes any nonzero x as true
   CHECK(y == std::vector<double>{0, 0, 1, 0, 0, 0});  // only 2 -> 3 reaches it
 }
 
+TEST_CASE("the public distributed_graph takes edges in device memory as it takes them from the host") {
+  fluxgraph::ranks r;
+  const vertex_t n = 700;
+  const edges all = random_graph(43, n, 6000);
+  const edges s = share(all, 0, all.src.size());
+  fluxgraph::distributed_options o;
+  o.weighted = true;
+  fluxgraph::distributed_graph from_host(r, n, o), from_device(r, n, o);
+  from_host.apply({s.src.data(), s.dst.data(), s.src.size(), s.w.data()});
+  const array<vertex_t, D> src = to_space<D>(s.src), dst = to_space<D>(s.dst);
+  const array<double, D> w = to_space<D>(s.w);
+  fluxgraph::edge_span<std::int32_t> e{src.data(), dst.data(), s.src.size(), w.data(), fluxgraph::memory::device};
+  const fluxgraph::distributed_batch b = from_device.apply(e);
+  CHECK(b.edges == from_host.num_edges());
+  std::vector<double> x(from_host.local_ids().size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + double(from_host.local_ids()[i] % 7);
+  CHECK(from_device.spmv(fluxgraph::semiring::plus_times, x) == from_host.spmv(fluxgraph::semiring::plus_times, x));
+  // deletions from the device too: a third of the edges out again, on both
+  const std::size_t k = s.src.size() / 3;
+  from_host.apply({}, {s.src.data(), s.dst.data(), k, nullptr});
+  from_device.apply({}, {src.data(), dst.data(), k, nullptr, fluxgraph::memory::device});
+  CHECK(from_device.num_edges() == from_host.num_edges());
+  CHECK(from_device.spmv(fluxgraph::semiring::plus_times, x) == from_host.spmv(fluxgraph::semiring::plus_times, x));
+}
+
 int main(int argc, char** argv) {
   std::unique_ptr<communicator> c = make_communicator("auto");
   world = c.get();
