@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cmath>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -75,7 +74,6 @@ std::int64_t total(const std::vector<std::int64_t>& v) { return std::accumulate(
 template <class S, class T>
 array<T, S> staged_copy(const T* p, std::size_t n, bool on_device) {
   if (!on_device) return to_space<S>(p, n);
-  static_assert(std::is_same_v<S, device_space> || std::is_same_v<S, host_space>, "a memory space");
   FG_EXPECTS((std::is_same_v<S, device_space>), "dist_graph::apply: device edges for a store in host memory");
   array<T, S> a(n);
   memory::copy_on_device(a.data(), p, n * sizeof(T));
@@ -305,8 +303,7 @@ x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>& A, const array<T, S>&
   FG_EXPECTS(plan.sparse, "start_x_exchange: the graph's exchange is the all-gather");
   FG_EXPECTS(local.size() == plan.own_global.size(), "x exchange: a local vector of " + std::to_string(local.size()) +
                                                          " entries for " + std::to_string(plan.own_global.size()) + " local vertices");
-  const std::int64_t out = std::accumulate(plan.send_counts.begin(), plan.send_counts.end(), std::int64_t(0));
-  const std::int64_t in = std::accumulate(plan.recv_counts.begin(), plan.recv_counts.end(), std::int64_t(0));
+  const std::int64_t out = total(plan.send_counts), in = total(plan.recv_counts);
   x_in_flight<T, S> f(A.comm(), static_cast<std::size_t>(out), static_cast<std::size_t>(in));
   detail::dist_kernels<S>::gather(plan.send_local.data(), out, local.data(), f.send.data());
   A.comm().alltoallv_start(f.send.data(), plan.send_counts, f.recv.data(), plan.recv_counts, sizeof(T));

@@ -43,12 +43,12 @@ csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A, vertex_t hot) {
   return m;
 }
 
-vertex_t hot_x_entries(vertex_t cols) {
-  static const long long env = [] {
+vertex_t hot_x_entries() {
+  static const vertex_t n = [] {
     const char* e = std::getenv("FG_HOT_X");
-    return e ? std::atoll(e) : 0LL;
+    return vertex_t(std::clamp(e ? std::atoll(e) : 0LL, 0LL, 2147483647LL));
   }();
-  return vertex_t(std::max(0LL, std::min<long long>(env, cols)));
+  return n;
 }
 
 template <class Sr, class V, class S>

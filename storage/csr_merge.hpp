@@ -97,8 +97,8 @@ template <class V, class Space>
 csr_merge_matrix<V, Space> to_csr_merge(const csr_matrix<V, Space>& A, vertex_t hot = 0);
 
 /// The hot prefix a renumbered view gives its merge-path copy: FG_HOT_X entries (default 0, off,
-/// until a GPU run has measured it; bench/NOTES.md), at most the columns.
-vertex_t hot_x_entries(vertex_t cols);
+/// until a GPU run has measured it; bench/NOTES.md); to_csr_merge caps it at the columns.
+vertex_t hot_x_entries();
 
 /// @brief y = A (+).(x) x over semiring S. Device: two kernels on the default stream, returns
 ///        asynchronously like the other CSR kernels.

@@ -2,6 +2,8 @@
 // batch's check, its routing keys, a stable counting sort by owner, and the routed keys unpacked.
 #include "engine/detail/dist_kernels.hpp"
 
+#include <algorithm>
+
 namespace fg::detail {
 
 batch_check dist_kernels<host_space>::check_batch(const vertex_t* a, const vertex_t* b, const double* weight,
@@ -36,7 +38,7 @@ std::vector<std::int64_t> dist_kernels<host_space>::order_by_owner(int* owner, s
     if (weight != nullptr) w[std::size_t(j)] = weight[i];
   }
   std::copy(k.begin(), k.end(), key);
-  std::copy(w.begin(), w.end(), weight != nullptr ? weight : w.data());
+  if (weight != nullptr) std::copy(w.begin(), w.end(), weight);
   return count;
 }
 

@@ -182,20 +182,26 @@ struct bin_starts {
   std::int64_t at[spmm_hash_bins + 1];
 };
 
-/// order[start of bin label[i] + its place] = r0 + i: the rows listed by bin, a thread a row. A
-/// warp's rows of one bin take consecutive places (one atomic a bin a warp, lanes in order), so a
-/// bin's list stays nearly ascending; any order gives the same product (each row is made alone).
+/// This lane's place in bin b, counted by cursor[b]: the active lanes of one bin take consecutive
+/// places (one atomic a bin a warp, lanes in order), so a bin's list stays nearly ascending; any
+/// order gives the same product (each row is made alone).
+template <class C>
+__device__ std::int64_t place_in_bin(int b, C* cursor) {
+  const unsigned peers = __match_any_sync(__activemask(), b);
+  const int lane = int(threadIdx.x & 31), leader = __ffs(peers) - 1;
+  C base = 0;
+  if (lane == leader) base = atomicAdd(cursor + b, C(__popc(peers)));
+  base = __shfl_sync(peers, base, leader);
+  return std::int64_t(base) + __popc(peers & ((1u << lane) - 1u));
+}
+
+/// order[start of bin label[i] + its place] = r0 + i: the rows listed by bin, a thread a row.
 __global__ void list_rows_kernel(const std::uint8_t* __restrict__ label, std::int64_t n, vertex_t r0, bin_starts starts,
                                  unsigned long long* __restrict__ cursor, vertex_t* __restrict__ order) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int b = label[i];
-  const unsigned peers = __match_any_sync(__activemask(), b);
-  const int lane = int(threadIdx.x & 31), leader = __ffs(peers) - 1;
-  unsigned long long base = 0;
-  if (lane == leader) base = atomicAdd(cursor + b, static_cast<unsigned long long>(__popc(peers)));
-  base = __shfl_sync(peers, base, leader);
-  order[starts.at[b] + std::int64_t(base) + __popc(peers & ((1u << lane) - 1u))] = vertex_t(r0 + i);
+  order[starts.at[b] + place_in_bin(b, cursor)] = vertex_t(r0 + i);
 }
 
 /// count_small's first kernel: a warp a row (a coarse level's rows are long); ptr[r] and cost[r]
@@ -244,7 +250,7 @@ __device__ offset_t scan_in_place(offset_t* a, std::int64_t n, typename small_sc
 }
 
 /// count_small's second kernel, one block: the scans, the labels, the bins' sizes and the rows
-/// listed bin after bin (a warp's rows of one bin in consecutive places, as list_rows_kernel).
+/// listed bin after bin (place_in_bin, as list_rows_kernel).
 template <class V>
 __global__ void __launch_bounds__(small_threads)
 small_bins_kernel(spmm_operand<V> A, vertex_t rows, bool masked, offset_t* __restrict__ ptr, offset_t* __restrict__ cost,
@@ -265,15 +271,7 @@ small_bins_kernel(spmm_operand<V> A, vertex_t rows, bool masked, offset_t* __res
   if (t == 0)
     for (int b = 0, sum = 0; b < spmm_hash_bins; ++b) at[b] = sum, sum += hist[b];
   __syncthreads();
-  for (vertex_t r = t; r < rows; r += small_threads) {
-    const int b = label[r];
-    const unsigned peers = __match_any_sync(__activemask(), b);
-    const int lane = t & 31, leader = __ffs(peers) - 1;
-    int base = 0;
-    if (lane == leader) base = atomicAdd(&at[b], __popc(peers));
-    base = __shfl_sync(peers, base, leader);
-    order[base + __popc(peers & ((1u << lane) - 1u))] = r;
-  }
+  for (vertex_t r = t; r < rows; r += small_threads) order[place_in_bin(label[r], at)] = r;
   if (t < 2 + spmm_hash_bins) out[t] = t == 0 ? products : t == 1 ? bytes : offset_t(hist[t - 2]);
 }
 
