@@ -116,7 +116,7 @@ std::vector<kernel_case<V>> spmv_kernels() {
   k.push_back({"dbg_merge", [](const csr_matrix<V, D>& A) {
                  auto o = std::make_shared<const vertex_order<D>>(degree_grouped_order(A));
                  using F = reordered_matrix<csr_merge_matrix<V, D>, D>;
-                 auto f = std::make_shared<F>(F{o, to_csr_merge(permute(A, *o), hot_x_entries())});
+                 auto f = std::make_shared<F>(F{o, to_csr_merge(permute(A, *o))});
                  return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
                                     f->bytes(), "DBG renumbering, merge path"};
                }});

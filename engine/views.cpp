@@ -95,7 +95,7 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
     } else if (kernel == "adcsr") {
       v = owning<V, S>(kernel, to_adcsr(c));
     } else if (kernel == "dbg_merge") {
-      v = renumbered<V, S>(kernel, std::move(c), [](const csr_matrix<V, S>& p) { return to_csr_merge(p, hot_x_entries()); });
+      v = renumbered<V, S>(kernel, std::move(c), [](const csr_matrix<V, S>& p) { return to_csr_merge(p); });
     } else if (kernel == "dbg_vector") {
       v = renumbered<V, S>(kernel, std::move(c), [](csr_matrix<V, S>& p) { return std::move(p); });
     } else {

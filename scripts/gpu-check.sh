@@ -9,10 +9,9 @@
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
-# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), hot (issue 22: dbg_merge's hot prefix of x
-# at 0, 4 K, 16 K, 32 K entries), profile (ncu counters of issue 22's
+# FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
 # csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all
-# but scaling, hot and profile). All of them take longer than one device call (600 s) now: run it as
+# but scaling and profile). All of them take longer than one device call (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
 set -uo pipefail
@@ -147,16 +146,6 @@ want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float
 want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \
   --kernels $loc_kernels "${loc_set[@]}"
 want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank --runs 3 --kernels auto,$loc_kernels rmat:24
-# hot (not in the default set; issue 22): dbg_merge with x's first FG_HOT_X entries loaded to stay
-# in L1 and the rest past it, against csr_merge, dbg_merge without, and cuSPARSE, on rmat-24; then the
-# L1 hit rate and L2 -> SM sectors by ncu at 16 K entries.
-for h in 0 4096 16384 32768; do
-  want hot && step "hot-$h" 300 env FG_HOT_X=$h build/cuda/fluxgraph bench spmv --types float,double \
-    --kernels csr_merge,dbg_merge rmat:24
-done
-want hot && command -v ncu >/dev/null && step profile-hot 300 env FG_HOT_X=16384 ncu --kernel-name regex:csr_merge_kernel \
-  --launch-skip 4 --launch-count 2 --metrics "gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read.sum,l1tex__t_sector_hit_rate.pct" \
-  build/cuda/fluxgraph bench spmv --types float --runs 20 --kernels dbg_merge rmat:24
 # profile (not in the default set): ncu counters of the kernels the open issues are stuck on.
 # Issue 22: where csr_merge's time goes on rmat-24 (x gathered from L2 or DRAM, L1 hits), in the
 # input order and the DBG order; issue 21: every kernel of level 0 of the 2D Galerkin product.
@@ -224,11 +213,6 @@ show cupy-cg && cat "$out/cupy-cg.log"
 for f in locality locality-cached; do
   show $f && echo "-- $f: bench spmv (issue 22; speedup vs cuSPARSE after x) --" && grep -E "^[a-z].*\(|^  (float|double|pattern) " "$out/$f.log"
 done
-for f in hot-0 hot-4096 hot-16384 hot-32768; do
-  show $f && echo "-- $f: bench spmv, FG_HOT_X = the number (issue 22; speedup vs cuSPARSE after x) --" &&
-    grep -E "^[a-z].*\(|^  (float|double) " "$out/$f.log"
-done
-show profile-hot && echo "-- ncu, dbg_merge with a hot prefix of 16 K (float) --" && grep -E "^ +(gpu__|lts__|l1tex__)" "$out/profile-hot.log"
 show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per iteration) --" && grep -vE "^device" "$out/locality-pagerank.log"
 show dist && echo "-- distributed store on the GPU (issue 24) --" && grep -E "^ranks:|checks passed|FAIL" "$out/dist.log"
 show scaling && echo "-- scaling: bench dist, P = 1 and one rank per GPU (issue 25) --" && grep -vE "^device|^\[" "$out/scaling.log"

@@ -2,8 +2,6 @@
 // twins); SpMV dispatch.
 #include "storage/csr_merge.hpp"
 
-#include <algorithm>
-#include <cstdlib>
 #include <type_traits>
 
 #include "core/error.hpp"
@@ -13,11 +11,9 @@
 namespace fg {
 
 template <class V, class S>
-csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A, vertex_t hot) {
+csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
   using K = detail::csr_merge_kernels<S>;
-  FG_EXPECTS(hot >= 0, "csr_merge: negative hot prefix");
   csr_merge_matrix<V, S> m;
-  m.hot = std::min(hot, A.cols);
   m.csr = clone_csr<S>(A);
   m.tile_items = csr_merge_tile_items<V>;
   const offset_t items = offset_t(A.rows) + A.nnz();
@@ -43,14 +39,6 @@ csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A, vertex_t hot) {
   return m;
 }
 
-vertex_t hot_x_entries() {
-  static const vertex_t n = [] {
-    const char* e = std::getenv("FG_HOT_X");
-    return vertex_t(std::clamp(e ? std::atoll(e) : 0LL, 0LL, 2147483647LL));
-  }();
-  return n;
-}
-
 template <class Sr, class V, class S>
 void spmv(const csr_merge_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
@@ -60,8 +48,8 @@ void spmv(const csr_merge_matrix<V, S>& A, const array<typename Sr::value_type, 
 }
 
 #define FG_CONVERT(V)                                                                            \
-  template csr_merge_matrix<V, host_space> to_csr_merge(const csr_matrix<V, host_space>&, vertex_t);       \
-  template csr_merge_matrix<V, device_space> to_csr_merge(const csr_matrix<V, device_space>&, vertex_t);
+  template csr_merge_matrix<V, host_space> to_csr_merge(const csr_matrix<V, host_space>&);       \
+  template csr_merge_matrix<V, device_space> to_csr_merge(const csr_matrix<V, device_space>&);
 FG_FOR_EACH_VALUE(FG_CONVERT)
 #undef FG_CONVERT
 #define FG_SPMV_FORMAT csr_merge_matrix

@@ -59,7 +59,6 @@ struct csr_merge_view {
   const std::uint32_t* row_end32 = nullptr;  ///< row_ptr[1..rows] in 32 bits when nnz < 2^31, else null
   void* carry = nullptr;                ///< tiles slots of 8 bytes (any semiring's value type)
   offset_t tiles = 0, nruns = 0, tile_items = 0;
-  vertex_t hot = 0;                     ///< see csr_merge_matrix::hot
 };
 
 template <class V, class Space>
@@ -75,11 +74,6 @@ struct csr_merge_matrix {
   /// run its device SpMV concurrently. Empty in host_space: the reference twin keeps its own.
   mutable array<std::uint64_t, Space> carry;
   offset_t tiles = 0, tile_items = 0;
-  /// x's first `hot` entries are the most read (a degree-grouped numbering puts them first): the CUDA
-  /// kernel loads them to stay in L1 and every other entry past L1, so that the cold gathers do not
-  /// evict them (issue 22: 9-13% L1 hits on rmat-24, where the first 13 K of the DBG order take about
-  /// a quarter of the gathers). 0: plain loads. Cache hints only: the sums are the same bits.
-  vertex_t hot = 0;
 
   std::size_t bytes() const noexcept {
     return csr.bytes() + coords.bytes() + runs.bytes() + row_end32.bytes() +
@@ -87,18 +81,13 @@ struct csr_merge_matrix {
   }
   csr_merge_view<V> view() const noexcept {
     return {csr.view(), coords.data(), runs.data(), row_end32.empty() ? nullptr : row_end32.data(), carry.data(), tiles,
-            offset_t(runs.size()), tile_items, hot};
+            offset_t(runs.size()), tile_items};
   }
 };
 
-/// @brief Copies A and precomputes its merge-path tiles, fix-up runs and carry scratch (hot: see
-///        csr_merge_matrix::hot).
+/// @brief Copies A and precomputes its merge-path tiles, fix-up runs and carry scratch.
 template <class V, class Space>
-csr_merge_matrix<V, Space> to_csr_merge(const csr_matrix<V, Space>& A, vertex_t hot = 0);
-
-/// The hot prefix a renumbered view gives its merge-path copy: FG_HOT_X entries (default 0, off,
-/// until a GPU run has measured it; bench/NOTES.md); to_csr_merge caps it at the columns.
-vertex_t hot_x_entries();
+csr_merge_matrix<V, Space> to_csr_merge(const csr_matrix<V, Space>& A);
 
 /// @brief y = A (+).(x) x over semiring S. Device: two kernels on the default stream, returns
 ///        asynchronously like the other CSR kernels.

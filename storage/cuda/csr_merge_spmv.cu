@@ -35,15 +35,6 @@ struct merge_shared {
   int warp_key[warps];  ///< ... and its row
 };
 
-/// x[c]. With a hot prefix (csr_merge_matrix::hot), the prefix is loaded to stay in L1 (ld.ca) and
-/// the rest past it (ld.cg, L2 only): the cold gathers, most of them on a power-law graph, no longer
-/// evict the few entries every warp reads again.
-template <class T>
-__device__ inline T gather_x(const T* __restrict__ x, vertex_t c, vertex_t hot) {
-  if (hot == 0) return x[c];
-  return c < hot ? __ldca(x + c) : __ldcg(x + c);
-}
-
 template <class Sr, class V>
 __global__ void __launch_bounds__(threads)
 csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict__ x,
@@ -65,8 +56,7 @@ csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict_
     const int k = tid + i * threads;
     if (k < a_len) row_end[k] = rp32 ? int(rp32[k] - std::uint32_t(c0.nz)) : int(rp[k] - c0.nz);
     if (k < b_len)
-      prod[k] = Sr::mul(matrix_value<V>(A.csr.val, c0.nz + k, Sr::pattern_value(), stream),
-                        gather_x(x, matrix_load(col + k, stream), A.hot));
+      prod[k] = Sr::mul(matrix_value<V>(A.csr.val, c0.nz + k, Sr::pattern_value(), stream), x[matrix_load(col + k, stream)]);
   }
   if (tid == 0) row_end[a_len] = b_len;  // the next row end lies past the tile: its nonzeros come first
   __syncthreads();
