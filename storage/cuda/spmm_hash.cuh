@@ -6,7 +6,8 @@
 //    no shared memory, no atomics;
 //  - 33-512: a warp per row adds its products into a hash table in shared memory, 32 at a time,
 //    equal columns combined across the lanes first (no atomic on values: the sums are the same
-//    every run), then sorts only the distinct columns;
+//    every run), then sorts only the distinct columns. The table has 128 slots; a row that finds
+//    more than 96 distinct columns is made again with a table of its products (up to 512 slots);
 //  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product).
 // The bins are spmm_hash_bin's; longer rows take the global path. The block tables sum with
 // atomics (an unspecified order), the groups and warp tables in a fixed order that is not the
@@ -14,9 +15,12 @@
 #pragma once
 #include <cub/block/block_scan.cuh>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
+#include "core/array.hpp"
 #include "core/cuda_check.hpp"
 #include "storage/cuda/spmm_common.cuh"
 #include "storage/detail/search.hpp"
@@ -108,13 +112,15 @@ __device__ void warp_products(const spmm_operand<V>& B, const int* start,
 /// One step of a warp's products into its own table (every lane calls it): lanes holding the same
 /// column are combined first (their values summed by the lowest of them, in lane order, through
 /// `scratch`), and only that lane touches the column's slot: no atomic on values, one atomicCAS when
-/// a slot is claimed, and the same sums in the same order every run.
+/// a slot is claimed, and the same sums in the same order every run. Returns the slots this step
+/// claimed (the same on every lane).
 template <int Slots, class Sr, bool Values, class T>
-__device__ void warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std::uint32_t c, T v) {
+__device__ int warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std::uint32_t c, T v) {
   constexpr unsigned full = 0xffffffffu;
   const unsigned peers = __match_any_sync(full, c);
   if constexpr (Values) scratch[lane] = v;
   __syncwarp();
+  bool claimed = false;
   if (c != empty_slot && lane == __ffs(peers) - 1) {
     T sum = v;
     if constexpr (Values)
@@ -124,23 +130,38 @@ __device__ void warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, st
       std::uint32_t k = key[h];
       if (k == empty_slot) {
         k = atomicCAS(&key[h], empty_slot, c);
-        if (k == empty_slot) k = c;
+        if (k == empty_slot) k = c, claimed = true;
       }
       if (k == c) break;
       h = (h + 1) & (Slots - 1);
     }
     if constexpr (Values) val[h] = Sr::add(val[h], sum);
   }
+  const int n = __popc(__ballot_sync(full, claimed));
   __syncwarp();
+  return n;
 }
 
-/// Warp per row, rows of at most Slots products (the table can hold them all); the warps of a block
-/// never synchronise with each other.
-template <int Slots, int Warps, class Sr, class V>
-__global__ void __launch_bounds__(Warps * 32)
+/// Where warp_rows lists the rows it gives up, for a warp with a table of 512 slots (bounded by the
+/// rows given; the count zeroed).
+struct redo_lists {
+  vertex_t* warp = nullptr;
+  unsigned long long* warp_n = nullptr;
+};
+
+/// Warp per row; the warps of a block never synchronise with each other, and walk the rows by a
+/// grid stride (rows: rows[0, n), n = *dyn_rows when given, else nrows). Without Abort a row has at
+/// most Slots products, so the table holds them all. With Abort the table is smaller than that (a
+/// row's distinct columns are what fill it, and AMG's rows have 8-70× fewer than products): a row
+/// stops as soon as its next step might not fit (more than Slots - 32 columns so far), writes
+/// nothing and is listed in redo for a warp_rows without Abort. The sums are the same either way:
+/// a column's products are added in the same order whatever slot it has.
+template <int Slots, int Warps, bool Abort, class Sr, class V>
+__global__ void __launch_bounds__(Warps * 32, Slots <= 128 ? 32 / Warps : 1)  // small tables: 32 warps an SM
 warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, std::int64_t nrows,
-          const offset_t* __restrict__ ptr, offset_t base, vertex_t r0, vertex_t* __restrict__ ws_col,
-          stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val, offset_t* __restrict__ count) {
+          const unsigned long long* __restrict__ dyn_rows, const offset_t* __restrict__ ptr, offset_t base, vertex_t r0,
+          vertex_t* __restrict__ ws_col, stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val,
+          offset_t* __restrict__ count, redo_lists redo) {
   using VC = spmm_value_t<Sr, V>;
   using T = typename Sr::value_type;
   constexpr bool values = !is_pattern_v<VC>;
@@ -154,66 +175,81 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   __shared__ T aval_all[Warps][32];
   __shared__ T scratch_all[Warps][values ? 32 : 1];
   const int w = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
-  const std::int64_t i = std::int64_t(blockIdx.x) * Warps + w;
-  if (i >= nrows) return;  // the whole warp: nothing below waits on other warps
   std::uint32_t* key = key_all[w];
   T* val = val_all[w];
   int* start = start_all[w];
   const chunk_entries<T> ch{brow_all[w], bbegin_all[w], blength_all[w], aval_all[w]};
-  const vertex_t r = rows[i];
-  for (int s = lane; s < slots; s += 32) {
-    key[s] = empty_slot;
-    if constexpr (values) val[s] = Sr::zero();
-  }
-  __syncwarp();
-  // Expansion, 32 entries of A at a time: a warp scan of their B-row lengths places the products,
-  // each lane finds its product's entry by binary search and adds it into the table.
-  A.for_each_piece(r, [&](offset_t b, offset_t e) {
-    for (offset_t c0 = b; c0 < e; c0 += 32) {
-      const int len = load_entry<Sr, V, values>(A, B, c0 + lane, e, ch, lane);
-      int incl = len;
+  const std::int64_t n = dyn_rows != nullptr ? std::int64_t(*dyn_rows) : nrows;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * Warps + w; i < n; i += std::int64_t(gridDim.x) * Warps) {
+    const vertex_t r = rows[i];
+    const offset_t w0 = ptr[r] - base;  // needed last, loaded now
+    for (int s = lane; s < slots; s += 32) {
+      key[s] = empty_slot;
+      if constexpr (values) val[s] = Sr::zero();
+    }
+    __syncwarp();
+    int claimed = 0;  // the same on every lane, as is `aborted`
+    bool aborted = false;
+    // Expansion, 32 entries of A at a time: a warp scan of their B-row lengths places the products,
+    // each lane finds its product's entry by binary search and adds it into the table.
+    A.for_each_piece(r, [&](offset_t b, offset_t e) {
+      for (offset_t c0 = b; c0 < e && !aborted; c0 += 32) {
+        const int len = load_entry<Sr, V, values>(A, B, c0 + lane, e, ch, lane);
+        int incl = len;
 #pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const int y = __shfl_up_sync(full, incl, d);
-        if (lane >= d) incl += y;
+        for (int d = 1; d < 32; d <<= 1) {
+          const int y = __shfl_up_sync(full, incl, d);
+          if (lane >= d) incl += y;
+        }
+        const int chunk = __shfl_sync(full, incl, 31);
+        start[lane] = incl - len;  // lanes past the row's end start at the total: never found
+        __syncwarp();
+        warp_products<Sr, V, values>(B, start, ch, lane, chunk, [&](std::uint32_t c, T v) {
+          if constexpr (Abort) {
+            if (aborted || claimed > slots - 32) {
+              aborted = true;
+              return;
+            }
+          }
+          claimed += warp_insert<slots, Sr, values>(key, val, scratch_all[w], lane, c, v);
+        });
+        __syncwarp();
       }
-      const int chunk = __shfl_sync(full, incl, 31);
-      start[lane] = incl - len;  // lanes past the row's end start at the total: never found
+    });
+    if (Abort && aborted) {
+      if (lane == 0) redo.warp[atomicAdd(redo.warp_n, 1ull)] = r;
       __syncwarp();
-      warp_products<Sr, V, values>(B, start, ch, lane, chunk, [&](std::uint32_t c, T v) {
-        warp_insert<slots, Sr, values>(key, val, scratch_all[w], lane, c, v);
-      });
+      continue;
+    }
+    // Compact the occupied slots to the front, 32 at a time (a slot moves only to a lower index,
+    // one whose round has already been read).
+    int u = 0;
+    for (int s0 = 0; s0 < slots; s0 += 32) {
+      const std::uint32_t k = key[s0 + lane];
+      T v{};
+      if constexpr (values) v = val[s0 + lane];
+      const unsigned occupied = __ballot_sync(full, k != empty_slot);
+      __syncwarp();
+      if (k != empty_slot) {
+        const int p = u + __popc(occupied & ((1u << lane) - 1u));
+        key[p] = k;
+        if constexpr (values) val[p] = v;
+      }
+      u += __popc(occupied);
       __syncwarp();
     }
-  });
-  // Compact the occupied slots to the front, 32 at a time (a slot moves only to a lower index,
-  // one whose round has already been read).
-  int u = 0;
-  for (int s0 = 0; s0 < slots; s0 += 32) {
-    const std::uint32_t k = key[s0 + lane];
-    T v{};
-    if constexpr (values) v = val[s0 + lane];
-    const unsigned occupied = __ballot_sync(full, k != empty_slot);
-    __syncwarp();
-    if (k != empty_slot) {
-      const int p = u + __popc(occupied & ((1u << lane) - 1u));
-      key[p] = k;
-      if constexpr (values) val[p] = v;
+    // Sorted by counting: an entry's place is the number of smaller columns (every lane reads the
+    // same key at once: a broadcast).
+    for (int x = lane; x < u; x += 32) {
+      const std::uint32_t k = key[x];
+      int rank = 0;
+      for (int y = 0; y < u; ++y) rank += key[y] < k ? 1 : 0;
+      ws_col[w0 + rank] = vertex_t(k);
+      store_value<VC>(ws_val, w0 + rank, val[values ? x : 0]);
     }
-    u += __popc(occupied);
-    __syncwarp();
+    if (lane == 0) count[r - r0] = u;
+    __syncwarp();  // the next row's table is this one's
   }
-  // Sorted by counting: an entry's place is the number of smaller columns (every lane reads the
-  // same key at once: a broadcast).
-  const offset_t w0 = ptr[r] - base;
-  for (int x = lane; x < u; x += 32) {
-    const std::uint32_t k = key[x];
-    int rank = 0;
-    for (int y = 0; y < u; ++y) rank += key[y] < k ? 1 : 0;
-    ws_col[w0 + rank] = vertex_t(k);
-    store_value<VC>(ws_val, w0 + rank, val[values ? x : 0]);
-  }
-  if (lane == 0) count[r - r0] = u;
 }
 
 /// One bitonic step of the lanes' sort: the lower lane of each pair keeps the smaller key in an
@@ -276,6 +312,7 @@ group_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   const bool live = i < nrows;  // no early exit: every lane takes part in the shuffles
   const vertex_t r = live ? rows[i] : 0;
   const int na = live ? int(A.size(r)) : 0;
+  const offset_t w0 = live ? ptr[r] - base : 0;  // needed last, loaded now
   vertex_t k = 0;
   int len = 0;
   T a{};
@@ -325,7 +362,7 @@ group_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   const unsigned group = G == 32 ? full : ((1u << G) - 1u) << (lane - t);
   const unsigned lasts = __ballot_sync(full, last) & group;
   if (last) {
-    const offset_t o = ptr[r] - base + __popc(lasts & ((1u << lane) - 1u));
+    const offset_t o = w0 + __popc(lasts & ((1u << lane) - 1u));
     ws_col[o] = vertex_t(key);
     store_value<VC>(ws_val, o, val);
   }
@@ -437,14 +474,28 @@ block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   if (t == 0) count[r - r0] = u;
 }
 
-template <int Slots, int Warps, class Sr, class V>
-void launch_warps(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<V>& B, const vertex_t* rows,
-                  const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* ws_col,
-                  stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count) {
+/// warp_rows over rows[0, n) (n = *dyn_rows when given; n is then its bound, and the grid is capped
+/// since most of a redo list is usually empty).
+template <int Slots, int Warps, bool Abort, class Sr, class V>
+void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm_operand<V>& A,
+                  const spmm_operand<V>& B, const vertex_t* rows, const offset_t* ptr, offset_t base, vertex_t r0,
+                  vertex_t* ws_col, stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count, redo_lists redo = {}) {
   if (n == 0) return;
-  warp_rows<Slots, Warps, Sr, V><<<unsigned((n + Warps - 1) / Warps), Warps * 32>>>(A, B, rows, n, ptr, base, r0,
-                                                                                 ws_col, ws_val, count);
+  std::int64_t blocks = (n + Warps - 1) / Warps;
+  if (dyn_rows != nullptr) blocks = std::min<std::int64_t>(blocks, 1024);
+  warp_rows<Slots, Warps, Abort, Sr, V><<<unsigned(blocks), Warps * 32>>>(A, B, rows, n, dyn_rows, ptr, base, r0, ws_col,
+                                                                        ws_val, count, redo);
   FG_CUDA_CHECK_LAUNCH();
+}
+
+/// Whether the rows of 33-512 products try a small warp table first (FG_SPMM_WARP_TABLE=0: each
+/// bin straight to a table of its products, as before; the A/B switch until a GPU run has measured it).
+inline bool small_warp_table() {
+  static const bool on = [] {
+    const char* e = std::getenv("FG_SPMM_WARP_TABLE");
+    return e == nullptr || std::atoi(e) != 0;
+  }();
+  return on;
 }
 
 template <int Slots, int Threads, class Sr, class V>
@@ -464,7 +515,7 @@ void launch_blocks(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<
 }
 
 /// The rows of bins 1-12 of spmm_hash_bin (list_of(b), rows_of(b)); bin 13 (more than 16384 products)
-/// is left to the caller. Tables of twice the products up to 4096 slots (short probe runs), of the
+/// is left to the caller. Block tables of twice the products up to 4096 slots (short probe runs), of the
 /// products beyond (a row that long has few distinct columns, or shared memory runs out: 16384
 /// slots of doubles are 192 KiB).
 template <class Sr, class V, class Rows, class List>
@@ -474,10 +525,26 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
   launch_groups<8, Sr>(rows_of(1), A, B, list_of(1), ptr, base, r0, wc, wv, cnt);
   launch_groups<16, Sr>(rows_of(2), A, B, list_of(2), ptr, base, r0, wc, wv, cnt);
   launch_groups<32, Sr>(rows_of(3), A, B, list_of(3), ptr, base, r0, wc, wv, cnt);
-  launch_warps<128, 8, Sr>(rows_of(4), A, B, list_of(4), ptr, base, r0, wc, wv, cnt);
-  launch_warps<256, 8, Sr>(rows_of(5), A, B, list_of(5), ptr, base, r0, wc, wv, cnt);
-  launch_warps<512, 4, Sr>(rows_of(6), A, B, list_of(6), ptr, base, r0, wc, wv, cnt);
-  launch_warps<512, 4, Sr>(rows_of(7), A, B, list_of(7), ptr, base, r0, wc, wv, cnt);
+  // Bins 4-7 (33-512 products, listed one after the other) go first through warp tables of 128
+  // slots, 8 warps a block, where tables of their products (up to 512 slots, 4 warps a block) took
+  // 6 KB of shared memory a warp and four launches; AMG's rows have 8-13× fewer distinct columns
+  // than products. A row of more than 96 columns is made again with a table of 512. (Rows of
+  // 513-4096 products stay with blocks: through warps they were slower where they are few, a
+  // coarse level's; bench/NOTES.md, session 26.)
+  const std::int64_t few = rows_of(4) + rows_of(5) + rows_of(6) + rows_of(7);
+  if (small_warp_table() && few > 0) {
+    array<vertex_t, device_space> redo(static_cast<std::size_t>(few));
+    array<unsigned long long, device_space> redo_n(1);
+    fill_zero(redo_n);
+    const redo_lists lists{redo.data(), redo_n.data()};
+    launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
+    launch_warps<512, 4, false, Sr>(few, redo_n.data(), A, B, lists.warp, ptr, base, r0, wc, wv, cnt);
+  } else {
+    launch_warps<128, 8, false, Sr>(rows_of(4), nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt);
+    launch_warps<256, 8, false, Sr>(rows_of(5), nullptr, A, B, list_of(5), ptr, base, r0, wc, wv, cnt);
+    launch_warps<512, 4, false, Sr>(rows_of(6), nullptr, A, B, list_of(6), ptr, base, r0, wc, wv, cnt);
+    launch_warps<512, 4, false, Sr>(rows_of(7), nullptr, A, B, list_of(7), ptr, base, r0, wc, wv, cnt);
+  }
   launch_blocks<2048, 256, Sr>(rows_of(8), A, B, list_of(8), ptr, base, r0, wc, wv, cnt);
   launch_blocks<4096, 512, Sr>(rows_of(9), A, B, list_of(9), ptr, base, r0, wc, wv, cnt);
   launch_blocks<4096, 512, Sr>(rows_of(10), A, B, list_of(10), ptr, base, r0, wc, wv, cnt);

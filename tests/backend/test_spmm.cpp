@@ -215,6 +215,15 @@ TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 204
   for (std::size_t j = 0; j < distinct.size(); ++j) distinct[j] = {vertex_t(j), vertex_t((j * 7 + 1) % 4096)};
   const auto B2 = test::csr_from_rows<float>(4096, distinct);
   check_product<plus_times<float>>("binned distinct floats", test::csr_from_rows<float>(4096, arows), B2);
+  // Long rows of few distinct columns (at most 90: the CUDA warp tables of 128 slots keep every
+  // row of 33-4096 products), and rows just past them (97-120 columns: given back to the tables of
+  // their products after part of the row).
+  for (vertex_t distinct_cols : {90, 120}) {
+    std::vector<std::vector<vertex_t>> narrow(4096);
+    for (std::size_t j = 0; j < narrow.size(); ++j) narrow[j] = {vertex_t(j % std::size_t(distinct_cols))};
+    check_product<plus_times<double>>("binned few distinct doubles", A, test::csr_from_rows<double>(600, narrow));
+    check_product<or_and>("binned few distinct pattern", Ap, test::csr_from_rows<pattern>(600, narrow));
+  }
   // Few products but many entries of A (most reach empty rows of B): not the lane groups' rows.
   std::vector<std::vector<vertex_t>> sparse_b(4096);
   for (std::size_t j = 0; j < sparse_b.size(); j += 97) sparse_b[j] = {vertex_t(j % 600)};
