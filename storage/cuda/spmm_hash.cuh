@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "core/array.hpp"
@@ -488,16 +487,6 @@ void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm
   FG_CUDA_CHECK_LAUNCH();
 }
 
-/// Whether the rows of 33-512 products try a small warp table first (FG_SPMM_WARP_TABLE=0: each
-/// bin straight to a table of its products, as before; the A/B switch until a GPU run has measured it).
-inline bool small_warp_table() {
-  static const bool on = [] {
-    const char* e = std::getenv("FG_SPMM_WARP_TABLE");
-    return e == nullptr || std::atoi(e) != 0;
-  }();
-  return on;
-}
-
 template <int Slots, int Threads, class Sr, class V>
 void launch_blocks(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<V>& B, const vertex_t* rows,
                    const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* ws_col,
@@ -528,22 +517,17 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
   // Bins 4-7 (33-512 products, listed one after the other) go first through warp tables of 128
   // slots, 8 warps a block, where tables of their products (up to 512 slots, 4 warps a block) took
   // 6 KB of shared memory a warp and four launches; AMG's rows have 8-13× fewer distinct columns
-  // than products. A row of more than 96 columns is made again with a table of 512. (Rows of
-  // 513-4096 products stay with blocks: through warps they were slower where they are few, a
-  // coarse level's; bench/NOTES.md, session 26.)
+  // than products (H200: 2D 1024² Galerkin 2.9 → 2.3 ms, FE 64³ 8.6 → 7.9). A row of more than 96
+  // columns is made again with a table of 512. (Rows of 513-4096 products stay with blocks: through
+  // warps they were slower where they are few, a coarse level's; bench/NOTES.md, session 26.)
   const std::int64_t few = rows_of(4) + rows_of(5) + rows_of(6) + rows_of(7);
-  if (small_warp_table() && few > 0) {
+  if (few > 0) {
     array<vertex_t, device_space> redo(static_cast<std::size_t>(few));
     array<unsigned long long, device_space> redo_n(1);
     fill_zero(redo_n);
     const redo_lists lists{redo.data(), redo_n.data()};
     launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
     launch_warps<512, 4, false, Sr>(few, redo_n.data(), A, B, lists.warp, ptr, base, r0, wc, wv, cnt);
-  } else {
-    launch_warps<128, 8, false, Sr>(rows_of(4), nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt);
-    launch_warps<256, 8, false, Sr>(rows_of(5), nullptr, A, B, list_of(5), ptr, base, r0, wc, wv, cnt);
-    launch_warps<512, 4, false, Sr>(rows_of(6), nullptr, A, B, list_of(6), ptr, base, r0, wc, wv, cnt);
-    launch_warps<512, 4, false, Sr>(rows_of(7), nullptr, A, B, list_of(7), ptr, base, r0, wc, wv, cnt);
   }
   launch_blocks<2048, 256, Sr>(rows_of(8), A, B, list_of(8), ptr, base, r0, wc, wv, cnt);
   launch_blocks<4096, 512, Sr>(rows_of(9), A, B, list_of(9), ptr, base, r0, wc, wv, cnt);
