@@ -195,24 +195,13 @@ __device__ std::int64_t place_in_bin(int b, C* cursor) {
   return std::int64_t(base) + __popc(peers & ((1u << lane) - 1u));
 }
 
-/// order[start of bin label[i] + its place] = r0 + i: the rows listed by bin, a thread a row. A row
-/// takes its place in its block's share of the bin (shared atomics), the block its share of the bin
-/// with one global atomic a bin: where every warp went to the global cursor, the warps of a level's
-/// one big bin queued on one address (86 µs for 2 M rows, H200; bench/NOTES.md session 26).
+/// order[start of bin label[i] + its place] = r0 + i: the rows listed by bin, a thread a row.
 __global__ void list_rows_kernel(const std::uint8_t* __restrict__ label, std::int64_t n, vertex_t r0, bin_starts starts,
                                  unsigned long long* __restrict__ cursor, vertex_t* __restrict__ order) {
-  __shared__ unsigned int mine[spmm_hash_bins];
-  __shared__ unsigned long long base[spmm_hash_bins];
-  for (int b = int(threadIdx.x); b < spmm_hash_bins; b += int(blockDim.x)) mine[b] = 0;
-  __syncthreads();
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int b = i < n ? label[i] : 0;
-  const std::int64_t at = i < n ? place_in_bin(b, mine) : 0;
-  __syncthreads();
-  for (int k = int(threadIdx.x); k < spmm_hash_bins; k += int(blockDim.x))
-    if (mine[k] != 0) base[k] = atomicAdd(cursor + k, static_cast<unsigned long long>(mine[k]));
-  __syncthreads();
-  if (i < n) order[starts.at[b] + std::int64_t(base[b]) + at] = vertex_t(r0 + i);
+  if (i >= n) return;
+  const int b = label[i];
+  order[starts.at[b] + place_in_bin(b, cursor)] = vertex_t(r0 + i);
 }
 
 /// count_small's first kernel: a warp a row (a coarse level's rows are long); ptr[r] and cost[r]
