@@ -109,15 +109,17 @@ void ingest(communicator& c, const share_edges& e, dist_graph<pattern, device_sp
   const std::uint64_t b0 = c.bytes_sent();
   c.barrier();
   const auto t0 = std::chrono::steady_clock::now();
-  // Every 8th batch (the first, when there are fewer than 8) times its steps, with a device wait
-  // after each: this rank's stage, route and write seconds, summed, and how many batches were
-  // timed. Full batches only: the last is a remainder, and averaged in it made a batch's steps
-  // look shorter than the batches (session 26).
+  // Every 8th batch (the last full one, when there are fewer than 8) times its steps, with a device
+  // wait after each: this rank's stage, route and write seconds, summed, and how many batches were
+  // timed. Full batches on every rank only: a remainder averaged in made a batch's steps look
+  // shorter than the batches (session 26).
+  std::int64_t full = std::int64_t(e.src.size()) / per_rank;
+  c.allreduce(&full, 1, comm_op::min);
   double steps[3] = {0, 0, 0};
   std::int64_t timed = 0;
   for (std::int64_t b = 0; b < batches; ++b) {
     const std::size_t lo = std::min(e.src.size(), std::size_t(b * per_rank)), hi = std::min(e.src.size(), lo + std::size_t(per_rank));
-    const bool time_it = batches < 8 ? b == 0 : b % 8 == 7;
+    const bool time_it = b < full && (full < 8 ? b == full - 1 : b % 8 == 7);
     g.set_step_timing(time_it);
     const dist_batch_report r = g.apply({e.src.data() + lo, e.dst.data() + lo, nullptr, hi - lo});  // the share's slice, in place
     steps[0] += r.stage_seconds, steps[1] += r.route_seconds, steps[2] += r.write_seconds;

@@ -162,7 +162,7 @@ want profile && command -v ncu >/dev/null && step profile-galerkin 300 ncu --lau
 # A·P's group_rows<32>, 1.64 ms, and R·(AP)'s warp tables, 1.66 ms; session 26): throughput against
 # peak, warp stall reasons, the memory tables. The setup's own products come first (A·T, A·P, R·(AP)).
 want profile && command -v ncu >/dev/null && step profile-hash 300 ncu --kernel-name "regex:group_rows|warp_rows" \
-  --launch-count 6 --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
+  --launch-count 8 --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
   --section LaunchStats --section Occupancy build/cuda/examples/amg_setup --problem poisson3d --size 128 --grids 1 --runs 1
 want profile && for k in csr_merge dbg_merge; do  # the counters now; the Galerkin kernels are in the tarball
   echo "-- ncu, $k on rmat-24 (float)"; grep -E "^ +(gpu__|dram__|lts__|l1tex__|sm__)" "$out/profile-$k.log"; done

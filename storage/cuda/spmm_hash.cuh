@@ -6,8 +6,8 @@
 //    no shared memory, no atomics;
 //  - 33-512: a warp per row adds its products into a hash table in shared memory, 32 at a time,
 //    equal columns combined across the lanes first (no atomic on values: the sums are the same
-//    every run), then sorts only the distinct columns. The table has 128 slots; a row that finds
-//    more than 96 distinct columns is made again with a table of its products (up to 512 slots);
+//    every run), then sorts only the distinct columns. The table has 128 slots; a row that has
+//    more than 96 distinct columns before a step gives up and is made again with 512 slots;
 //  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product).
 // The bins are spmm_hash_bin's; longer rows take the global path. The block tables sum with
 // atomics (an unspecified order), the groups and warp tables in a fixed order that is not the
@@ -151,7 +151,7 @@ struct redo_lists {
 /// Warp per row; the warps of a block never synchronise with each other, and walk the rows by a
 /// grid stride (rows: rows[0, n), n = *dyn_rows when given, else nrows). Without Abort a row has at
 /// most Slots products, so the table holds them all. With Abort the table is smaller than that (a
-/// row's distinct columns are what fill it, and AMG's rows have 8-70× fewer than products): a row
+/// row's distinct columns are what fill it, and AMG's rows have 7-13× fewer than products): a row
 /// stops as soon as its next step might not fit (more than Slots - 32 columns so far), writes
 /// nothing and is listed in redo for a warp_rows without Abort. The sums are the same either way:
 /// a column's products are added in the same order whatever slot it has.
@@ -516,7 +516,7 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
   launch_groups<32, Sr>(rows_of(3), A, B, list_of(3), ptr, base, r0, wc, wv, cnt);
   // Bins 4-7 (33-512 products, listed one after the other) go first through warp tables of 128
   // slots, 8 warps a block, where tables of their products (up to 512 slots, 4 warps a block) took
-  // 6 KB of shared memory a warp and four launches; AMG's rows have 8-13× fewer distinct columns
+  // 6 KB of shared memory a warp and four launches; AMG's rows have 7-13× fewer distinct columns
   // than products (H200: 2D 1024² Galerkin 2.9 → 2.3 ms, FE 64³ 8.6 → 7.9). A row of more than 96
   // columns is made again with a table of 512. (Rows of 513-4096 products stay with blocks: through
   // warps they were slower where they are few, a coarse level's; bench/NOTES.md, session 26.)

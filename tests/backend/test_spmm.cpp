@@ -216,18 +216,48 @@ TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 204
   const auto B2 = test::csr_from_rows<float>(4096, distinct);
   check_product<plus_times<float>>("binned distinct floats", test::csr_from_rows<float>(4096, arows), B2);
   // Long rows of few distinct columns (at most 90: the CUDA warp tables of 128 slots keep every
-  // row of 33-4096 products), and rows just past them (97-120 columns: given back to the tables of
-  // their products after part of the row).
+  // row of 33-512 products), and rows past them (up to 120 columns: a row stops once it has more
+  // than 96 and is made again with a table of 512 slots).
   for (vertex_t distinct_cols : {90, 120}) {
     std::vector<std::vector<vertex_t>> narrow(4096);
     for (std::size_t j = 0; j < narrow.size(); ++j) narrow[j] = {vertex_t(j % std::size_t(distinct_cols))};
     check_product<plus_times<double>>("binned few distinct doubles", A, test::csr_from_rows<double>(600, narrow));
+    check_product<min_plus<double>>("binned few distinct min-plus", A, test::csr_from_rows<double>(600, narrow));
     check_product<or_and>("binned few distinct pattern", Ap, test::csr_from_rows<pattern>(600, narrow));
   }
   // Few products but many entries of A (most reach empty rows of B): not the lane groups' rows.
   std::vector<std::vector<vertex_t>> sparse_b(4096);
   for (std::size_t j = 0; j < sparse_b.size(); j += 97) sparse_b[j] = {vertex_t(j % 600)};
   check_product<plus_times<double>>("few products, many entries", A, test::csr_from_rows<double>(600, sparse_b));
+}
+
+TEST_CASE("spmm sums are the same bits every run, and for packed DCSR or CSR operands (float, rows kept or redone)") {
+  // Values whose float sums depend on their order; rows of 33-512 products with 90 or 120 distinct
+  // columns (the CUDA warp tables keep the first, give the second up part way and redo them).
+  std::mt19937 g(11);
+  for (vertex_t distinct_cols : {90, 120}) {
+    std::vector<std::vector<vertex_t>> arows, brows(4096);
+    for (std::size_t j = 0; j < brows.size(); ++j) brows[j] = {vertex_t(j % std::size_t(distinct_cols))};
+    for (int i = 0; i < 300; ++i) {
+      std::vector<vertex_t> r(std::size_t(33 + g() % 480));
+      for (vertex_t& c : r) c = vertex_t(g() % 4096);
+      arows.push_back(r);
+    }
+    auto A = test::csr_from_rows<float>(4096, arows), B = test::csr_from_rows<float>(600, brows);
+    for (auto* M : {&A, &B})
+      for (std::size_t j = 0; j < M->val.size(); ++j) M->val[j] = 1.0f / float(3 + g() % 1000);
+    // Packed DCSR operands keep CSR's entry order (a fragmented store's may differ, and with it the
+    // order of the sums); each kind must also repeat itself.
+    const auto Ac = test::csr_in<device_space>(A), Bc = test::csr_in<device_space>(B);
+    const auto Ad = dcsr_matrix<float, device_space>::from_csr(Ac), Bd = dcsr_matrix<float, device_space>::from_csr(Bc);
+    const auto Af = fragmented<device_space>(A), Bf = fragmented<device_space>(B);
+    const cell_map first = cells(spmm<plus_times<float>>(Ad, Bd));
+    REQUIRE(cells(spmm<plus_times<float>>(Ad, Bd)) == first);
+    REQUIRE(cells(spmm<plus_times<float>>(Ac, Bc)) == first);
+    REQUIRE(cells(spmm<plus_times<float>>(Ad, Bc)) == first);
+    const cell_map frag = cells(spmm<plus_times<float>>(Af, Bf));
+    REQUIRE(cells(spmm<plus_times<float>>(Af, Bf)) == frag);
+  }
 }
 
 TEST_CASE("spmm on empty matrices, empty rows and rows of A that reach only empty rows of B") {
