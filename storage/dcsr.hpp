@@ -57,8 +57,10 @@ enum class dcsr_layout {
 /// cnr-2000 (mean out-degree 10) 0.73-0.86x (bench/NOTES.md, run 43).
 enum class edge_index {
   automatic,  ///< CUDA build: when the mean length of the row an entry lands in, sum(d^2) / nnz,
-              ///< is >= 32, decided again each time the store doubles. CPU build: never (on 2
-              ///< cores the set made inserts 1.7-2.1x slower: bench/NOTES.md, session 9)
+              ///< is >= 32, decided again each time the store doubles. CPU build: once a batch of
+              ///< 1024+ edges made the probe read more than 4 stored entries an edge (a random-
+              ///< order stream; row-ordered files never do, and lost 1.6-2.2x with a set on 2
+              ///< cores: bench/NOTES.md, sessions 9 and 26)
   always,     ///< whenever it fits in a quarter of the free memory
   never,
 };
@@ -334,6 +336,7 @@ class dcsr_matrix {
   std::unique_ptr<undo_record> undo_;  ///< apply_batch_undoable's batch, until kept or undone
   bool set_wanted_ = false;      ///< edge_index::automatic decided for the set (kept when the set is dropped)
   offset_t set_decided_at_ = 0;  ///< nnz at automatic's last decision
+  bool probe_costly_ = false;    ///< the last batch's duplicate probe read more than it would probe a set (OpenMP)
 };
 
 /// @brief y = A (+).(x) x over semiring S, directly on the (possibly fragmented) store.

@@ -19,6 +19,20 @@
 
 namespace fg {
 
+namespace {
+// OpenMP: the edge set pays once the duplicate probe reads more than this many stored entries for
+// each edge of a batch (the touched rows' sizes; a set probe is one or two random reads). A graph
+// streamed in its file's row order touches rows it has not stored yet and keeps no set (cnr-2000,
+// Slashdot, Enron, git_web_ml: 1.6-2.2x slower with one); a random order fills the rows it touches
+// (2 cores, 1e4 / 1e5 batches: R-MAT 2^18 8.6x / 2.1x faster, uniform 2^18 x 16 2.0x / 1.3x). A
+// batch that touches most rows walks them in order, cheaply: at 2 the set was chosen there too and
+// lost at 1e6 (rmat-18 5.6 -> 4.5 M/s); at 4 it is not (bench/NOTES.md session 26). A batch of fewer than probe_min_batch edges is not a measure: its fixed
+// costs outweigh any walk, and the set takes 32 bytes an edge. The GPU decides by the rows' square
+// sum instead (prepare_set).
+constexpr offset_t probe_walk_limit = 4, probe_min_batch = 1024;
+}  // namespace
+
+
 template <class V, class S>
 void dcsr_matrix<V, S>::insert_batch(const coo_matrix<V, S>& batch) {
   insert_impl(batch, false, slack(), cfg_.row_growth);
@@ -118,6 +132,7 @@ void dcsr_matrix<V, S>::committed(const detail::insert_status& st, std::size_t r
   stats_.segments_allocated += st.plan.segments;
   stats_.duplicates_dropped += offset_t(received) - st.kept;
   if (set_.active()) set_.used += st.kept;  // the kernels added the written pairs
+  probe_costly_ = offset_t(received) >= probe_min_batch && st.walked > probe_walk_limit * offset_t(received);
 }
 
 template <class V, class S>
@@ -133,7 +148,7 @@ bool dcsr_matrix<V, S>::set_ready(std::size_t more) const {
   if (set_.active()) return set_.fits(std::int64_t(more));
   if (cfg_.index == edge_index::automatic && !set_wanted_) {
 #if !defined(FG_WITH_CUDA)
-    return true;  // OpenMP: the probe is cheaper than random probes into a table out of cache (NOTES)
+    return !probe_costly_;  // OpenMP: decided by what the probe read (probe_walk_limit)
 #endif
     return nnz_ == 0 || nnz_ < 2 * set_decided_at_;  // decided for a store half this size
   }
@@ -145,10 +160,12 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
   if constexpr (std::is_same_v<S, device_space>) {
     if (set_ready(more)) return;
     if (!set_.active() && cfg_.index == edge_index::automatic && !set_wanted_) {  // a decision is due
+#if defined(FG_WITH_CUDA)
       set_decided_at_ = nnz_;
       const double walk = detail::row_square_sum(sizes_.data(), rows_) / double(nnz_);
       if (walk < 32) return;
-      set_wanted_ = true;
+#endif
+      set_wanted_ = true;  // OpenMP: only asked once the probe has become costly
     }
     const std::size_t slots = set_slots(more);  // a quarter full after a (re)build
     set_ = {};  // the old table goes first: the peak is one table

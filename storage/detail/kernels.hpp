@@ -66,6 +66,7 @@ struct insert_status {
   offset_t runs = 0;          ///< rows that receive entries (valid from the plan on)
   plan_totals plan;           ///< the segment plan (valid from the plan on)
   bool written = false;
+  offset_t walked = 0;        ///< stored entries the duplicate probe read (0 where the set or the CUDA kernels answered)
 };
 
 /// What the caller of kernels<S>::erase knows about the store and asks of the deletion.
@@ -182,7 +183,7 @@ struct kernels;
   /* b sorted; drops entries equal to their predecessor, already stored in A, or flagged in       \
      also (when not null); shrinks b.nnz */                                                         \
   template <class V>                                                                               \
-  static void drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, S>& b, const std::uint8_t* also); \
+  static offset_t drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, S>& b, const std::uint8_t* also); \
   /* runs of equal rows of a sorted batch: run_row[m], run_start[m + 1]; returns m */              \
   static std::size_t row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, S>& run_row,    \
                               array<offset_t, S>& run_start);                                      \

@@ -41,10 +41,10 @@ insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, 
         edge_set_mark(set, work.row.data(), work.col.data(), work.nnz, stored.data());
         K::drop_duplicates(dcsr_view<V>{}, work, stored.data());
       } else {
-        K::drop_duplicates(A, work, nullptr);
+        st.walked = K::drop_duplicates(A, work, nullptr);
       }
     } else {
-      K::drop_duplicates(A, work, nullptr);
+      st.walked = K::drop_duplicates(A, work, nullptr);
     }
   }
   array<vertex_t, S> run_row;

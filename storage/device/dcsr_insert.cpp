@@ -96,7 +96,7 @@ void K::sort_batch(coo_matrix<V, device_space>& b) {
 }
 
 template <class V>
-void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b, const std::uint8_t* also) {
+offset_t K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b, const std::uint8_t* also) {
   const std::int64_t n = std::int64_t(b.nnz);
   array<std::uint8_t, device_space> drop(static_cast<std::size_t>(n));
   std::uint8_t* d = drop.data();
@@ -133,6 +133,7 @@ void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& b, c
     auto first = thrust::make_zip_iterator(thrust::make_tuple(b.row.data(), b.col.data(), b.val.data()));
     b.nnz = std::size_t(thrust::remove_if(policy(), first, first + n, d, identity) - first);
   }
+  return total;
 }
 
 std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, device_space>& run_row,
@@ -157,7 +158,7 @@ offset_t K::exclusive_scan(offset_t* data, std::size_t n) {
 #define FG_INSTANTIATE(V)                                                                          \
   template batch_summary K::summarize<V>(const coo_matrix<V, device_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, device_space>&);                                    \
-  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&, const std::uint8_t*);          \
+  template offset_t K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, device_space>&, const std::uint8_t*);          \
 
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE

@@ -45,10 +45,12 @@ void K::sort_batch(coo_matrix<V, host_space>& b) {
 }
 
 template <class V>
-void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, host_space>& b, const std::uint8_t* also) {
+offset_t K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, host_space>& b, const std::uint8_t* also) {
   std::size_t out = 0;
+  offset_t walked = 0;  // the stored entries of the touched rows (the device twin's measure)
   for (std::size_t e = 0; e < b.nnz; ++e) {
     const vertex_t r = b.row[e], c = b.col[e];
+    if ((e == 0 || b.row[e - 1] != r) && r < A.rows) walked += A.sizes[r];
     bool dup = (e > 0 && b.row[e - 1] == r && b.col[e - 1] == c) || (also != nullptr && also[e] != 0);
     if (!dup && r < A.rows)
       for (vertex_t p = 0; p < A.sizes[r] && !dup; ++p) dup = A.col[A.locate(r, p)] == c;
@@ -59,6 +61,7 @@ void K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, host_space>& b, con
     ++out;
   }
   b.nnz = out;
+  return walked;
 }
 
 std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, host_space>& run_row,
@@ -135,7 +138,7 @@ insert_status K::insert(const dcsr_view<V>& A, const coo_matrix<V, host_space>& 
   FG_INSERT_KERNEL_OF(host_space, V)                                                             \
   template batch_summary K::summarize<V>(const coo_matrix<V, host_space>&);                      \
   template void K::sort_batch<V>(coo_matrix<V, host_space>&);                                    \
-  template void K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&, const std::uint8_t*);          \
+  template offset_t K::drop_duplicates<V>(const dcsr_view<V>&, coo_matrix<V, host_space>&, const std::uint8_t*);          \
   template plan_totals K::plan<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*,         \
                                   std::size_t, offset_t, double, offset_t*);                             \
   template void K::write<V>(const dcsr_view<V>&, const vertex_t*, const offset_t*, std::size_t,  \
