@@ -181,7 +181,7 @@ struct kernels;
   template <class V>                                                                               \
   static void sort_batch(coo_matrix<V, S>& b);                                                     \
   /* b sorted; drops entries equal to their predecessor, already stored in A, or flagged in       \
-     also (when not null); shrinks b.nnz */                                                         \
+     also (when not null); shrinks b.nnz; returns the stored entries of the touched rows it read */ \
   template <class V>                                                                               \
   static offset_t drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, S>& b, const std::uint8_t* also); \
   /* runs of equal rows of a sorted batch: run_row[m], run_start[m + 1]; returns m */              \
