@@ -116,7 +116,7 @@ typename dist_graph<V, S>::staged dist_graph<V, S>::stage(const edge_list& e, bo
   using K = detail::dist_kernels<S>;
   const auto n = std::int64_t(e.size);
   const int P = comm_->size();
-  const bool given = e.weight != nullptr;
+  const bool given = insertions && e.weight != nullptr;  // a deletion's weights are not read
   const bool travel = !is_pattern_v<V> && insertions;  // a valued graph's insertions carry weights
   staged s;
   const array<vertex_t, S> r = staged_copy<S>(orient_ == orientation::out ? e.src : e.dst, e.size, e.on_device);
@@ -219,7 +219,7 @@ dist_batch_report dist_graph<V, S>::apply(const edge_list& in, const edge_list& 
   staged ins, del;
   const step_failure f = attempt([&] {
     ins = stage(in, true);
-    del = stage(edge_list{out.src, out.dst, nullptr, out.size, out.on_device}, false);
+    del = stage(out, false);
   });
   // The vertices after the batch (insertions name them) and whether any rank could not stage its
   // edges: one all-reduce.

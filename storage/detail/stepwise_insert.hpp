@@ -34,18 +34,17 @@ insert_status stepwise_insert(const dcsr_view<V>& A, const coo_matrix<V, S>& b, 
   coo_matrix<V, S> work = clone_coo<S>(b);
   if (!rq.sorted) K::sort_batch(work);
   if (rq.collapse && !rq.sorted) {
+    bool by_set = false;  // repeats by the sort, stored pairs by the set (device stores that keep one)
     if constexpr (std::is_same_v<S, device_space>) {
-      if (set.slot != nullptr) {  // repeats by the sort, stored pairs by the set
+      by_set = set.slot != nullptr;
+      if (by_set) {
         array<std::uint8_t, S> stored(work.nnz);
         fill_zero(stored);
         edge_set_mark(set, work.row.data(), work.col.data(), work.nnz, stored.data());
         K::drop_duplicates(dcsr_view<V>{}, work, stored.data());
-      } else {
-        st.walked = K::drop_duplicates(A, work, nullptr);
       }
-    } else {
-      st.walked = K::drop_duplicates(A, work, nullptr);
     }
+    if (!by_set) st.walked = K::drop_duplicates(A, work, nullptr);  // ... or by the probe of the stored rows
   }
   array<vertex_t, S> run_row;
   array<offset_t, S> run_start;
