@@ -65,27 +65,32 @@ struct spmm_operand {
       return;
     }
     offset_t left = sizes[r];
-    for (int s = 0; s < nseg[r] && left > 0; ++s) {
-      const offset_t b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
+    const int ns = nseg[r];
+    offset_t b = seg[2 * offset_t(r)], e = seg[2 * offset_t(r) + 1];  // read with the size (first_piece)
+    for (int s = 0; s < ns && left > 0;) {
       const offset_t len = e - b < left ? e - b : left;
       f(b, b + len);
       left -= len;
+      if (++s < ns && left > 0) b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
     }
   }
   FG_HD bool has_bit(vertex_t r, vertex_t c) const {
     return (bits[offset_t(r) * bit_words + (c >> 5)] >> (c & 31)) & 1u;
   }
-  /// The first stored run of row r: its start in col / val and its length (0 for an empty row). A
-  /// kernel that reads it once per row finds most entries without locate's walk.
+  /// The first stored run of row r: its start in col / val and its length (0 for an empty row),
+  /// and the row's size. A kernel that reads it once per row finds most entries without locate's
+  /// walk. The size and the first segment are read together, so that neither load waits for the
+  /// other (every row has a first segment slot; an empty row's may be stale and is not used).
   struct piece {
-    offset_t begin = 0, length = 0;
+    offset_t begin = 0, length = 0, size = 0;
   };
   FG_HD piece first_piece(vertex_t r) const {
-    if (row_ptr) return {row_ptr[r], row_ptr[r + 1] - row_ptr[r]};
-    const offset_t n = sizes[r];
-    if (n == 0) return {};
-    const offset_t b = seg[2 * offset_t(r)], e = seg[2 * offset_t(r) + 1];
-    return {b, e - b < n ? e - b : n};
+    if (row_ptr) {
+      const offset_t b = row_ptr[r], n = row_ptr[r + 1] - b;
+      return {b, n, n};
+    }
+    const offset_t n = sizes[r], b = seg[2 * offset_t(r)], e = seg[2 * offset_t(r) + 1];
+    return {b, n == 0 ? 0 : (e - b < n ? e - b : n), n};
   }
   /// Physical position of the p-th entry of row r (p < size(r)).
   FG_HD offset_t locate(vertex_t r, offset_t p) const {

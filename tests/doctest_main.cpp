@@ -1,10 +1,33 @@
 // One main for every test executable. Each test case's duration is printed as it ends, unbuffered:
 // when a suite is killed by a timeout (run 36: fg_test_backend ran past 300 s on the GPU, 132 s
-// the run before), the log then names the last case that finished.
+// the run before), the log then names the last case that finished. Each case's start is printed too
+// (session 27: fg_test_backend_2 and the Python suite hung together under `ctest -j 4` and passed
+// alone; the log named only the case before).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <iostream>
+
+namespace {
+struct start_listener : doctest::IReporter {
+  explicit start_listener(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData& tc) override {
+    std::cout << "[start] " << tc.m_name << '\n';
+  }
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+}  // namespace
+REGISTER_LISTENER("start", 1, start_listener);
 
 int main(int argc, char** argv) {
   std::cout << std::unitbuf;

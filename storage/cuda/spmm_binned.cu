@@ -15,7 +15,6 @@
 #include "storage/cuda/spmm_common.cuh"
 #include "storage/cuda/spmm_hash.cuh"
 #include "storage/detail/kernels.hpp"
-#include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
 #include "storage/device/spmm_device.hpp"
 
@@ -58,7 +57,7 @@ spmm_bin_kernel(spmm_operand<V> A, spmm_operand<V> B, spmm_operand<pattern> M, b
       block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
       start[t] = off;  // entries past the row's end get the chunk's total: never found
       __syncthreads();
-      for_each_product<Sr, V, values>(B, start, Threads, ch, t, chunk, Threads, [&](int q, std::uint32_t c, T v) {
+      for_each_product<Threads, Sr, V, values>(B, start, ch, t, chunk, Threads, [&](int q, std::uint32_t c, T v) {
         key[filled + q] = c;
         if constexpr (values) val[filled + q] = v;
       });

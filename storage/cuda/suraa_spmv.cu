@@ -4,8 +4,9 @@
 // Dynamic parallelism (G1): a parent thread per row launches a one-block child grid sized for that row
 // into cudaStreamFireAndForget. More than 2048 pending child grids hung an H100 (shared/H100-FACTS.md),
 // so each parent launch covers at most suraa_children_per_launch rows and the parent launches follow
-// each other on one stream: a parent grid completes only after its children, so at most 2048 are
-// ever pending, and cudaLimitDevRuntimePendingLaunchCount is left at its default. Should a child
+// each other on one stream: a parent grid completes only after its children, so at most 1024 are
+// ever pending, half of cudaLimitDevRuntimePendingLaunchCount's default (2048 at a time hung twice
+// beside other processes on the GPU: storage/suraa.hpp). Should a child
 // launch still fail, the parent thread computes the row itself (slow, never wrong).
 // Needs relocatable device code and cudadevrt (CMakeLists.txt).
 #include <algorithm>
@@ -80,7 +81,7 @@ __global__ void suraa_child_kernel(const vertex_t* col, const stored_t<V>* val, 
   if (threadIdx.x == 0) *out = acc;
 }
 
-// Algorithm 3 (G1 parent): a thread per sorted row of [begin, end) (end - begin <= 2048) launches
+// Algorithm 3 (G1 parent): a thread per sorted row of [begin, end) (end - begin <= suraa_children_per_launch) launches
 // that row's child grid with threads from the row's length.
 template <class Sr, class V>
 __global__ void __launch_bounds__(block)
