@@ -372,7 +372,6 @@ spmm_workspace<spmm_value_t<Sr, V>, device_space> spmm_kernels<device_space>::mu
   offset_t* cnt = ws.count.data();
   if (!masked) {  // no set difference: the distinct columns in hash tables, only they sorted
     spmm_hash::multiply_bins<Sr>(rows_of, list_of, A, B, ptr, base, r0, wc, wv, cnt);
-    spmm_device::global_rows<Sr>(A, B, M, list_of(bins - 1), rows_of(bins - 1), r0, ptr, base, wc, wv, cnt);
     return ws;
   }
   launch_bin<32, 32, Sr>(rows_of(1), A, B, M, list_of(1), ptr, base, r0, wc, wv, cnt);

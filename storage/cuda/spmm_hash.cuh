@@ -8,7 +8,9 @@
 //    equal columns combined across the lanes first (no atomic on values: the sums are the same
 //    every run), then sorts only the distinct columns. The table has 128 slots; a row that has
 //    more than 96 distinct columns before a step gives up and is made again with 512 slots;
-//  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product).
+//  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product;
+//    spmm_block_rows.cuh, which can also try every row past 1024 products in a table sized by its
+//    distinct columns first: FG_SPMM_BLOCK_FIRST).
 // The bins are spmm_hash_bin's; longer rows take the global path. The block tables sum with
 // atomics (an unspecified order), the groups and warp tables in a fixed order that is not the
 // reference twin's: float values may differ from the reference's in the last bits.
@@ -17,60 +19,19 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
+#include <utility>
 
 #include "core/array.hpp"
 #include "core/cuda_check.hpp"
+#include "storage/cuda/spmm_block_rows.cuh"
 #include "storage/cuda/spmm_common.cuh"
+#include "storage/cuda/spmm_table.cuh"
 #include "storage/detail/spmm_kernels.hpp"
+#include "storage/device/spmm_device.hpp"
 
 namespace fg::detail::spmm_hash {
-
-constexpr std::uint32_t empty_slot = 0xffffffffu;
-
-constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
-
-/// slot += v in the semiring, atomically: the hardware's add for plus_times, a CAS loop otherwise.
-template <class Sr, class T>
-__device__ void accumulate(T* slot, T v) {
-  if constexpr (std::is_same_v<Sr, plus_times<T>> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
-    atomicAdd(slot, v);
-  } else if constexpr (sizeof(T) == 8) {
-    auto* p = reinterpret_cast<unsigned long long*>(slot);
-    unsigned long long old = *p, seen;
-    do {
-      seen = old;
-      const T sum = Sr::add(__longlong_as_double(static_cast<long long>(seen)), v);
-      old = atomicCAS(p, seen, static_cast<unsigned long long>(__double_as_longlong(sum)));
-    } while (old != seen);
-  } else {
-    static_assert(sizeof(T) == 4, "spmm_hash: 4- or 8-byte values");
-    auto* p = reinterpret_cast<unsigned int*>(slot);
-    unsigned int old = *p, seen;
-    do {
-      seen = old;
-      const T sum = Sr::add(__uint_as_float(seen), v);
-      old = atomicCAS(p, seen, __float_as_uint(sum));
-    } while (old != seen);
-  }
-}
-
-/// Adds (c, v) into a table of Slots (a power of two) keys and values; open addressing, linear
-/// probing. Keys are only ever set once (empty -> c), so a plain read that sees c is final.
-template <int Slots, class Sr, bool Values, class T>
-__device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
-  std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
-  for (;;) {
-    std::uint32_t k = key[h];
-    if (k == empty_slot) {
-      k = atomicCAS(&key[h], empty_slot, c);
-      if (k == empty_slot) k = c;
-    }
-    if (k == c) break;
-    h = (h + 1) & (Slots - 1);
-  }
-  if constexpr (Values) accumulate<Sr>(&val[h], v);
-}
 
 /// warp_rows' expansion of a chunk: for_each_product's loads, but every lane calls add(c, v) the same
 /// number of times (c = empty_slot where it has no product), so that the warp can combine equal
@@ -358,100 +319,6 @@ void launch_groups(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<
   FG_CUDA_CHECK_LAUNCH();
 }
 
-/// Shared memory of block_rows beyond its static arrays: the table's values, then its keys.
-template <int Slots, class Sr, class V>
-constexpr std::size_t block_table_bytes() {
-  constexpr bool values = !is_pattern_v<spmm_value_t<Sr, V>>;
-  return std::size_t(Slots) * (4 + (values ? sizeof(typename Sr::value_type) : 0));
-}
-
-/// The most distinct columns block_rows sorts by counting (every key compared with every other);
-/// more go through the bitonic network.
-constexpr int block_count_sort_max = 128;
-
-/// Block per row, rows of at most Slots products; the table in dynamic shared memory.
-template <int Slots, int Threads, class Sr, class V>
-__global__ void __launch_bounds__(Threads, 2048 / Threads / 2)
-block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, const offset_t* __restrict__ ptr,
-           offset_t base, vertex_t r0, vertex_t* __restrict__ ws_col, stored_t<spmm_value_t<Sr, V>>* __restrict__ ws_val,
-           offset_t* __restrict__ count) {
-  using VC = spmm_value_t<Sr, V>;
-  using T = typename Sr::value_type;
-  constexpr bool values = !is_pattern_v<VC>;
-  constexpr int slots = Slots;
-  static_assert(slots % Threads == 0, "spmm_hash: slots must be a multiple of the block");
-  using block_scan = cub::BlockScan<int, Threads>;
-  __shared__ typename block_scan::TempStorage scan_tmp;
-  __shared__ int start[Threads];
-  __shared__ vertex_t brow[Threads];
-  __shared__ offset_t bbegin[Threads], blength[Threads];
-  __shared__ T aval[Threads];
-  const chunk_entries<T> ch{brow, bbegin, blength, aval};
-  extern __shared__ __align__(16) unsigned char table[];
-  T* val = reinterpret_cast<T*>(table);
-  auto* key = reinterpret_cast<std::uint32_t*>(table + (values ? slots * sizeof(T) : 0));
-  const vertex_t r = rows[blockIdx.x];
-  const int t = int(threadIdx.x);
-  for (int s = t; s < slots; s += Threads) {
-    key[s] = empty_slot;
-    if constexpr (values) val[s] = Sr::zero();
-  }
-  __syncthreads();
-  A.for_each_piece(r, [&](offset_t b, offset_t e) {
-    for (offset_t c0 = b; c0 < e; c0 += Threads) {
-      const int len = load_entry<Sr, V, values>(A, B, c0 + t, e, ch, t);
-      int off = 0, chunk = 0;
-      block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
-      start[t] = off;
-      __syncthreads();
-      for_each_product<Threads, Sr, V, values>(B, start, ch, t, chunk, Threads, [&](int, std::uint32_t c, T v) {
-        insert<slots, Sr, values>(key, val, c, v);
-      });
-      __syncthreads();
-    }
-  });
-  // Compact, a block's width of slots at a time: a block scan of their occupancy places them (a slot
-  // moves only to a lower index, one whose round has already been read).
-  int u = 0;
-  for (int s0 = 0; s0 < slots; s0 += Threads) {
-    const std::uint32_t k = key[s0 + t];
-    T v{};
-    if constexpr (values) v = val[s0 + t];
-    int pos = 0, n = 0;
-    block_scan(scan_tmp).ExclusiveSum(k != empty_slot ? 1 : 0, pos, n);  // its barrier: all have read
-    if (k != empty_slot) {
-      key[u + pos] = k;
-      if constexpr (values) val[u + pos] = v;
-    }
-    u += n;
-    __syncthreads();
-  }
-  const offset_t w0 = ptr[r] - base;
-  // Sorted by counting while that is cheaper than the bitonic network: u² compares over the block
-  // against ~log²(u)/2 steps of a compare-exchange each. At u = 1000 the counting took 5× the
-  // network (FEM level 1, ncu: 40k warp instructions a row, most of them this loop).
-  if (u <= block_count_sort_max) {
-    for (int x = t; x < u; x += Threads) {
-      const std::uint32_t kx = key[x];
-      int rank = 0;
-      for (int y = 0; y < u; ++y) rank += key[y] < kx ? 1 : 0;
-      ws_col[w0 + rank] = vertex_t(kx);
-      store_value<VC>(ws_val, w0 + rank, val[values ? x : 0]);
-    }
-  } else {  // a bitonic sort of the next power of two (u is the same for the whole block)
-    int n2 = 1;
-    while (n2 < u) n2 <<= 1;
-    for (int x = u + t; x < n2; x += Threads) key[x] = empty_slot;
-    __syncthreads();
-    bitonic_sort<values>(key, val, n2);
-    for (int x = t; x < u; x += Threads) {
-      ws_col[w0 + x] = vertex_t(key[x]);
-      store_value<VC>(ws_val, w0 + x, val[values ? x : 0]);
-    }
-  }
-  if (t == 0) count[r - r0] = u;
-}
-
 /// warp_rows over rows[0, n) (n = *dyn_rows when given; n is then its bound, and the grid is capped
 /// since most of a redo list is usually empty).
 template <int Slots, int Warps, bool Abort, class Sr, class V>
@@ -466,26 +333,53 @@ void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm
   FG_CUDA_CHECK_LAUNCH();
 }
 
-template <int Slots, int Threads, class Sr, class V>
-void launch_blocks(std::int64_t n, const spmm_operand<V>& A, const spmm_operand<V>& B, const vertex_t* rows,
-                   const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* ws_col,
-                   stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t* count) {
-  if (n == 0) return;
-  constexpr std::size_t bytes = block_table_bytes<Slots, Sr, V>();
-  // Tables past 48 KiB need the opt-in; set once per instantiation.
-  static const bool opted = [] {
-    FG_CUDA_TRY(cudaFuncSetAttribute(block_rows<Slots, Threads, Sr, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    return true;
-  }();
-  (void)opted;
-  block_rows<Slots, Threads, Sr, V><<<unsigned(n), Threads, bytes>>>(A, B, rows, ptr, base, r0, ws_col, ws_val, count);
-  FG_CUDA_CHECK_LAUNCH();
+/// Whether block rows try a table sized by their distinct columns first (spmm_block_rows.cuh):
+/// FG_SPMM_BLOCK_FIRST=1, off by default until measured on a GPU. Read at every product, so that a
+/// test or a benchmark can set it between calls.
+inline bool block_first() {
+  const char* e = std::getenv("FG_SPMM_BLOCK_FIRST");
+  return e != nullptr && e[0] == '1';
 }
 
-/// The rows of bins 1-12 of spmm_hash_bin (list_of(b), rows_of(b)); bin 13 (more than 16384 products)
-/// is left to the caller. Block tables of twice the products up to 4096 slots (short probe runs), of the
-/// products beyond (a row that long has few distinct columns, or shared memory runs out: 16384
-/// slots of doubles are 192 KiB).
+/// The rows of bins 9-13 of spmm_hash_bin: block tables of twice the products up to 4096 slots
+/// (short probe runs), of the products beyond (a row that long has few distinct columns, or shared
+/// memory runs out: 16384 slots of doubles are 192 KiB); rows of more than 16384 products (bin 13)
+/// take the global path. With block_first() they try one table of 2048 slots first.
+template <class Sr, class V, class Rows, class List>
+void multiply_long_rows(const Rows& rows_of, const List& list_of, const spmm_operand<V>& A, const spmm_operand<V>& B,
+                        const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* wc,
+                        stored_t<spmm_value_t<Sr, V>>* wv, offset_t* cnt) {
+  std::int64_t many = 0;
+  for (int b = block_first_bin; b <= block_last_bin; ++b) many += rows_of(b);
+  if (!block_first() || many == 0) {
+    launch_blocks<4096, 512, false, Sr>(rows_of(9), nullptr, A, B, list_of(9), ptr, base, r0, wc, wv, cnt);
+    launch_blocks<4096, 512, false, Sr>(rows_of(10), nullptr, A, B, list_of(10), ptr, base, r0, wc, wv, cnt);
+    launch_blocks<8192, 512, false, Sr>(rows_of(11), nullptr, A, B, list_of(11), ptr, base, r0, wc, wv, cnt);
+    launch_blocks<16384, 512, false, Sr>(rows_of(12), nullptr, A, B, list_of(12), ptr, base, r0, wc, wv, cnt);
+    spmm_device::global_rows<Sr>(A, B, nullptr, list_of(13), rows_of(13), r0, ptr, base, wc, wv, cnt);
+    return;
+  }
+  // The bins are listed one after the other; a row given up goes to its own bin's stretch of redo.
+  array<vertex_t, device_space> list(static_cast<std::size_t>(many));
+  array<unsigned long long, device_space> n(block_redo_bins);
+  fill_zero(n);
+  block_redo redo{list.data(), {}, n.data()};
+  for (int b = block_first_bin + 1; b <= block_last_bin; ++b)
+    redo.at[b - block_first_bin] = redo.at[b - block_first_bin - 1] + rows_of(b - 1);
+  launch_blocks<block_first_slots, 512, true, Sr>(many, nullptr, A, B, list_of(block_first_bin), ptr, base, r0, wc, wv,
+                                                  cnt, redo);
+  auto again = [&](int b) { return std::make_pair(list.data() + redo.at[b - block_first_bin], n.data() + b - block_first_bin); };
+  launch_blocks<4096, 512, false, Sr>(rows_of(9), again(9).second, A, B, again(9).first, ptr, base, r0, wc, wv, cnt);
+  launch_blocks<4096, 512, false, Sr>(rows_of(10), again(10).second, A, B, again(10).first, ptr, base, r0, wc, wv, cnt);
+  launch_blocks<8192, 512, false, Sr>(rows_of(11), again(11).second, A, B, again(11).first, ptr, base, r0, wc, wv, cnt);
+  launch_blocks<16384, 512, false, Sr>(rows_of(12), again(12).second, A, B, again(12).first, ptr, base, r0, wc, wv, cnt);
+  if (rows_of(13) > 0) {  // the global path sizes its work on the host: one read
+    const std::int64_t n13 = std::int64_t(to_vector(n)[block_redo_bins - 1]);
+    spmm_device::global_rows<Sr>(A, B, nullptr, again(13).first, n13, r0, ptr, base, wc, wv, cnt);
+  }
+}
+
+/// Every row of an unmasked product by its bin of spmm_hash_bin (list_of(b), rows_of(b)).
 template <class Sr, class V, class Rows, class List>
 void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<V>& A, const spmm_operand<V>& B,
                    const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* wc,
@@ -508,11 +402,8 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
     launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
     launch_warps<512, 4, false, Sr>(few, redo_n.data(), A, B, lists.warp, ptr, base, r0, wc, wv, cnt);
   }
-  launch_blocks<2048, 256, Sr>(rows_of(8), A, B, list_of(8), ptr, base, r0, wc, wv, cnt);
-  launch_blocks<4096, 512, Sr>(rows_of(9), A, B, list_of(9), ptr, base, r0, wc, wv, cnt);
-  launch_blocks<4096, 512, Sr>(rows_of(10), A, B, list_of(10), ptr, base, r0, wc, wv, cnt);
-  launch_blocks<8192, 512, Sr>(rows_of(11), A, B, list_of(11), ptr, base, r0, wc, wv, cnt);
-  launch_blocks<16384, 512, Sr>(rows_of(12), A, B, list_of(12), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<2048, 256, false, Sr>(rows_of(8), nullptr, A, B, list_of(8), ptr, base, r0, wc, wv, cnt);
+  multiply_long_rows<Sr>(rows_of, list_of, A, B, ptr, base, r0, wc, wv, cnt);
 }
 
 }  // namespace fg::detail::spmm_hash

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <set>
@@ -229,6 +230,35 @@ TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 204
   std::vector<std::vector<vertex_t>> sparse_b(4096);
   for (std::size_t j = 0; j < sparse_b.size(); j += 97) sparse_b[j] = {vertex_t(j % 600)};
   check_product<plus_times<double>>("few products, many entries", A, test::csr_from_rows<double>(600, sparse_b));
+}
+
+TEST_CASE("spmm block rows, tables sized by their columns first (FG_SPMM_BLOCK_FIRST=1): kept, given up, 16385+ products") {
+  // The CUDA build's switch (storage/cuda/spmm_block_rows.cuh); the other twins ignore it. Rows of
+  // 1025 .. 40000 products over B rows of one entry (at most 600 distinct columns: every row keeps
+  // its first table of 2048 slots, the 16385+ ones too) or of two (up to 4096 distinct: rows past
+  // ~770 entries give up at 1536 and are made again by their bin's table or the global path).
+  struct switch_on {  // off again however the case ends
+    switch_on() { setenv("FG_SPMM_BLOCK_FIRST", "1", 1); }
+    ~switch_on() { unsetenv("FG_SPMM_BLOCK_FIRST"); }
+  } on;
+  const std::vector<offset_t> counts = {3, 40, 600, 1025, 2047, 2049, 4000, 4097, 8192, 8193, 16384, 16385, 17000, 40000};
+  std::vector<std::vector<vertex_t>> arows, narrow(4096), wide(4096);
+  for (std::size_t j = 0; j < narrow.size(); ++j) narrow[j] = {vertex_t(j % 600)};
+  for (std::size_t j = 0; j < wide.size(); ++j) wide[j] = {vertex_t(j), vertex_t((j * 7 + 1) % 4096)};
+  std::mt19937 g(17);
+  for (offset_t c : counts) {
+    std::vector<vertex_t> r;
+    for (offset_t e = 0; e < c; ++e) r.push_back(vertex_t(g() % 4096));
+    arows.push_back(r);
+  }
+  const auto A = test::csr_from_rows<double>(4096, arows);
+  const auto Ap = test::csr_from_rows<pattern>(4096, arows);
+  check_product<plus_times<double>>("first tables kept", A, test::csr_from_rows<double>(600, narrow));
+  check_product<min_plus<double>>("first tables kept, min-plus", A, test::csr_from_rows<double>(600, narrow));
+  check_product<or_and>("first tables kept, pattern", Ap, test::csr_from_rows<pattern>(600, narrow));
+  check_product<plus_times<float>>("first tables given up", test::csr_from_rows<float>(4096, arows),
+                                   test::csr_from_rows<float>(4096, wide));
+  check_product<or_and>("first tables given up, pattern", Ap, test::csr_from_rows<pattern>(4096, wide));
 }
 
 TEST_CASE("spmm sums are the same bits every run, and for packed DCSR or CSR operands (float, rows kept or redone)") {

@@ -1,0 +1,82 @@
+// The hash table of the unmasked SpMM rows (storage/cuda/spmm_hash.cuh, spmm_block_rows.cuh): open
+// addressing with linear probing over a power-of-two number of slots in shared memory; a key is
+// set once (empty -> column), values are added in the semiring.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "core/semiring.hpp"
+
+namespace fg::detail::spmm_hash {
+
+constexpr std::uint32_t empty_slot = 0xffffffffu;
+
+constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
+
+/// slot += v in the semiring, atomically: the hardware's add for plus_times, a CAS loop otherwise.
+template <class Sr, class T>
+__device__ void accumulate(T* slot, T v) {
+  if constexpr (std::is_same_v<Sr, plus_times<T>> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    atomicAdd(slot, v);
+  } else if constexpr (sizeof(T) == 8) {
+    auto* p = reinterpret_cast<unsigned long long*>(slot);
+    unsigned long long old = *p, seen;
+    do {
+      seen = old;
+      const T sum = Sr::add(__longlong_as_double(static_cast<long long>(seen)), v);
+      old = atomicCAS(p, seen, static_cast<unsigned long long>(__double_as_longlong(sum)));
+    } while (old != seen);
+  } else {
+    static_assert(sizeof(T) == 4, "spmm_hash: 4- or 8-byte values");
+    auto* p = reinterpret_cast<unsigned int*>(slot);
+    unsigned int old = *p, seen;
+    do {
+      seen = old;
+      const T sum = Sr::add(__uint_as_float(seen), v);
+      old = atomicCAS(p, seen, __float_as_uint(sum));
+    } while (old != seen);
+  }
+}
+
+/// Adds (c, v) into a table of Slots (a power of two) keys and values; open addressing, linear
+/// probing. Keys are only ever set once (empty -> c), so a plain read that sees c is final.
+template <int Slots, class Sr, bool Values, class T>
+__device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
+  std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
+  for (;;) {
+    std::uint32_t k = key[h];
+    if (k == empty_slot) {
+      k = atomicCAS(&key[h], empty_slot, c);
+      if (k == empty_slot) k = c;
+    }
+    if (k == c) break;
+    h = (h + 1) & (Slots - 1);
+  }
+  if constexpr (Values) accumulate<Sr>(&val[h], v);
+}
+
+/// insert, for a table that may not hold the row: a slot claimed past `limit` claims in all, or a
+/// probe that went round the whole table, returns false (the row gives up; the table stays
+/// consistent but its content no longer matters). `used` counts the claims.
+template <int Slots, class Sr, bool Values, class T>
+__device__ bool insert_counted(std::uint32_t* key, T* val, std::uint32_t c, T v, int* used, int limit) {
+  std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
+  for (int probe = 0; probe < Slots; ++probe) {
+    std::uint32_t k = key[h];
+    if (k == empty_slot) {
+      k = atomicCAS(&key[h], empty_slot, c);
+      if (k == empty_slot) {
+        if (atomicAdd(used, 1) >= limit) return false;
+        k = c;
+      }
+    }
+    if (k == c) {
+      if constexpr (Values) accumulate<Sr>(&val[h], v);
+      return true;
+    }
+    h = (h + 1) & (Slots - 1);
+  }
+  return false;
+}
+
+}  // namespace fg::detail::spmm_hash
