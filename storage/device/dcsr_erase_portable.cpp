@@ -1,11 +1,13 @@
 // kernels<device_space>::erase for the CPU build (OpenMP threads), where reading a count back between
-// steps is a plain load: the insertion's step kernels check, sort and de-duplicate the keys, then one
-// thread per stored entry of a touched row looks its column up in the row's keys (binary search, so a
-// hub row is spread over many threads), the hits become the sorted hole list, and the shared write
+// steps is a plain load: the insertion's step kernels check, sort and de-duplicate the keys, then a
+// thread walks each touched row and looks every stored entry's column up in the row's keys (binary
+// search; rows in dynamic chunks), the hits become the sorted hole list, and the shared write
 // steps (storage/detail/erase_steps.hpp) fill the holes and trim the rows. The CUDA build replaces
 // this file with storage/cuda/dcsr_erase.cu (same symbol); reference twin storage/reference/dcsr_erase.cpp.
 #include <thrust/copy.h>
 #include <thrust/count.h>
+
+#include <algorithm>
 
 #include "storage/detail/erase_steps.hpp"
 #include "storage/detail/kernels.hpp"
@@ -56,20 +58,34 @@ erase_status K::erase(const dcsr_view<V>& A, const coo_matrix<V, device_space>& 
   parallel_for(std::int64_t(m) + 1, FG_LAMBDA(std::int64_t i) { v[i] = i < std::int64_t(m) ? A.sizes[rr[i]] : 0; });
   const offset_t volume = exclusive_scan(v, m + 1);
   // Every stored entry of a touched row: a hole when its row's keys list its column (every copy of
-  // a key in an accumulating store). hit marks the keys found.
+  // a key in an accumulating store). hit marks the keys found. A thread walks a row's pieces in
+  // order, in dynamic chunks (R-MAT's hubs are its first rows): a thread an entry, the CUDA
+  // build's layout, paid a search of the runs and a segment walk for every entry (a random-order
+  // stream's batches touch the hubs: rmat-18, 1e4-edge batches, 0.48 M deletes/s, 53% of the
+  // time in that loop; bench/NOTES.md, session 27).
   array<std::uint8_t, device_space> is_hole(std::size_t(volume) + 1), hits(keys.nnz + 1);
   fill_zero(hits);
   std::uint8_t* hole_flag = is_hole.data();
   std::uint8_t* hit = hits.data();
   const vertex_t* kc = keys.col.data();
-  parallel_for(volume, FG_LAMBDA(std::int64_t t) {
-    const std::int64_t i = last_not_greater(v, std::int64_t(m) + 1, offset_t(t));
-    const vertex_t c = A.col[A.locate(rr[i], t - v[i])];
-    const std::int64_t lo = first_not_less(kc, rs[i], rs[i + 1], c);
-    const bool listed = lo < rs[i + 1] && kc[lo] == c;
-    hole_flag[t] = listed;
-    if (listed) hit[lo] = 1;  // copies of one edge all store 1
-  });
+  const auto runs = std::int64_t(m);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t i = 0; i < runs; ++i) {
+    const vertex_t r = rr[i];
+    offset_t t = v[i], left = A.sizes[r];
+    for (int s = 0; s < A.nseg[r] && left > 0; ++s) {
+      const offset_t b = A.seg[s * A.pitch + 2 * offset_t(r)];
+      const offset_t len = std::min(A.seg[s * A.pitch + 2 * offset_t(r) + 1] - b, left);
+      for (offset_t p = b; p < b + len; ++p, ++t) {
+        const vertex_t c = A.col[p];
+        const std::int64_t lo = first_not_less(kc, rs[i], rs[i + 1], c);
+        const bool listed = lo < rs[i + 1] && kc[lo] == c;
+        hole_flag[t] = listed;
+        if (listed) hit[lo] = 1;  // copies of one edge all store 1
+      }
+      left -= len;
+    }
+  }
   array<offset_t, device_space> holes{std::size_t(volume)};
   const auto first = thrust::counting_iterator<offset_t>(0);
   st.removed = offset_t(thrust::copy_if(policy(), first, first + volume, hole_flag, holes.data(),
