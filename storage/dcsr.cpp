@@ -37,6 +37,7 @@ dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, of
   if (!zeroed) return;
   fill_zero(sizes_);
   fill_zero(nseg_);
+  zero_range(seg_, 0, 2 * std::size_t(row_capacity));  // an empty row's first segment is read (first_piece)
 }
 
 template <class V, class S>
@@ -203,6 +204,7 @@ void dcsr_matrix<V, S>::grow_row_table(vertex_t rows_needed) {
   copy_prefix(nseg, nseg_, row_cap_);
   for (int s = 0; s < cfg_.max_segments; ++s)
     copy_range(seg, std::size_t(s) * 2 * cap, seg_, std::size_t(s) * 2 * row_cap_, 2 * std::size_t(row_cap_));
+  zero_range(seg, 2 * std::size_t(row_cap_), 2 * std::size_t(cap - row_cap_));  // the new rows' first segments
   sizes_ = std::move(sizes);
   nseg_ = std::move(nseg);
   seg_ = std::move(seg);

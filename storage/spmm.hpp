@@ -14,7 +14,10 @@
 //     are dropped before anything is written, so A.B is never materialized.
 //     CUDA build: rows binned by product count (1-32, 33-64, ..., 1025-2048) are expanded, sorted,
 //     reduced and masked by one thread block in shared memory; rows of 2049+ products take the
-//     global path (a device radix sort). CPU build: the global path for every row (Thrust on OpenMP).
+//     global path (a device radix sort). Without a mask, the rows reduce in hash tables of lane
+//     groups, warps and blocks instead (storage/cuda/spmm_hash.cuh; 16385+ products: global).
+//     CPU build: a row of up to 8192 products by one OpenMP thread (sorted and reduced in a
+//     buffer of its own), longer rows the global path (storage/device/spmm_portable.cpp).
 //     Reference twin: row by row, sequentially.
 //  4. Each slice is handed on as a batch sorted by (row, col) with one entry per cell: appended to
 //     a DCSR result (spmm_product) or to whatever the caller's sink does (spmm_slices).
@@ -80,7 +83,8 @@ struct spmm_operand {
   /// The first stored run of row r: its start in col / val and its length (0 for an empty row),
   /// and the row's size. A kernel that reads it once per row finds most entries without locate's
   /// walk. The size and the first segment are read together, so that neither load waits for the
-  /// other (every row has a first segment slot; an empty row's may be stale and is not used).
+  /// other (every row has a first segment slot, zeroed when the row is made; an empty row's may be
+  /// stale after deletions and is not used).
   struct piece {
     offset_t begin = 0, length = 0, size = 0;
   };

@@ -26,8 +26,9 @@
 //  - Streams (Algorithm 1: one per segment) come from a per-process pool (storage/cuda/stream_set.cuh,
 //    at most 32, reused round-robin), and segments of <= 64K entries of work share one of them, in
 //    order: on small graphs a stream per tiny segment costs more in syncs than it gains in overlap.
-//  - Child grids are capped at 2048 per parent launch (the default cudaLimitDevRuntimePendingLaunchCount;
-//    4096 hung an H100): G1 is launched as several parent grids over row ranges on one stream.
+//  - Child grids are capped at 1024 per parent launch (half the default
+//    cudaLimitDevRuntimePendingLaunchCount; 4096 hung an H100, and 2048 hung beside other GPU
+//    processes): G1 is launched as several parent grids over row ranges on one stream.
 #pragma once
 #include <cstddef>
 #include <vector>

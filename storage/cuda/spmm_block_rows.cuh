@@ -89,11 +89,16 @@ block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
       block_scan(scan_tmp).ExclusiveSum(len, off, chunk);
       start[t] = off;
       __syncthreads();
+      // A thread stops at its own first failure; the block at the next barrier (the flag is set by
+      // atomics and read only after barriers: no race for racecheck). Each thread fails at most
+      // once, so the claims stop at block_first_limit + Threads <= Slots.
+      bool quit = false;
       for_each_product<Threads, Sr, V, values>(B, start, ch, t, chunk, Threads, [&](int, std::uint32_t c, T v) {
         if constexpr (Abort) {
-          if (*static_cast<volatile int*>(&gave_up) == 0 &&
-              !insert_counted<slots, Sr, values>(key, val, c, v, &used, block_first_limit))
-            gave_up = 1;
+          if (!quit && !insert_counted<slots, Sr, values>(key, val, c, v, &used, block_first_limit)) {
+            quit = true;
+            atomicOr(&gave_up, 1);
+          }
         } else {
           insert<slots, Sr, values>(key, val, c, v);
         }

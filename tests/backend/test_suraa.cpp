@@ -166,7 +166,7 @@ template <class V>
 void check_all() {
   const suraa_options paper{};  // max_child_threads = 2048
   suraa_options wide;
-  wide.max_child_threads = 1 << 20;  // G1 may exceed one parent launch's 2048 children
+  wide.max_child_threads = 1 << 20;  // G1 may exceed one parent launch's children (suraa_children_per_launch)
   wide.max_segments = 16;
   test::for_each_test_matrix<V>([&](const char* name, const auto& A) { check<V>(name, A, paper); });
   test::for_each_long_row_matrix<V>([&](const char* name, const auto& A) {
