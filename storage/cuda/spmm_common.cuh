@@ -41,6 +41,17 @@ struct chunk_entries {
   T* aval;
 };
 
+/// The chunk arrays of the warp kernels (warp_rows, merge_rows), a row of 32 entries per warp, in
+/// shared memory: start[w] (the entries' first products) and of(w).
+template <class T, int Warps>
+struct warp_chunks {
+  int start[Warps][32];
+  vertex_t brow[Warps][32];
+  offset_t bbegin[Warps][32], blength[Warps][32];
+  T aval[Warps][32];
+  __device__ chunk_entries<T> of(int w) { return {brow[w], bbegin[w], blength[w], aval[w]}; }
+};
+
 /// Entry j of A's row (j < e; else nothing) to slot i of a chunk; returns its B-row length, the
 /// products it makes (0 past the row's end).
 template <class Sr, class V, bool Values>

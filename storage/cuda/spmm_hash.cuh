@@ -7,7 +7,8 @@
 //  - 33-512: a warp per row adds its products into a hash table in shared memory, 32 at a time,
 //    equal columns combined across the lanes first (no atomic on values: the sums are the same
 //    every run), then sorts only the distinct columns. The table has 128 slots; a row that has
-//    more than 96 distinct columns before a step gives up and is made again with 512 slots;
+//    more than 96 distinct columns before a step gives up and is made again with 512 slots
+//    (FG_SPMM_MERGE=1: a k-way merge of the sorted B rows instead, spmm_merge_rows.cuh);
 //  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product;
 //    spmm_block_rows.cuh, which can also try every row past 1024 products in a table sized by its
 //    distinct columns first: FG_SPMM_BLOCK_FIRST).
@@ -27,6 +28,7 @@
 #include "core/cuda_check.hpp"
 #include "storage/cuda/spmm_block_rows.cuh"
 #include "storage/cuda/spmm_common.cuh"
+#include "storage/cuda/spmm_merge_rows.cuh"
 #include "storage/cuda/spmm_table.cuh"
 #include "storage/detail/spmm_kernels.hpp"
 #include "storage/device/spmm_device.hpp"
@@ -101,13 +103,6 @@ __device__ int warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std
   return n;
 }
 
-/// Where warp_rows lists the rows it gives up, for a warp with a table of 512 slots (bounded by the
-/// rows given; the count zeroed).
-struct redo_lists {
-  vertex_t* warp = nullptr;
-  unsigned long long* warp_n = nullptr;
-};
-
 /// Warp per row; the warps of a block never synchronise with each other, and walk the rows by a
 /// grid stride (rows: rows[0, n), n = *dyn_rows when given, else nrows). Without Abort a row has at
 /// most Slots products, so the table holds them all. With Abort the table is smaller than that (a
@@ -128,16 +123,13 @@ warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ row
   constexpr unsigned full = 0xffffffffu;
   __shared__ std::uint32_t key_all[Warps][slots];
   __shared__ T val_all[Warps][values ? slots : 1];
-  __shared__ int start_all[Warps][32];
-  __shared__ vertex_t brow_all[Warps][32];
-  __shared__ offset_t bbegin_all[Warps][32], blength_all[Warps][32];
-  __shared__ T aval_all[Warps][32];
+  __shared__ warp_chunks<T, Warps> chunks;
   __shared__ T scratch_all[Warps][values ? 32 : 1];
   const int w = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
   std::uint32_t* key = key_all[w];
   T* val = val_all[w];
-  int* start = start_all[w];
-  const chunk_entries<T> ch{brow_all[w], bbegin_all[w], blength_all[w], aval_all[w]};
+  int* start = chunks.start[w];
+  const chunk_entries<T> ch = chunks.of(w);
   const std::int64_t n = dyn_rows != nullptr ? std::int64_t(*dyn_rows) : nrows;
   for (std::int64_t i = std::int64_t(blockIdx.x) * Warps + w; i < n; i += std::int64_t(gridDim.x) * Warps) {
     const vertex_t r = rows[i];
@@ -333,6 +325,13 @@ void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm
   FG_CUDA_CHECK_LAUNCH();
 }
 
+/// Whether rows of 33-512 products are merged (spmm_merge_rows.cuh) instead of going through the
+/// warp tables of 128 slots: FG_SPMM_MERGE=1, off by default until measured on a GPU.
+inline bool merge_first() {
+  const char* e = std::getenv("FG_SPMM_MERGE");
+  return e != nullptr && e[0] == '1';
+}
+
 /// Whether block rows try a table sized by their distinct columns first (spmm_block_rows.cuh):
 /// FG_SPMM_BLOCK_FIRST=1, off by default until measured on a GPU. Read at every product, so that a
 /// test or a benchmark can set it between calls.
@@ -399,7 +398,10 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
     array<unsigned long long, device_space> redo_n(1);
     fill_zero(redo_n);
     const redo_lists lists{redo.data(), redo_n.data()};
-    launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
+    if (merge_first())
+      launch_merges<Sr>(few, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
+    else
+      launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
     launch_warps<512, 4, false, Sr>(few, redo_n.data(), A, B, lists.warp, ptr, base, r0, wc, wv, cnt);
   }
   launch_blocks<2048, 256, false, Sr>(rows_of(8), nullptr, A, B, list_of(8), ptr, base, r0, wc, wv, cnt);

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/semiring.hpp"
+#include "core/types.hpp"
 
 namespace fg::detail::spmm_hash {
 
@@ -78,5 +79,12 @@ __device__ bool insert_counted(std::uint32_t* key, T* val, std::uint32_t c, T v,
   }
   return false;
 }
+
+/// Where warp_rows (or merge_rows) lists the rows it gives up, for a warp with a table of 512 slots
+/// (bounded by the rows given; the count zeroed).
+struct redo_lists {
+  vertex_t* warp = nullptr;
+  unsigned long long* warp_n = nullptr;
+};
 
 }  // namespace fg::detail::spmm_hash

@@ -261,6 +261,41 @@ TEST_CASE("spmm block rows, tables sized by their columns first (FG_SPMM_BLOCK_F
   check_product<or_and>("first tables given up, pattern", Ap, test::csr_from_rows<pattern>(4096, wide));
 }
 
+TEST_CASE("spmm rows of 33-512 products merged (FG_SPMM_MERGE=1): kept, and given up for 33+ entries, unsorted B rows, 97+ columns") {
+  // The CUDA build's switch (storage/cuda/spmm_merge_rows.cuh); the other twins ignore it. A's rows
+  // have 2-32 entries (and some 40: given up), B's rows 1-12 sorted columns within a window of 90
+  // columns (every merge kept) or 300 (rows past 96 distinct columns give up), and then the same
+  // rows reversed (unsorted: given up).
+  struct switch_on {  // off again however the case ends
+    switch_on() { setenv("FG_SPMM_MERGE", "1", 1); }
+    ~switch_on() { unsetenv("FG_SPMM_MERGE"); }
+  } on;
+  std::mt19937 g(23);
+  std::vector<std::vector<vertex_t>> arows;
+  for (int i = 0; i < 600; ++i) {
+    std::vector<vertex_t> r(std::size_t(i % 50 == 0 ? 40 : 2 + g() % 31));
+    for (vertex_t& c : r) c = vertex_t(g() % 4096);
+    arows.push_back(r);
+  }
+  const auto A = test::csr_from_rows<double>(4096, arows);
+  const auto Ap = test::csr_from_rows<pattern>(4096, arows);
+  for (vertex_t window : {90, 300})
+    for (bool reversed : {false, true}) {
+      std::vector<std::vector<vertex_t>> brows(4096);
+      for (std::size_t j = 0; j < brows.size(); ++j) {
+        std::set<vertex_t> cols;
+        for (std::size_t m = 0; m < 1 + j % 12; ++m) cols.insert(vertex_t((j * 13 + m * 7) % std::size_t(window)));
+        brows[j].assign(cols.begin(), cols.end());
+        if (reversed) std::reverse(brows[j].begin(), brows[j].end());
+      }
+      CAPTURE(window);
+      CAPTURE(reversed);
+      check_product<plus_times<double>>("merged", A, test::csr_from_rows<double>(window, brows));
+      check_product<min_plus<double>>("merged, min-plus", A, test::csr_from_rows<double>(window, brows));
+      check_product<or_and>("merged, pattern", Ap, test::csr_from_rows<pattern>(window, brows));
+    }
+}
+
 TEST_CASE("spmm sums are the same bits every run, and for packed DCSR or CSR operands (float, rows kept or redone)") {
   // Values whose float sums depend on their order; rows of 33-512 products with 90 or 120 distinct
   // columns (the CUDA warp tables keep the first, give the second up part way and redo them).
