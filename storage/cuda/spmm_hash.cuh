@@ -109,7 +109,8 @@ __device__ int warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std
 /// row's distinct columns are what fill it, and AMG's rows have 7-13× fewer than products): a row
 /// stops as soon as its next step might not fit (more than Slots - 32 columns so far), writes
 /// nothing and is listed in redo for a warp_rows without Abort. The sums are the same either way:
-/// a column's products are added in the same order whatever slot it has.
+/// a column's products are added in the same order whatever slot it has (a row merged instead,
+/// spmm_merge_rows.cuh, adds them in a tree: other float bits).
 template <int Slots, int Warps, bool Abort, class Sr, class V>
 __global__ void __launch_bounds__(Warps * 32, Slots <= 128 ? 32 / Warps : 1)  // small tables: 32 warps an SM
 warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, std::int64_t nrows,

@@ -9,9 +9,13 @@
 // columns (~30 where the hash warp tables cleared, filled, compacted and sorted a table of 128
 // slots per row: ~2,550 instructions a row, ncu, 3D level 0). A row with more than 32 entries, an
 // unsorted B row or more than `merge_limit` distinct columns is listed for warp_rows<512>.
+// The sums repeat to the bit run after run, but a merged row adds in a tree, where the warp tables
+// add a column's products in lane order: float bits differ between the two paths. Needs sm_80+
+// (__reduce_min_sync).
 #pragma once
 #include <cstdint>
 
+#include "core/cuda_check.hpp"
 #include "storage/cuda/spmm_common.cuh"
 #include "storage/cuda/spmm_table.cuh"
 #include "storage/detail/spmm_kernels.hpp"
@@ -41,11 +45,12 @@ merge_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   for (std::int64_t i = std::int64_t(blockIdx.x) * Warps + w; i < nrows; i += std::int64_t(gridDim.x) * Warps) {
     const vertex_t r = rows[i];
     const offset_t w0 = ptr[r] - base;  // needed last
-    const offset_t na = A.size(r);
+    const auto ap = A.first_piece(r);
+    const offset_t na = ap.size;
     bool give_up = na > 32;  // the same on every lane
     int total = 0;
     if (!give_up) {
-      const offset_t j = lane < na ? A.locate(r, lane) : 0;
+      const offset_t j = lane >= na ? 0 : lane < ap.length ? ap.begin + lane : A.locate(r, lane);
       const int len = load_entry<Sr, V, values>(A, B, j, lane < na ? j + 1 : j, ch, lane);
       int incl = len;
 #pragma unroll
@@ -71,7 +76,7 @@ merge_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
     const int e = give_up ? 0 : lane < 31 ? start[lane + 1] : total;
     bool sorted = true;
     for (int x = b; x + 1 < e; ++x) sorted = sorted && pcol[x] < pcol[x + 1];
-    give_up = give_up || !__all_sync(full, sorted);
+    give_up = !__all_sync(full, sorted) || give_up;  // every lane takes part in the vote
     std::uint32_t head = b < e ? pcol[b] : empty_slot;
     int out = 0;
     while (!give_up) {
