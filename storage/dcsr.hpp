@@ -117,6 +117,17 @@ struct dcsr_view {
     }
     return -1;
   }
+  /// Calls f(b, e) for each stored run [b, e) of row r, in order (a segment cut at the row's size).
+  template <class F>
+  FG_HD void for_each_piece(vertex_t r, F&& f) const {
+    offset_t left = sizes[r];
+    for (int s = 0; s < nseg[r] && left > 0; ++s) {
+      const offset_t b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
+      const offset_t len = e - b < left ? e - b : left;
+      f(b, b + len);
+      left -= len;
+    }
+  }
   FG_HD offset_t capacity(vertex_t r) const {
     offset_t c = 0;
     for (int s = 0; s < nseg[r]; ++s) c += seg[s * pitch + 2 * offset_t(r) + 1] - seg[s * pitch + 2 * offset_t(r)];

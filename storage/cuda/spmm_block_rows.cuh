@@ -75,7 +75,7 @@ block_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
   auto* key = reinterpret_cast<std::uint32_t*>(table + (values ? slots * sizeof(T) : 0));
   const vertex_t r = rows[blockIdx.x];
   const int t = int(threadIdx.x);
-  const offset_t products = ptr[r + 1] - ptr[r];
+  const offset_t products = Abort ? ptr[r + 1] - ptr[r] : 0;  // only a first try reads it
   if (t == 0) used = 0, gave_up = Abort && products > (offset_t(1) << 30);  // a chunk's int scan could overflow
   for (int s = t; s < slots; s += Threads) {
     key[s] = empty_slot;

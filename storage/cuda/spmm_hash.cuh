@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <type_traits>
-#include <utility>
 
 #include "core/array.hpp"
 #include "core/cuda_check.hpp"
@@ -83,20 +82,10 @@ __device__ int warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std
   __syncwarp();
   bool claimed = false;
   if (c != empty_slot && lane == __ffs(peers) - 1) {
-    T sum = v;
-    if constexpr (Values)
-      for (unsigned m = peers & (peers - 1); m != 0; m &= m - 1) sum = Sr::add(sum, scratch[__ffs(m) - 1]);
-    std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
-    for (;;) {  // other leaders of this step may claim slots beside it (other columns)
-      std::uint32_t k = key[h];
-      if (k == empty_slot) {
-        k = atomicCAS(&key[h], empty_slot, c);
-        if (k == empty_slot) k = c, claimed = true;
-      }
-      if (k == c) break;
-      h = (h + 1) & (Slots - 1);
-    }
-    if constexpr (Values) val[h] = Sr::add(val[h], sum);
+    // Other leaders of this step may claim slots beside it (other columns); the caller keeps the
+    // table from filling (Abort, or Slots = the row's products).
+    const int h = find_or_claim<Slots>(key, c, claimed);
+    if constexpr (Values) val[h] = Sr::add(val[h], peers_sum<Sr>(scratch, peers, v));
   }
   const int n = __popc(__ballot_sync(full, claimed));
   __syncwarp();
@@ -225,8 +214,7 @@ __device__ void match_reduce(std::uint32_t key, typename Sr::value_type val, int
   if constexpr (values) {
     scratch_all[w][lane] = val;
     __syncwarp();
-    if (lead)
-      for (unsigned m = peers & (peers - 1); m != 0; m &= m - 1) val = Sr::add(val, scratch_all[w][__ffs(m) - 1]);
+    if (lead) val = peers_sum<Sr>(scratch_all[w], peers, val);
   }
   const unsigned leaders = __ballot_sync(full, lead) & group;
   const int first = lane - t, n = __popc(leaders);
@@ -326,57 +314,48 @@ void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm
   FG_CUDA_CHECK_LAUNCH();
 }
 
-/// Whether rows of 33-512 products are merged (spmm_merge_rows.cuh) instead of going through the
-/// warp tables of 128 slots: FG_SPMM_MERGE=1, off by default until measured on a GPU.
-inline bool merge_first() {
-  const char* e = std::getenv("FG_SPMM_MERGE");
-  return e != nullptr && e[0] == '1';
-}
-
-/// Whether block rows try a table sized by their distinct columns first (spmm_block_rows.cuh):
-/// FG_SPMM_BLOCK_FIRST=1, off by default until measured on a GPU. Read at every product, so that a
-/// test or a benchmark can set it between calls.
-inline bool block_first() {
-  const char* e = std::getenv("FG_SPMM_BLOCK_FIRST");
+/// Whether an A/B switch of the SpMM kernels is set to 1 (off by default until measured on a GPU):
+/// FG_SPMM_MERGE (rows of 33-512 products merged, spmm_merge_rows.cuh, instead of the warp tables
+/// of 128 slots) and FG_SPMM_BLOCK_FIRST (block rows try a table sized by their distinct columns
+/// first, spmm_block_rows.cuh). Read at every product, so that a test or a benchmark can set them
+/// between calls.
+inline bool switched_on(const char* name) {
+  const char* e = std::getenv(name);
   return e != nullptr && e[0] == '1';
 }
 
 /// The rows of bins 9-13 of spmm_hash_bin: block tables of twice the products up to 4096 slots
 /// (short probe runs), of the products beyond (a row that long has few distinct columns, or shared
 /// memory runs out: 16384 slots of doubles are 192 KiB); rows of more than 16384 products (bin 13)
-/// take the global path. With block_first() they try one table of 2048 slots first.
+/// take the global path. With FG_SPMM_BLOCK_FIRST they try one table of 2048 slots first.
 template <class Sr, class V, class Rows, class List>
 void multiply_long_rows(const Rows& rows_of, const List& list_of, const spmm_operand<V>& A, const spmm_operand<V>& B,
                         const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* wc,
                         stored_t<spmm_value_t<Sr, V>>* wv, offset_t* cnt) {
   std::int64_t many = 0;
   for (int b = block_first_bin; b <= block_last_bin; ++b) many += rows_of(b);
-  if (!block_first() || many == 0) {
-    launch_blocks<4096, 512, false, Sr>(rows_of(9), nullptr, A, B, list_of(9), ptr, base, r0, wc, wv, cnt);
-    launch_blocks<4096, 512, false, Sr>(rows_of(10), nullptr, A, B, list_of(10), ptr, base, r0, wc, wv, cnt);
-    launch_blocks<8192, 512, false, Sr>(rows_of(11), nullptr, A, B, list_of(11), ptr, base, r0, wc, wv, cnt);
-    launch_blocks<16384, 512, false, Sr>(rows_of(12), nullptr, A, B, list_of(12), ptr, base, r0, wc, wv, cnt);
-    spmm_device::global_rows<Sr>(A, B, nullptr, list_of(13), rows_of(13), r0, ptr, base, wc, wv, cnt);
-    return;
-  }
-  // The bins are listed one after the other; a row given up goes to its own bin's stretch of redo.
-  array<vertex_t, device_space> list(static_cast<std::size_t>(many));
-  array<unsigned long long, device_space> n(block_redo_bins);
-  fill_zero(n);
+  const bool first = switched_on("FG_SPMM_BLOCK_FIRST") && many > 0;
+  // The bins are listed one after the other; a row the first try gives up goes to its own bin's
+  // stretch of `list`, counted on the device.
+  array<vertex_t, device_space> list(first ? static_cast<std::size_t>(many) : 0);
+  array<unsigned long long, device_space> n(first ? block_redo_bins : 0);
   block_redo redo{list.data(), {}, n.data()};
-  for (int b = block_first_bin + 1; b <= block_last_bin; ++b)
-    redo.at[b - block_first_bin] = redo.at[b - block_first_bin - 1] + rows_of(b - 1);
-  launch_blocks<block_first_slots, 512, true, Sr>(many, nullptr, A, B, list_of(block_first_bin), ptr, base, r0, wc, wv,
-                                                  cnt, redo);
-  auto again = [&](int b) { return std::make_pair(list.data() + redo.at[b - block_first_bin], n.data() + b - block_first_bin); };
-  launch_blocks<4096, 512, false, Sr>(rows_of(9), again(9).second, A, B, again(9).first, ptr, base, r0, wc, wv, cnt);
-  launch_blocks<4096, 512, false, Sr>(rows_of(10), again(10).second, A, B, again(10).first, ptr, base, r0, wc, wv, cnt);
-  launch_blocks<8192, 512, false, Sr>(rows_of(11), again(11).second, A, B, again(11).first, ptr, base, r0, wc, wv, cnt);
-  launch_blocks<16384, 512, false, Sr>(rows_of(12), again(12).second, A, B, again(12).first, ptr, base, r0, wc, wv, cnt);
-  if (rows_of(13) > 0) {  // the global path sizes its work on the host: one read
-    const std::int64_t n13 = std::int64_t(to_vector(n)[block_redo_bins - 1]);
-    spmm_device::global_rows<Sr>(A, B, nullptr, again(13).first, n13, r0, ptr, base, wc, wv, cnt);
+  if (first) {
+    fill_zero(n);
+    for (int b = block_first_bin + 1; b <= block_last_bin; ++b)
+      redo.at[b - block_first_bin] = redo.at[b - block_first_bin - 1] + rows_of(b - 1);
+    launch_blocks<block_first_slots, 512, true, Sr>(many, nullptr, A, B, list_of(block_first_bin), ptr, base, r0, wc,
+                                                    wv, cnt, redo);
   }
+  auto rows_in = [&](int b) { return first ? list.data() + redo.at[b - block_first_bin] : list_of(b); };
+  auto dyn = [&](int b) -> const unsigned long long* { return first ? n.data() + (b - block_first_bin) : nullptr; };
+  launch_blocks<4096, 512, false, Sr>(rows_of(9), dyn(9), A, B, rows_in(9), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<4096, 512, false, Sr>(rows_of(10), dyn(10), A, B, rows_in(10), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<8192, 512, false, Sr>(rows_of(11), dyn(11), A, B, rows_in(11), ptr, base, r0, wc, wv, cnt);
+  launch_blocks<16384, 512, false, Sr>(rows_of(12), dyn(12), A, B, rows_in(12), ptr, base, r0, wc, wv, cnt);
+  // The global path sizes its work on the host: after a first try, one read of bin 13's count.
+  const std::int64_t n13 = first && rows_of(13) > 0 ? std::int64_t(to_vector(n)[block_redo_bins - 1]) : rows_of(13);
+  spmm_device::global_rows<Sr>(A, B, nullptr, rows_in(13), n13, r0, ptr, base, wc, wv, cnt);
 }
 
 /// Every row of an unmasked product by its bin of spmm_hash_bin (list_of(b), rows_of(b)).
@@ -399,7 +378,7 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
     array<unsigned long long, device_space> redo_n(1);
     fill_zero(redo_n);
     const redo_lists lists{redo.data(), redo_n.data()};
-    if (merge_first())
+    if (switched_on("FG_SPMM_MERGE"))
       launch_merges<Sr>(few, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
     else
       launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);

@@ -62,14 +62,11 @@ merge_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ ro
       start[lane] = incl - len;  // lanes past the row's end start at the total
       __syncwarp();
       give_up = total > merge_products;
-      if (!give_up)
-        for (int q = lane; q < total; q += 32) {  // stage the products, list by list
-          const int s = entry_of<32>(start, q);
-          const offset_t p = q - start[s];
-          const offset_t jb = p < ch.blength[s] ? ch.bbegin[s] + p : B.locate(ch.brow[s], p);
-          pcol[q] = std::uint32_t(B.col[jb]);
-          if constexpr (values) pval[q] = Sr::mul(ch.aval[s], value_or<V>(B.val, jb, Sr::pattern_value()));
-        }
+      if (!give_up)  // stage the products, list by list
+        for_each_product<32, Sr, V, values>(B, start, ch, lane, total, 32, [&](int q, std::uint32_t c, T v) {
+          pcol[q] = c;
+          if constexpr (values) pval[q] = v;
+        });
       __syncwarp();
     }
     int b = give_up ? 0 : start[lane];

@@ -39,20 +39,32 @@ __device__ void accumulate(T* slot, T v) {
   }
 }
 
-/// Adds (c, v) into a table of Slots (a power of two) keys and values; open addressing, linear
-/// probing. Keys are only ever set once (empty -> c), so a plain read that sees c is final.
-template <int Slots, class Sr, bool Values, class T>
-__device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
+/// The slot of column c in a table of Slots (a power of two) keys, claimed when c is absent (then
+/// `fresh`); -1 when the probe went round a full table. Open addressing, linear probing. Keys are
+/// only ever set once (empty -> c), so a plain read that sees c is final.
+template <int Slots>
+__device__ int find_or_claim(std::uint32_t* key, std::uint32_t c, bool& fresh) {
   std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
-  for (;;) {
+  for (int probe = 0; probe < Slots; ++probe) {
     std::uint32_t k = key[h];
     if (k == empty_slot) {
       k = atomicCAS(&key[h], empty_slot, c);
-      if (k == empty_slot) k = c;
+      if (k == empty_slot) {
+        fresh = true;
+        return int(h);
+      }
     }
-    if (k == c) break;
+    if (k == c) return int(h);
     h = (h + 1) & (Slots - 1);
   }
+  return -1;
+}
+
+/// Adds (c, v) into a table of keys and values that has room for every column it will get.
+template <int Slots, class Sr, bool Values, class T>
+__device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
+  bool fresh = false;
+  const int h = find_or_claim<Slots>(key, c, fresh);
   if constexpr (Values) accumulate<Sr>(&val[h], v);
 }
 
@@ -61,23 +73,19 @@ __device__ void insert(std::uint32_t* key, T* val, std::uint32_t c, T v) {
 /// consistent but its content no longer matters). `used` counts the claims.
 template <int Slots, class Sr, bool Values, class T>
 __device__ bool insert_counted(std::uint32_t* key, T* val, std::uint32_t c, T v, int* used, int limit) {
-  std::uint32_t h = (c * 2654435761u) >> (32 - log2_of(Slots));
-  for (int probe = 0; probe < Slots; ++probe) {
-    std::uint32_t k = key[h];
-    if (k == empty_slot) {
-      k = atomicCAS(&key[h], empty_slot, c);
-      if (k == empty_slot) {
-        if (atomicAdd(used, 1) >= limit) return false;
-        k = c;
-      }
-    }
-    if (k == c) {
-      if constexpr (Values) accumulate<Sr>(&val[h], v);
-      return true;
-    }
-    h = (h + 1) & (Slots - 1);
-  }
-  return false;
+  bool fresh = false;
+  const int h = find_or_claim<Slots>(key, c, fresh);
+  if (h < 0 || (fresh && atomicAdd(used, 1) >= limit)) return false;
+  if constexpr (Values) accumulate<Sr>(&val[h], v);
+  return true;
+}
+
+/// The sum, in lane order, of v over the lanes of `peers` (their values staged in scratch[lane] by
+/// the caller, and a __syncwarp since), read by one lane of them: the same bits every run.
+template <class Sr, class T>
+__device__ T peers_sum(const T* scratch, unsigned peers, T v) {
+  for (unsigned m = peers & (peers - 1); m != 0; m &= m - 1) v = Sr::add(v, scratch[__ffs(m) - 1]);
+  return v;
 }
 
 /// Where warp_rows (or merge_rows) lists the rows it gives up, for a warp with a table of 512 slots

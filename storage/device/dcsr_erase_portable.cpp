@@ -7,8 +7,6 @@
 #include <thrust/copy.h>
 #include <thrust/count.h>
 
-#include <algorithm>
-
 #include "storage/detail/erase_steps.hpp"
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
@@ -71,20 +69,16 @@ erase_status K::erase(const dcsr_view<V>& A, const coo_matrix<V, device_space>& 
   const auto runs = std::int64_t(m);
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t i = 0; i < runs; ++i) {
-    const vertex_t r = rr[i];
-    offset_t t = v[i], left = A.sizes[r];
-    for (int s = 0; s < A.nseg[r] && left > 0; ++s) {
-      const offset_t b = A.seg[s * A.pitch + 2 * offset_t(r)];
-      const offset_t len = std::min(A.seg[s * A.pitch + 2 * offset_t(r) + 1] - b, left);
-      for (offset_t p = b; p < b + len; ++p, ++t) {
+    offset_t t = v[i];
+    A.for_each_piece(rr[i], [&](offset_t b, offset_t e) {
+      for (offset_t p = b; p < e; ++p, ++t) {
         const vertex_t c = A.col[p];
         const std::int64_t lo = first_not_less(kc, rs[i], rs[i + 1], c);
         const bool listed = lo < rs[i + 1] && kc[lo] == c;
         hole_flag[t] = listed;
         if (listed) hit[lo] = 1;  // copies of one edge all store 1
       }
-      left -= len;
-    }
+    });
   }
   array<offset_t, device_space> holes{std::size_t(volume)};
   const auto first = thrust::counting_iterator<offset_t>(0);

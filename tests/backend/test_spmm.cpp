@@ -159,6 +159,15 @@ cell_map check_product(const char* what, const csr_matrix<V, host_space>& A, con
   return ref;
 }
 
+// An A/B switch of the CUDA build's SpMM set for one test case, and off again however it ends.
+struct switch_on {
+  const char* name;
+  explicit switch_on(const char* n) : name(n) { setenv(name, "1", 1); }
+  ~switch_on() { unsetenv(name); }
+  switch_on(const switch_on&) = delete;
+  switch_on& operator=(const switch_on&) = delete;
+};
+
 template <class Sr, class V>
 void random_products() {
   std::uint64_t seed = 100;
@@ -237,10 +246,7 @@ TEST_CASE("spmm block rows, tables sized by their columns first (FG_SPMM_BLOCK_F
   // 1025 .. 40000 products over B rows of one entry (at most 600 distinct columns: every row keeps
   // its first table of 2048 slots, the 16385+ ones too) or of two (up to 4096 distinct: rows past
   // ~770 entries give up at 1536 and are made again by their bin's table or the global path).
-  struct switch_on {  // off again however the case ends
-    switch_on() { setenv("FG_SPMM_BLOCK_FIRST", "1", 1); }
-    ~switch_on() { unsetenv("FG_SPMM_BLOCK_FIRST"); }
-  } on;
+  const switch_on on("FG_SPMM_BLOCK_FIRST");
   const std::vector<offset_t> counts = {3, 40, 600, 1025, 2047, 2049, 4000, 4097, 8192, 8193, 16384, 16385, 17000, 40000};
   std::vector<std::vector<vertex_t>> arows, narrow(4096), wide(4096);
   for (std::size_t j = 0; j < narrow.size(); ++j) narrow[j] = {vertex_t(j % 600)};
@@ -266,10 +272,7 @@ TEST_CASE("spmm rows of 33-512 products merged (FG_SPMM_MERGE=1): kept, and give
   // have 2-32 entries (and some 40: given up), B's rows 1-12 sorted columns within a window of 90
   // columns (every merge kept) or 300 (rows past 96 distinct columns give up), and then the same
   // rows reversed (unsorted: given up).
-  struct switch_on {  // off again however the case ends
-    switch_on() { setenv("FG_SPMM_MERGE", "1", 1); }
-    ~switch_on() { unsetenv("FG_SPMM_MERGE"); }
-  } on;
+  const switch_on on("FG_SPMM_MERGE");
   std::mt19937 g(23);
   std::vector<std::vector<vertex_t>> arows;
   for (int i = 0; i < 600; ++i) {
