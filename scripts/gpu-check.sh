@@ -6,14 +6,14 @@
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
 # numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
-# amg-ab (issue 21's FG_SPMM_BLOCK_FIRST and FG_SPMM_MERGE off and on), profile-coarse (ncu of every
-# 2D Galerkin kernel),
+# amg-rounds (issue 21's Galerkin products, three rounds of 11 runs each: the spread between calls),
+# profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same),
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
 # FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
 # csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all but
-# scaling, profile, amg-ab and profile-coarse). All of them take longer than one device call
+# scaling, profile, amg-rounds, profile-coarse and trace-amg). All of them take longer than one device call
 # (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
@@ -135,17 +135,23 @@ want numerics && step cg-fem 300 build/cuda/examples/cg_fem --size 32 --grids 3
 want numerics && step cupy-cg 200 bash -c 'for p in float double; do python3 examples/cg_fem/cupy_cg.py --size 128 --iterations 100 --precision $p; done'
 want numerics && step amg 400 bash -c 'build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 &&
   build/cuda/examples/amg_setup --problem poisson3d --size 128 --grids 1 && build/cuda/examples/amg_setup --problem fem --size 16 --grids 3'
-# amg-ab (not in the default set): issue 21's switches (bench/NOTES.md, session 27), off and on
-# alternately in one call: FG_SPMM_BLOCK_FIRST (block rows of 1025+ products try a table sized by
-# their distinct columns first) and FG_SPMM_MERGE (rows of 33-512 products merged, not hashed).
+# amg-rounds (not in the default set): the Galerkin products of 3D 128^3, FE 64^3 and 2D 1024^2,
+# three rounds each, for the spread of issue 21's ratios between runs.
 # profile-coarse (not in the default set either): the ncu time of every kernel of the 2D Galerkin
 # product (where a coarse level's ~0.25-0.34 ms goes: kernels or the host's calls between them).
-want amg-ab && step amg-ab 540 bash -c 'for p in "poisson3d 128" "fem 64" "poisson2d 1024"; do for round in 1 2; do
-  for s in "X=0" "FG_SPMM_BLOCK_FIRST=1" "FG_SPMM_MERGE=1" "FG_SPMM_BLOCK_FIRST=1 FG_SPMM_MERGE=1"; do
-  echo "== $p $s"; env $s build/cuda/examples/amg_setup --problem ${p% *} --size ${p#* } \
-  --grids 1 --runs 11 | grep -E "^(poisson|fem)|level [0-9]"; done; done; done'
+want amg-rounds && step amg-rounds 400 bash -c 'for p in "poisson3d 128" "fem 64" "poisson2d 1024"; do for round in 1 2 3; do
+  echo "== $p round $round"; build/cuda/examples/amg_setup --problem ${p% *} --size ${p#* } \
+  --grids 1 --runs 11 | grep -E "^(poisson|fem)|level [0-9]"; done; done'
 want profile-coarse && command -v ncu >/dev/null && step profile-coarse 300 ncu --launch-skip 0 --launch-count 600 \
   --metrics gpu__time_duration.sum build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1
+# trace-amg (not in the default set): a CUPTI timeline (bench/trace/cupti_trace.cpp; nsys is not on
+# the machine) of the 2D Galerkin products, read by bench/trace/gaps.py: host time, GPU busy time
+# and the API calls of every timed region; the timeline itself goes into the logs' tarball.
+want trace-amg && step trace-amg 300 bash -c 'cuda=$(dirname $(dirname $(command -v nvcc))) &&
+  g++ -O2 -shared -fPIC bench/trace/cupti_trace.cpp -I$cuda/include -L$cuda/lib64 -lcupti -o /tmp/libfgtrace.so &&
+  CUDA_INJECTION64_PATH=/tmp/libfgtrace.so FG_TRACE_OUT=/tmp/trace-amg.csv LD_LIBRARY_PATH=$cuda/lib64:${LD_LIBRARY_PATH:-} \
+  build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 5 &&
+  python3 bench/trace/gaps.py /tmp/trace-amg.csv --min-kernels 3 && gzip -c /tmp/trace-amg.csv > '"$out"'/trace-amg.csv.gz'
 # Issue 22: the locality layer. The renumbered views (dbg_*) beside csr_merge, csr_vector and
 # cuSPARSE on the power-law graphs, with the matrix loads evict-first (default) and cached
 # (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to end on rmat-24.
@@ -232,7 +238,8 @@ show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per 
 show dist && echo "-- distributed store on the GPU (issue 24) --" && grep -E "^ranks:|checks passed|FAIL" "$out/dist.log"
 show scaling && echo "-- scaling: bench dist, P = 1 and one rank per GPU (issue 25) --" && grep -vE "^device|^\[" "$out/scaling.log"
 show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
-show amg-ab && echo "-- AMG Galerkin, FG_SPMM_BLOCK_FIRST / FG_SPMM_MERGE off and on (issue 21) --" && cat "$out/amg-ab.log"
+show trace-amg && echo "-- 2D Galerkin products: host vs GPU time per timed region --" && grep -E "^group" "$out/trace-amg.log"
+show amg-rounds && echo "-- AMG Galerkin products, three rounds (issue 21) --" && grep -E "^==|^(poisson|fem)" "$out/amg-rounds.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
 tar czf "$final/gpu-check-logs.tar.gz" -C "$out" .
 for f in spmv.json insert.json spmv-float.png spmv-summary.txt bench.points synthetic.points closure.json; do [ -e "$out/$f" ] && cp "$out/$f" "$final/"; done

@@ -5,10 +5,9 @@
 // Tables were sized by products (twice them up to 4096 slots, then the products: 8192 and 16384
 // slots, 96 and 192 KiB of doubles), and rows of more than 16384 products took the global path
 // (a device radix sort of every product). A Galerkin row has 7-13× fewer distinct columns than
-// products, so with FG_SPMM_BLOCK_FIRST=1 (session 27: not yet measured on a GPU, off by default)
-// every row of more than 1024 products first tries a table of 2048 slots, sized by what it holds:
-// past 1536 distinct columns it gives up, writes nothing and is listed for its bin's table (or the
-// global path).
+// products, so every row of more than 1024 products first tries a table of 2048 slots, sized by
+// what it holds: past 1536 distinct columns it gives up, writes nothing and is listed for its bin's
+// table (or the global path). H200, session 28: 3D 128^3 R.A.P 6.6 -> 5.8 ms, FE 64^3 7.5 -> 3.8.
 #pragma once
 #include <cub/block/block_scan.cuh>
 

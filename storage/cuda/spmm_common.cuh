@@ -41,7 +41,7 @@ struct chunk_entries {
   T* aval;
 };
 
-/// The chunk arrays of the warp kernels (warp_rows, merge_rows), a row of 32 entries per warp, in
+/// The chunk arrays of warp_rows, a row of 32 entries per warp, in
 /// shared memory: start[w] (the entries' first products) and of(w).
 template <class T, int Warps>
 struct warp_chunks {

@@ -7,11 +7,10 @@
 //  - 33-512: a warp per row adds its products into a hash table in shared memory, 32 at a time,
 //    equal columns combined across the lanes first (no atomic on values: the sums are the same
 //    every run), then sorts only the distinct columns. The table has 128 slots; a row that has
-//    more than 96 distinct columns before a step gives up and is made again with 512 slots
-//    (FG_SPMM_MERGE=1: a k-way merge of the sorted B rows instead, spmm_merge_rows.cuh);
-//  - 513-16384: a thread block per row, the table in dynamic shared memory (one atomic a product;
-//    spmm_block_rows.cuh, which can also try every row past 1024 products in a table sized by its
-//    distinct columns first: FG_SPMM_BLOCK_FIRST).
+//    more than 96 distinct columns before a step gives up and is made again with 512 slots;
+//  - 513+: a thread block per row, the table in dynamic shared memory (one atomic a product;
+//    spmm_block_rows.cuh); every row past 1024 products first tries a table sized by its distinct
+//    columns (2048 slots), and only the rows that give up take a table of their products.
 // The bins are spmm_hash_bin's; longer rows take the global path. The block tables sum with
 // atomics (an unspecified order), the groups and warp tables in a fixed order that is not the
 // reference twin's: float values may differ from the reference's in the last bits.
@@ -20,14 +19,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "core/array.hpp"
 #include "core/cuda_check.hpp"
 #include "storage/cuda/spmm_block_rows.cuh"
 #include "storage/cuda/spmm_common.cuh"
-#include "storage/cuda/spmm_merge_rows.cuh"
 #include "storage/cuda/spmm_table.cuh"
 #include "storage/detail/spmm_kernels.hpp"
 #include "storage/device/spmm_device.hpp"
@@ -98,8 +95,7 @@ __device__ int warp_insert(std::uint32_t* key, T* val, T* scratch, int lane, std
 /// row's distinct columns are what fill it, and AMG's rows have 7-13× fewer than products): a row
 /// stops as soon as its next step might not fit (more than Slots - 32 columns so far), writes
 /// nothing and is listed in redo for a warp_rows without Abort. The sums are the same either way:
-/// a column's products are added in the same order whatever slot it has (a row merged instead,
-/// spmm_merge_rows.cuh, adds them in a tree: other float bits).
+/// a column's products are added in the same order whatever slot it has.
 template <int Slots, int Warps, bool Abort, class Sr, class V>
 __global__ void __launch_bounds__(Warps * 32, Slots <= 128 ? 32 / Warps : 1)  // small tables: 32 warps an SM
 warp_rows(spmm_operand<V> A, spmm_operand<V> B, const vertex_t* __restrict__ rows, std::int64_t nrows,
@@ -314,47 +310,37 @@ void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm
   FG_CUDA_CHECK_LAUNCH();
 }
 
-/// Whether an A/B switch of the SpMM kernels is set to 1 (off by default until measured on a GPU):
-/// FG_SPMM_MERGE (rows of 33-512 products merged, spmm_merge_rows.cuh, instead of the warp tables
-/// of 128 slots) and FG_SPMM_BLOCK_FIRST (block rows try a table sized by their distinct columns
-/// first, spmm_block_rows.cuh). Read at every product, so that a test or a benchmark can set them
-/// between calls.
-inline bool switched_on(const char* name) {
-  const char* e = std::getenv(name);
-  return e != nullptr && e[0] == '1';
-}
-
 /// The rows of bins 9-13 of spmm_hash_bin: block tables of twice the products up to 4096 slots
 /// (short probe runs), of the products beyond (a row that long has few distinct columns, or shared
 /// memory runs out: 16384 slots of doubles are 192 KiB); rows of more than 16384 products (bin 13)
-/// take the global path. With FG_SPMM_BLOCK_FIRST they try one table of 2048 slots first.
+/// take the global path. Every one of them first tries one table of 2048 slots (a Galerkin row has
+/// 7-13x fewer distinct columns than products; H200, session 28: 3D 128^3 R.A.P 6.6 -> 5.8 ms, FE
+/// 64^3 7.5 -> 3.8 ms, 2D 1024^2 unchanged), and only the rows past 1536 columns go on to their bin.
 template <class Sr, class V, class Rows, class List>
 void multiply_long_rows(const Rows& rows_of, const List& list_of, const spmm_operand<V>& A, const spmm_operand<V>& B,
                         const offset_t* ptr, offset_t base, vertex_t r0, vertex_t* wc,
                         stored_t<spmm_value_t<Sr, V>>* wv, offset_t* cnt) {
   std::int64_t many = 0;
   for (int b = block_first_bin; b <= block_last_bin; ++b) many += rows_of(b);
-  const bool first = switched_on("FG_SPMM_BLOCK_FIRST") && many > 0;
+  if (many == 0) return;
   // The bins are listed one after the other; a row the first try gives up goes to its own bin's
   // stretch of `list`, counted on the device.
-  array<vertex_t, device_space> list(first ? static_cast<std::size_t>(many) : 0);
-  array<unsigned long long, device_space> n(first ? block_redo_bins : 0);
+  array<vertex_t, device_space> list(static_cast<std::size_t>(many));
+  array<unsigned long long, device_space> n(block_redo_bins);
+  fill_zero(n);
   block_redo redo{list.data(), {}, n.data()};
-  if (first) {
-    fill_zero(n);
-    for (int b = block_first_bin + 1; b <= block_last_bin; ++b)
-      redo.at[b - block_first_bin] = redo.at[b - block_first_bin - 1] + rows_of(b - 1);
-    launch_blocks<block_first_slots, 512, true, Sr>(many, nullptr, A, B, list_of(block_first_bin), ptr, base, r0, wc,
-                                                    wv, cnt, redo);
-  }
-  auto rows_in = [&](int b) { return first ? list.data() + redo.at[b - block_first_bin] : list_of(b); };
-  auto dyn = [&](int b) -> const unsigned long long* { return first ? n.data() + (b - block_first_bin) : nullptr; };
+  for (int b = block_first_bin + 1; b <= block_last_bin; ++b)
+    redo.at[b - block_first_bin] = redo.at[b - block_first_bin - 1] + rows_of(b - 1);
+  launch_blocks<block_first_slots, 512, true, Sr>(many, nullptr, A, B, list_of(block_first_bin), ptr, base, r0, wc, wv,
+                                                  cnt, redo);
+  auto rows_in = [&](int b) { return list.data() + redo.at[b - block_first_bin]; };
+  auto dyn = [&](int b) { return n.data() + (b - block_first_bin); };
   launch_blocks<4096, 512, false, Sr>(rows_of(9), dyn(9), A, B, rows_in(9), ptr, base, r0, wc, wv, cnt);
   launch_blocks<4096, 512, false, Sr>(rows_of(10), dyn(10), A, B, rows_in(10), ptr, base, r0, wc, wv, cnt);
   launch_blocks<8192, 512, false, Sr>(rows_of(11), dyn(11), A, B, rows_in(11), ptr, base, r0, wc, wv, cnt);
   launch_blocks<16384, 512, false, Sr>(rows_of(12), dyn(12), A, B, rows_in(12), ptr, base, r0, wc, wv, cnt);
-  // The global path sizes its work on the host: after a first try, one read of bin 13's count.
-  const std::int64_t n13 = first && rows_of(13) > 0 ? std::int64_t(to_vector(n)[block_redo_bins - 1]) : rows_of(13);
+  // The global path sizes its work on the host: one read of bin 13's count of rows given up.
+  const std::int64_t n13 = rows_of(13) > 0 ? std::int64_t(to_vector(n)[block_redo_bins - 1]) : 0;
   spmm_device::global_rows<Sr>(A, B, nullptr, rows_in(13), n13, r0, ptr, base, wc, wv, cnt);
 }
 
@@ -378,10 +364,7 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
     array<unsigned long long, device_space> redo_n(1);
     fill_zero(redo_n);
     const redo_lists lists{redo.data(), redo_n.data()};
-    if (switched_on("FG_SPMM_MERGE"))
-      launch_merges<Sr>(few, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
-    else
-      launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
+    launch_warps<128, 8, true, Sr>(few, nullptr, A, B, list_of(4), ptr, base, r0, wc, wv, cnt, lists);
     launch_warps<512, 4, false, Sr>(few, redo_n.data(), A, B, lists.warp, ptr, base, r0, wc, wv, cnt);
   }
   launch_blocks<2048, 256, false, Sr>(rows_of(8), nullptr, A, B, list_of(8), ptr, base, r0, wc, wv, cnt);

@@ -88,7 +88,7 @@ __device__ T peers_sum(const T* scratch, unsigned peers, T v) {
   return v;
 }
 
-/// Where warp_rows (or merge_rows) lists the rows it gives up, for a warp with a table of 512 slots
+/// Where warp_rows lists the rows it gives up, for a warp with a table of 512 slots
 /// (bounded by the rows given; the count zeroed).
 struct redo_lists {
   vertex_t* warp = nullptr;

@@ -159,15 +159,6 @@ cell_map check_product(const char* what, const csr_matrix<V, host_space>& A, con
   return ref;
 }
 
-// An A/B switch of the CUDA build's SpMM set for one test case, and off again however it ends.
-struct switch_on {
-  const char* name;
-  explicit switch_on(const char* n) : name(n) { setenv(name, "1", 1); }
-  ~switch_on() { unsetenv(name); }
-  switch_on(const switch_on&) = delete;
-  switch_on& operator=(const switch_on&) = delete;
-};
-
 template <class Sr, class V>
 void random_products() {
   std::uint64_t seed = 100;
@@ -241,12 +232,11 @@ TEST_CASE("spmm rows fall in every CUDA bin: 1..32, 33..64, ..., 1025..2048, 204
   check_product<plus_times<double>>("few products, many entries", A, test::csr_from_rows<double>(600, sparse_b));
 }
 
-TEST_CASE("spmm block rows, tables sized by their columns first (FG_SPMM_BLOCK_FIRST=1): kept, given up, 16385+ products") {
-  // The CUDA build's switch (storage/cuda/spmm_block_rows.cuh); the other twins ignore it. Rows of
+TEST_CASE("spmm block rows, tables sized by their columns first: kept, given up, 16385+ products") {
+  // The CUDA build's first try (storage/cuda/spmm_block_rows.cuh). Rows of
   // 1025 .. 40000 products over B rows of one entry (at most 600 distinct columns: every row keeps
   // its first table of 2048 slots, the 16385+ ones too) or of two (up to 4096 distinct: rows past
   // ~770 entries give up at 1536 and are made again by their bin's table or the global path).
-  const switch_on on("FG_SPMM_BLOCK_FIRST");
   const std::vector<offset_t> counts = {3, 40, 600, 1025, 2047, 2049, 4000, 4097, 8192, 8193, 16384, 16385, 17000, 40000};
   std::vector<std::vector<vertex_t>> arows, narrow(4096), wide(4096);
   for (std::size_t j = 0; j < narrow.size(); ++j) narrow[j] = {vertex_t(j % 600)};
@@ -265,38 +255,6 @@ TEST_CASE("spmm block rows, tables sized by their columns first (FG_SPMM_BLOCK_F
   check_product<plus_times<float>>("first tables given up", test::csr_from_rows<float>(4096, arows),
                                    test::csr_from_rows<float>(4096, wide));
   check_product<or_and>("first tables given up, pattern", Ap, test::csr_from_rows<pattern>(4096, wide));
-}
-
-TEST_CASE("spmm rows of 33-512 products merged (FG_SPMM_MERGE=1): kept, and given up for 33+ entries, unsorted B rows, 97+ columns") {
-  // The CUDA build's switch (storage/cuda/spmm_merge_rows.cuh); the other twins ignore it. A's rows
-  // have 2-32 entries (and some 40: given up), B's rows 1-12 sorted columns within a window of 90
-  // columns (every merge kept) or 300 (rows past 96 distinct columns give up), and then the same
-  // rows reversed (unsorted: given up).
-  const switch_on on("FG_SPMM_MERGE");
-  std::mt19937 g(23);
-  std::vector<std::vector<vertex_t>> arows;
-  for (int i = 0; i < 600; ++i) {
-    std::vector<vertex_t> r(std::size_t(i % 50 == 0 ? 40 : 2 + g() % 31));
-    for (vertex_t& c : r) c = vertex_t(g() % 4096);
-    arows.push_back(r);
-  }
-  const auto A = test::csr_from_rows<double>(4096, arows);
-  const auto Ap = test::csr_from_rows<pattern>(4096, arows);
-  for (vertex_t window : {90, 300})
-    for (bool reversed : {false, true}) {
-      std::vector<std::vector<vertex_t>> brows(4096);
-      for (std::size_t j = 0; j < brows.size(); ++j) {
-        std::set<vertex_t> cols;
-        for (std::size_t m = 0; m < 1 + j % 12; ++m) cols.insert(vertex_t((j * 13 + m * 7) % std::size_t(window)));
-        brows[j].assign(cols.begin(), cols.end());
-        if (reversed) std::reverse(brows[j].begin(), brows[j].end());
-      }
-      CAPTURE(window);
-      CAPTURE(reversed);
-      check_product<plus_times<double>>("merged", A, test::csr_from_rows<double>(window, brows));
-      check_product<min_plus<double>>("merged, min-plus", A, test::csr_from_rows<double>(window, brows));
-      check_product<or_and>("merged, pattern", Ap, test::csr_from_rows<pattern>(window, brows));
-    }
 }
 
 TEST_CASE("spmm sums are the same bits every run, and for packed DCSR or CSR operands (float, rows kept or redone)") {
