@@ -205,6 +205,7 @@ transfer_counts transfers() noexcept { return {to_device_bytes.load(), to_host_b
 std::size_t peak_bytes() noexcept { return peak.load(); }
 void reset_peak() noexcept { peak.store(in_use.load()); }
 void set_limit_for_testing(std::size_t bytes) noexcept { limit.store(bytes); }
+bool limited_for_testing() noexcept { return limit.load() != 0; }
 
 std::size_t available_bytes() {
   std::size_t free_bytes = 0;

@@ -38,6 +38,8 @@ std::size_t peak_bytes() noexcept;
 void reset_peak() noexcept;
 /// @brief Test hook: make allocations fail once more than `bytes` are in use (0 = no limit).
 void set_limit_for_testing(std::size_t bytes) noexcept;
+/// @brief Whether set_limit_for_testing is in force (budgets must then ask available_bytes()).
+bool limited_for_testing() noexcept;
 /// @brief About how many bytes allocate() can still hand out: the device's free memory (CUDA
 ///        build) or the host's available physical memory (CPU build), and never more than a test
 ///        limit leaves. Workspace budgets (SpMM slices) are derived from it.
