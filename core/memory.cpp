@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -205,14 +206,14 @@ transfer_counts transfers() noexcept { return {to_device_bytes.load(), to_host_b
 std::size_t peak_bytes() noexcept { return peak.load(); }
 void reset_peak() noexcept { peak.store(in_use.load()); }
 void set_limit_for_testing(std::size_t bytes) noexcept { limit.store(bytes); }
-bool limited_for_testing() noexcept { return limit.load() != 0; }
 
-std::size_t available_bytes() {
+namespace {
+// What the device (or the host) says is free now, and the pool's idle blocks, which are ours to reuse.
+std::size_t query_free() {
   std::size_t free_bytes = 0;
 #if defined(FG_WITH_CUDA)
   std::size_t total = 0;
   FG_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total));
-  // Blocks cached in the pool are free to us, though not to cudaMemGetInfo.
   if (const cudaMemPool_t mp = pool()) {
     std::uint64_t reserved = 0, used = 0;
     FG_CUDA_TRY(cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReservedMemCurrent, &reserved));
@@ -223,6 +224,52 @@ std::size_t available_bytes() {
   const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   free_bytes = pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : std::size_t(1) << 30;
 #endif
+  return free_bytes;
+}
+
+int current_device() {
+#if defined(FG_WITH_CUDA)
+  int d = 0;
+  FG_CUDA_TRY(cudaGetDevice(&d));
+  return d;
+#else
+  return 0;
+#endif
+}
+
+// The last query per device: what was free then and how much this process held then.
+struct free_then {
+  std::chrono::steady_clock::time_point at;
+  std::size_t free_bytes = 0, held = 0;
+};
+constexpr std::chrono::milliseconds free_refresh{50};
+}  // namespace
+
+std::size_t aged_free(std::size_t free_then, std::size_t held_then, std::size_t held_now) noexcept {
+  if (held_now >= held_then) return free_then > held_now - held_then ? free_then - (held_now - held_then) : 0;
+  return free_then + (held_then - held_now);
+}
+
+// cudaMemGetInfo is a driver round trip: 20-70 us in the CUPTI timeline of the AMG Galerkin products
+// (H200, bench/NOTES.md session 28), longer than a coarse level's kernels, and the GPU idles while
+// the host waits for it; each SpMM asked twice, a batch insert once. Budgets are estimates, so the
+// answer is kept and aged by what this process allocated or freed since (a freed block goes back to
+// the pool, still ours), and asked again after free_refresh (other processes' allocations).
+std::size_t available_bytes() {
+  static std::mutex m;
+  static std::unordered_map<int, free_then> last;
+  const auto now = std::chrono::steady_clock::now();
+  const int device = current_device();
+  std::size_t free_bytes = 0;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    auto it = last.find(device);
+    if (it == last.end() || now - it->second.at > free_refresh) {
+      const std::size_t held = in_use.load();
+      it = last.insert_or_assign(device, free_then{now, query_free(), held}).first;
+    }
+    free_bytes = aged_free(it->second.free_bytes, it->second.held, in_use.load());
+  }
   const std::size_t lim = limit.load(), used = in_use.load();
   if (lim != 0) free_bytes = std::min(free_bytes, lim > used ? lim - used : 0);
   return free_bytes;

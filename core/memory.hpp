@@ -38,11 +38,13 @@ std::size_t peak_bytes() noexcept;
 void reset_peak() noexcept;
 /// @brief Test hook: make allocations fail once more than `bytes` are in use (0 = no limit).
 void set_limit_for_testing(std::size_t bytes) noexcept;
-/// @brief Whether set_limit_for_testing is in force (budgets must then ask available_bytes()).
-bool limited_for_testing() noexcept;
 /// @brief About how many bytes allocate() can still hand out: the device's free memory (CUDA
 ///        build) or the host's available physical memory (CPU build), and never more than a test
-///        limit leaves. Workspace budgets (SpMM slices) are derived from it.
+///        limit leaves. Workspace budgets (SpMM slices) are derived from it. The device or host is
+///        asked at most every 50 ms; in between, the last answer is aged by aged_free().
 std::size_t available_bytes();
+/// @brief available_bytes()'s estimate between queries: `free_then` was free while the process held
+///        `held_then` bytes; it holds `held_now` (what it took since came out of the free memory).
+std::size_t aged_free(std::size_t free_then, std::size_t held_then, std::size_t held_now) noexcept;
 
 }  // namespace fg::memory

@@ -30,7 +30,6 @@ constexpr bool has_bins = true;
 constexpr std::size_t workspace_cap = std::size_t(64) << 20;
 constexpr bool has_bins = false;
 #endif
-constexpr std::size_t small_workspace = std::size_t(16) << 20;
 
 void run_phase(const spmm_options& o, const char* phase, const std::function<void()>& work) {
   if (o.timed) o.timed(phase, work);
@@ -93,14 +92,7 @@ void for_each_slice(const spmm_operand<V>& A, const spmm_operand<V>& B, const ma
   run_phase(opt, "count", [&] {
     total = K::count_products(A, B, c, ptr.data(), cost.data(), device_bins ? &bins : nullptr);
   });
-  // A product whose workspace is far under the cap is made in one slice without asking how much
-  // memory is free (cudaMemGetInfo and two pool queries, ~5 us: a few % of a coarse AMG level's
-  // product); if even that much is not there, its allocation fails as any other would.
-  const bool small = opt.workspace_bytes == 0 && total.cost <= offset_t(small_workspace) &&
-                     !memory::limited_for_testing();
-  const std::size_t hard = opt.workspace_bytes > 0 ? opt.workspace_bytes
-                           : small                 ? workspace_cap
-                                                   : memory::available_bytes() / 4;
+  const std::size_t hard = opt.workspace_bytes > 0 ? opt.workspace_bytes : memory::available_bytes() / 4;
   const std::size_t budget = opt.workspace_bytes > 0 ? hard : std::min(hard, workspace_cap);
   st.products += total.products;
   st.workspace_bytes = budget;

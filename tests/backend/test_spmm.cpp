@@ -434,6 +434,26 @@ TEST_CASE("spmm out of device memory throws fg::out_of_memory and leaves the ope
   CHECK(spmm<plus_times<float>>(Ad, Ad).nnz() > 0);  // and it works once memory is back
 }
 
+TEST_CASE("memory: the free-memory estimate between queries, and under a test limit") {
+  // aged_free: what the process took since the query came out of the free memory; what it gave
+  // back (to the pool or the heap) is free again; never below zero.
+  CHECK(memory::aged_free(1000, 100, 300) == 800);
+  CHECK(memory::aged_free(1000, 300, 100) == 1200);
+  CHECK(memory::aged_free(1000, 300, 300) == 1000);
+  CHECK(memory::aged_free(100, 0, 500) == 0);
+  // A test limit caps the estimate exactly, whether or not the last query is still fresh.
+  const std::size_t used = memory::bytes_in_use();
+  memory::set_limit_for_testing(used + 5000);
+  CHECK(memory::available_bytes() <= 5000);
+  {
+    const array<std::uint8_t, device_space> block(3000);
+    CHECK(memory::available_bytes() <= 2000);
+  }
+  CHECK(memory::available_bytes() <= 5000);
+  memory::set_limit_for_testing(0);
+  CHECK(memory::available_bytes() > 5000);
+}
+
 TEST_CASE("spmm on real graphs: R x R of road and P2P networks, or-and and path counts") {
   for (const char* g : {"TG.cedge.data_23874.txt", "p2p-Gnutella04.data_39994.txt.gz"}) {
     const std::string path = std::string(FG_TEST_DATA_DIR) + "/pagerank/graphs/" + g;
