@@ -16,6 +16,7 @@
 
 #include "storage/detail/search.hpp"
 #include "storage/detail/spmm_kernels.hpp"
+#include "storage/detail/spmm_row.hpp"
 #include "storage/device/spmm_device.hpp"
 
 namespace fg::detail {
@@ -77,16 +78,7 @@ offset_t one_row(const spmm_operand<V>& A, const spmm_operand<V>& B, const spmm_
                  stored_t<spmm_value_t<Sr, V>>* ws_val, offset_t w) {
   using VC = spmm_value_t<Sr, V>;
   t.size_for(products);
-  A.for_each_piece(r, [&](offset_t b, offset_t e) {
-    for (offset_t j = b; j < e; ++j) {
-      const vertex_t k = A.col[j];
-      if (k >= B.rows) continue;
-      const T a = value_or<V>(A.val, j, Sr::pattern_value());
-      B.for_each_piece(k, [&](offset_t bb, offset_t be) {
-        for (offset_t q = bb; q < be; ++q) t.template add<Sr>(B.col[q], Sr::mul(a, value_or<V>(B.val, q, Sr::pattern_value())));
-      });
-    }
-  });
+  for_each_row_product<Sr>(A, B, r, [&](vertex_t c, T v) { t.template add<Sr>(c, v); });
   // The set difference: a cell M holds is not output (by its bitmap, or its row's entries looked up
   // in the table and marked).
   const bool masked = M != nullptr && r < M->rows;
