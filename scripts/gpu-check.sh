@@ -7,13 +7,13 @@
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
 # numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # amg-rounds (issue 21's Galerkin products, three rounds of 11 runs each: the spread between calls),
-# profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same),
+# profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same), trace-spmv (one of the small graphs' SpMVs),
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
 # FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
 # csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all but
-# scaling, profile, amg-rounds, profile-coarse and trace-amg). All of them take longer than one device call
+# scaling, profile, amg-rounds, profile-coarse, trace-amg and trace-spmv). All of them take longer than one device call
 # (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
@@ -152,6 +152,14 @@ want trace-amg && step trace-amg 300 bash -c 'cuda=$(dirname $(dirname $(command
   CUDA_INJECTION64_PATH=/tmp/libfgtrace.so FG_TRACE_OUT=/tmp/trace-amg.csv LD_LIBRARY_PATH=$cuda/lib64:${LD_LIBRARY_PATH:-} \
   build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 5 &&
   python3 bench/trace/gaps.py /tmp/trace-amg.csv --min-kernels 3 && gzip -c /tmp/trace-amg.csv > '"$out"'/trace-amg.csv.gz'
+# trace-spmv (not in the default set): the same timeline for the small graphs' SpMV (issue 22: is a
+# 15-30 us read bound by the GPU or by the host's launches, ours and cuSPARSE's alike?).
+want trace-spmv && step trace-spmv 300 bash -c 'cuda=$(dirname $(dirname $(command -v nvcc))) &&
+  g++ -O2 -shared -fPIC bench/trace/cupti_trace.cpp -I$cuda/include -L$cuda/lib64 -lcupti -o /tmp/libfgtrace.so &&
+  for g in .data/email-Enron.txt.gz .data/git_web_ml_git_edges.txt.gz .data/soc-Slashdot0902.txt.gz .data/cnr-2000.mtx.gz; do
+  echo "== $g"; CUDA_INJECTION64_PATH=/tmp/libfgtrace.so FG_TRACE_OUT=/tmp/trace-spmv.csv LD_LIBRARY_PATH=$cuda/lib64:${LD_LIBRARY_PATH:-} \
+  build/cuda/fluxgraph bench spmv --types float --kernels csr_merge,csr_vector,sell $g | tail -6 &&
+  python3 bench/trace/gaps.py /tmp/trace-spmv.csv --top 5; done'
 # Issue 22: the locality layer. The renumbered views (dbg_*) beside csr_merge, csr_vector and
 # cuSPARSE on the power-law graphs, with the matrix loads evict-first (default) and cached
 # (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to end on rmat-24.
@@ -238,6 +246,7 @@ show locality-pagerank && echo "-- PageRank on rmat-24 (issue 22: <= 2.0 ms per 
 show dist && echo "-- distributed store on the GPU (issue 24) --" && grep -E "^ranks:|checks passed|FAIL" "$out/dist.log"
 show scaling && echo "-- scaling: bench dist, P = 1 and one rank per GPU (issue 25) --" && grep -vE "^device|^\[" "$out/scaling.log"
 show amg && echo "-- AMG setup: Galerkin product by DCSR SpMM / CSR-COO / cuSPARSE, PCG iterations --" && grep -vE "^\{|^device" "$out/amg.log"
+show trace-spmv && echo "-- small graphs' SpMV: host vs GPU time per timed region --" && grep -E "^==|^group" "$out/trace-spmv.log"
 show trace-amg && echo "-- 2D Galerkin products: host vs GPU time per timed region --" && grep -E "^group" "$out/trace-amg.log"
 show amg-rounds && echo "-- AMG Galerkin products, three rounds (issue 21) --" && grep -E "^==|^(poisson|fem)" "$out/amg-rounds.log"
 echo "gpu-check: $([ $status -eq 0 ] && echo GREEN || echo RED)"
