@@ -42,15 +42,19 @@ struct row_table {
   std::vector<T> val;
   std::vector<std::uint32_t> used;  // slots taken, in the order their columns first came
   std::uint32_t mask = 0;
+  int shift = 28;
 
   void size_for(offset_t products) {
     std::size_t n = 16;
-    while (n < 2 * std::size_t(products)) n *= 2;
+    shift = 28;
+    while (n < 2 * std::size_t(products)) n *= 2, --shift;
     if (key.size() < n) key.assign(n, empty), val.resize(n);
     mask = std::uint32_t(n - 1);
   }
-  std::uint32_t slot(vertex_t c) const {  // Fibonacci hashing, then a linear probe
-    std::uint32_t h = (std::uint32_t(c) * 2654435769u >> 7) & mask;
+  // Fibonacci hashing (the product's top bits: columns a power of two apart spread), then a
+  // linear probe.
+  std::uint32_t slot(vertex_t c) const {
+    std::uint32_t h = (std::uint32_t(c) * 2654435769u) >> shift;
     while (key[h] != empty && key[h] != c) h = (h + 1) & mask;
     return h;
   }
