@@ -94,6 +94,23 @@ struct dcsr_stats {
   std::int64_t deletes_absent = 0;      ///< deletion entries that removed nothing (absent edge, repeat in the batch)
 };
 
+/// Calls f(b, e) for each stored run [b, e) of row r of a segment table (segment s of row r is
+/// [seg[s*pitch+2r], seg[s*pitch+2r+1])), in order; a segment is cut at the row's size (its tail is
+/// free space). The first segment is read with the size, so neither load waits for the other.
+template <class F>
+FG_HD void for_each_segment_piece(const vertex_t* sizes, const std::uint8_t* nseg, const offset_t* seg, offset_t pitch,
+                                  vertex_t r, F&& f) {
+  offset_t left = sizes[r];
+  const int ns = nseg[r];
+  offset_t b = seg[2 * offset_t(r)], e = seg[2 * offset_t(r) + 1];
+  for (int s = 0; s < ns && left > 0;) {
+    const offset_t len = e - b < left ? e - b : left;
+    f(b, b + len);
+    left -= len;
+    if (++s < ns && left > 0) b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
+  }
+}
+
 /// Trivially copyable view for kernels. Segment s of row r is [seg[s*pitch+2r], seg[s*pitch+2r+1]).
 template <class V>
 struct dcsr_view {
@@ -120,13 +137,7 @@ struct dcsr_view {
   /// Calls f(b, e) for each stored run [b, e) of row r, in order (a segment cut at the row's size).
   template <class F>
   FG_HD void for_each_piece(vertex_t r, F&& f) const {
-    offset_t left = sizes[r];
-    for (int s = 0; s < nseg[r] && left > 0; ++s) {
-      const offset_t b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
-      const offset_t len = e - b < left ? e - b : left;
-      f(b, b + len);
-      left -= len;
-    }
+    for_each_segment_piece(sizes, nseg, seg, pitch, r, f);
   }
   FG_HD offset_t capacity(vertex_t r) const {
     offset_t c = 0;

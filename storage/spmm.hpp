@@ -16,8 +16,9 @@
 //     reduced and masked by one thread block in shared memory; rows of 2049+ products take the
 //     global path (a device radix sort). Without a mask, the rows reduce in hash tables of lane
 //     groups, warps and blocks instead (storage/cuda/spmm_hash.cuh; 16385+ products: global).
-//     CPU build: a row of up to 8192 products by one OpenMP thread (sorted and reduced in a
-//     buffer of its own), longer rows the global path (storage/device/spmm_portable.cpp).
+//     CPU build: a row of up to 8192 products by one OpenMP thread (reduced in a hash table of
+//     its own, then its distinct columns sorted), longer rows the global path
+//     (storage/device/spmm_portable.cpp).
 //     Reference twin: row by row, sequentially.
 //  4. Each slice is handed on as a batch sorted by (row, col) with one entry per cell: appended to
 //     a DCSR result (spmm_product) or to whatever the caller's sink does (spmm_slices).
@@ -67,15 +68,7 @@ struct spmm_operand {
       f(row_ptr[r], row_ptr[r + 1]);
       return;
     }
-    offset_t left = sizes[r];
-    const int ns = nseg[r];
-    offset_t b = seg[2 * offset_t(r)], e = seg[2 * offset_t(r) + 1];  // read with the size (first_piece)
-    for (int s = 0; s < ns && left > 0;) {
-      const offset_t len = e - b < left ? e - b : left;
-      f(b, b + len);
-      left -= len;
-      if (++s < ns && left > 0) b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
-    }
+    for_each_segment_piece(sizes, nseg, seg, pitch, r, f);
   }
   FG_HD bool has_bit(vertex_t r, vertex_t c) const {
     return (bits[offset_t(r) * bit_words + (c >> 5)] >> (c & 31)) & 1u;

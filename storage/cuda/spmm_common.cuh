@@ -41,8 +41,8 @@ struct chunk_entries {
   T* aval;
 };
 
-/// The chunk arrays of warp_rows, a row of 32 entries per warp, in
-/// shared memory: start[w] (the entries' first products) and of(w).
+/// The chunk arrays of warp_rows in shared memory, a row of 32 entries per warp: start[w] (the
+/// entries' first products) and of(w).
 template <class T, int Warps>
 struct warp_chunks {
   int start[Warps][32];
