@@ -9,9 +9,18 @@
 // a free on the legacy stream runs after all earlier work on every stream. The one exception is the
 // NCCL exchange's stream (core/comm_nccl.cpp, non-blocking): the legacy stream waits on its event
 // before the exchange's buffers can be freed (x_in_flight in engine/dist_graph.hpp sees to it, on
-// every path). An allocation that fails
-// trims the pool's cached blocks and tries once more before throwing. Devices without memory pools
-// fall back to cudaMalloc/cudaFree.
+// every path).
+//
+// Blocks of at most 1 MiB are also kept on the host when freed (block_cache below) and handed out
+// again without a driver call: a coarse AMG level's two products make ~60 allocations and frees of
+// a few KB, and each cudaMallocAsync / cudaFreeAsync is a driver call of ~0.5 us on a level that
+// runs ~50 us of kernels (bench/NOTES.md, session 29). Reuse needs the same ordering as the pool's:
+// a block's earlier users ran on the legacy stream, on a blocking stream, or on the NCCL stream
+// that the legacy stream waited on before the free; and the pooled streams are drained before their
+// caller returns (stream_set::finish), so no earlier user still runs on a stream that a new user's
+// stream does not wait for. An allocation that fails
+// hands the host's and the pool's cached blocks back and tries once more before throwing. Devices
+// without memory pools fall back to cudaMalloc/cudaFree (and no block cache).
 #include "core/device_select.hpp"
 #include "core/memory.hpp"
 
@@ -23,6 +32,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 #include <string>
 
 #include "core/error.hpp"
@@ -40,17 +50,38 @@ namespace fg::memory {
 namespace {
 std::atomic<std::size_t> in_use{0}, peak{0}, limit{0};
 std::atomic<std::uint64_t> to_device_bytes{0}, to_host_bytes{0};  // transfers()
-// Block sizes live on the host, so freeing needs no device round trip.
+// Block sizes live on the host, so freeing needs no device round trip. cls: the block's cache class
+// (-1: not cached when freed), device: where it lives.
+struct block_info {
+  std::size_t bytes = 0;
+  int cls = -1, device = 0;
+};
 std::mutex sizes_mutex;
-std::unordered_map<void*, std::size_t> sizes;
+std::unordered_map<void*, block_info> sizes;
+
+#if defined(FG_WITH_CUDA)
+// The host's cache of small freed blocks (memory pools only): class k holds blocks of
+// 256 << k bytes, allocated at that size; at most cache_cap bytes a device wait here.
+constexpr int cache_classes = 13;  // 256 B .. 1 MiB
+constexpr std::size_t cache_cap = std::size_t(64) << 20;
+struct block_cache {
+  std::vector<void*> free[cache_classes];
+  std::size_t bytes = 0;
+};
+std::unordered_map<int, block_cache> caches;  // by device; under sizes_mutex
+constexpr std::size_t class_bytes(int k) { return std::size_t(256) << k; }
+int size_class(std::size_t bytes) {
+  for (int k = 0; k < cache_classes; ++k)
+    if (bytes <= class_bytes(k)) return k;
+  return -1;
+}
+#endif
 
 #if defined(FG_WITH_CUDA)
 // The current device's default pool, configured once; null when the device has no memory pools.
-cudaMemPool_t pool() {
+cudaMemPool_t pool_of(int dev) {
   static std::mutex m;
   static std::unordered_map<int, cudaMemPool_t> pools;
-  int dev = 0;
-  FG_CUDA_TRY(cudaGetDevice(&dev));
   std::lock_guard<std::mutex> lock(m);
   auto it = pools.find(dev);
   if (it != pools.end()) return it->second;
@@ -65,6 +96,12 @@ cudaMemPool_t pool() {
   return pools.emplace(dev, p).first->second;
 }
 
+cudaMemPool_t pool() {
+  int dev = 0;
+  FG_CUDA_TRY(cudaGetDevice(&dev));
+  return pool_of(dev);
+}
+
 cudaMemPool_t pool_or_null() noexcept {
   try {
     return pool();
@@ -76,12 +113,33 @@ cudaMemPool_t pool_or_null() noexcept {
 cudaError_t device_alloc(void** p, std::size_t bytes, cudaMemPool_t mp) {
   return mp != nullptr ? cudaMallocAsync(p, bytes, cudaStream_t(0)) : cudaMalloc(p, bytes);
 }
+
+// A cached block of class k on `device`, or null. Caller holds sizes_mutex.
+void* take_cached(int device, int k) {
+  auto it = caches.find(device);
+  if (k < 0 || it == caches.end() || it->second.free[k].empty()) return nullptr;
+  void* p = it->second.free[k].back();
+  it->second.free[k].pop_back();
+  it->second.bytes -= class_bytes(k);
+  return p;
+}
+
+// Every cached block of `device` back to the pool (before trimming it). Caller holds sizes_mutex.
+void release_cached(int device) {
+  auto it = caches.find(device);
+  if (it == caches.end()) return;
+  for (auto& list : it->second.free) {
+    for (void* p : list) (void)cudaFreeAsync(p, cudaStream_t(0));
+    list.clear();
+  }
+  it->second.bytes = 0;
+}
 #endif
 
-void account(void* p, std::size_t bytes) {
+void account(void* p, std::size_t bytes, int cls, int device) {
   {
     std::lock_guard<std::mutex> lock(sizes_mutex);
-    sizes.emplace(p, bytes);
+    sizes.emplace(p, block_info{bytes, cls, device});
   }
   std::size_t now = in_use.fetch_add(bytes) + bytes;
   std::size_t pk = peak.load();
@@ -96,14 +154,30 @@ void* allocate(std::size_t bytes) {
   if (lim != 0 && in_use.load() + bytes > lim)
     throw out_of_memory("out of memory: " + std::to_string(bytes) + " bytes requested (test limit)");
   void* p = nullptr;
+  int cls = -1, device = 0;
 #if defined(FG_WITH_CUDA)
-  const cudaMemPool_t mp = pool();
-  cudaError_t e = device_alloc(&p, bytes, mp);
+  FG_CUDA_TRY(cudaGetDevice(&device));
+  const cudaMemPool_t mp = pool_of(device);
+  if (mp != nullptr) cls = size_class(bytes);
+  if (cls >= 0) {
+    std::lock_guard<std::mutex> lock(sizes_mutex);
+    p = take_cached(device, cls);
+  }
+  if (p != nullptr) {
+    account(p, bytes, cls, device);
+    return p;
+  }
+  const std::size_t alloc_bytes = cls >= 0 ? class_bytes(cls) : bytes;
+  cudaError_t e = device_alloc(&p, alloc_bytes, mp);
   if (e != cudaSuccess && mp != nullptr) {  // cached blocks may be what is missing: release them, retry
     (void)cudaGetLastError();
+    {
+      std::lock_guard<std::mutex> lock(sizes_mutex);
+      release_cached(device);
+    }
     FG_CUDA_TRY(cudaDeviceSynchronize());
     FG_CUDA_TRY(cudaMemPoolTrimTo(mp, 0));
-    e = device_alloc(&p, bytes, mp);
+    e = device_alloc(&p, alloc_bytes, mp);
   }
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // an allocation failure is not sticky: clear it for later calls
@@ -114,7 +188,7 @@ void* allocate(std::size_t bytes) {
   p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);  // cudaMalloc's alignment, for parity
   if (p == nullptr) throw out_of_memory("out of memory: " + std::to_string(bytes) + " bytes requested");
 #endif
-  account(p, bytes);
+  account(p, bytes, cls, device);
   return p;
 }
 
@@ -124,8 +198,22 @@ void deallocate(void* p) noexcept {
     std::lock_guard<std::mutex> lock(sizes_mutex);
     auto it = sizes.find(p);
     if (it != sizes.end()) {
-      in_use -= it->second;
+      const block_info b = it->second;
+      in_use -= b.bytes;
       sizes.erase(it);
+#if defined(FG_WITH_CUDA)
+      if (b.cls >= 0) {
+        block_cache& c = caches[b.device];
+        if (c.bytes + class_bytes(b.cls) <= cache_cap) {
+          try {
+            c.free[b.cls].push_back(p);
+            c.bytes += class_bytes(b.cls);
+            return;
+          } catch (...) {  // no host memory for the list: free it below
+          }
+        }
+      }
+#endif
     }
   }
 #if defined(FG_WITH_CUDA)
@@ -166,8 +254,31 @@ void copy_to_device(void* d, const void* s, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyHostToDevice));
   to_device_bytes += n;
 }
+namespace {
+// A thread's page-locked bounce buffer for small reads (never freed: one per thread that reads).
+constexpr std::size_t small_read = 4096;
+void* bounce_buffer() {
+  thread_local void* buffer = nullptr;
+  if (buffer == nullptr && cudaHostAlloc(&buffer, small_read, cudaHostAllocPortable) != cudaSuccess) {
+    (void)cudaGetLastError();
+    buffer = nullptr;
+  }
+  return buffer;
+}
+}  // namespace
+
+// A small read (a count, a total, a status) is what a product or a batch waits on: through a pinned
+// buffer it skips the driver's staging of pageable memory, a few us each. Same order as cudaMemcpy:
+// the copy is queued on the legacy stream, which waits for every blocking stream, and is waited for.
 void copy_to_host(void* d, const void* s, std::size_t n) {
-  if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyDeviceToHost));
+  void* b = n != 0 && n <= small_read ? bounce_buffer() : nullptr;
+  if (b != nullptr) {
+    FG_CUDA_TRY(cudaMemcpyAsync(b, s, n, cudaMemcpyDeviceToHost, cudaStream_t(0)));
+    FG_CUDA_TRY(cudaStreamSynchronize(cudaStream_t(0)));
+    std::memcpy(d, b, n);
+  } else if (n) {
+    FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyDeviceToHost));
+  }
   to_host_bytes += n;
 }
 void copy_on_device(void* d, const void* s, std::size_t n) {
@@ -219,6 +330,10 @@ std::size_t query_free() {
     FG_CUDA_TRY(cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReservedMemCurrent, &reserved));
     FG_CUDA_TRY(cudaMemPoolGetAttribute(mp, cudaMemPoolAttrUsedMemCurrent, &used));
     if (reserved > used) free_bytes += std::size_t(reserved - used);
+    int device = 0;
+    FG_CUDA_TRY(cudaGetDevice(&device));
+    std::lock_guard<std::mutex> lock(sizes_mutex);  // the host's cached blocks are ours to reuse too
+    if (const auto it = caches.find(device); it != caches.end()) free_bytes += it->second.bytes;
   }
 #else
   const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);

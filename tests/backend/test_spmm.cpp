@@ -460,6 +460,38 @@ TEST_CASE("memory: the free-memory estimate between queries, and under a test li
   CHECK(memory::available_bytes() > 5000);
 }
 
+TEST_CASE("memory: small blocks freed and taken again keep their bytes' accounting and their data") {
+  // The CUDA build keeps freed blocks of at most 1 MiB on the host and hands them out again; the
+  // counters and the copies must not see the difference, in either build.
+  const std::size_t used = memory::bytes_in_use();
+  std::vector<int> want(700);
+  for (std::size_t i = 0; i < want.size(); ++i) want[i] = int(i * 7 + 1);
+  for (int round = 0; round < 3; ++round) {
+    array<int, device_space> a(want.size());
+    CHECK(memory::bytes_in_use() == used + want.size() * sizeof(int));
+    memory::copy_to_device(a.data(), want.data(), want.size() * sizeof(int));
+    array<int, device_space> b(100 + std::size_t(round));  // a smaller block of the same class
+    memory::copy_on_device(b.data(), a.data(), b.bytes());
+    std::vector<int> got(b.size());
+    memory::copy_to_host(got.data(), b.data(), b.bytes());  // a small read: the pinned path
+    CHECK(std::equal(got.begin(), got.end(), want.begin()));
+    CHECK(to_vector(a) == want);  // 2800 bytes: also under the small-read size
+  }
+  CHECK(memory::bytes_in_use() == used);
+  // A read larger than the small-read buffer takes the plain copy.
+  std::vector<int> big(5000);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = int(i) - 77;
+  const array<int, device_space> c = to_space<device_space>(big);
+  CHECK(to_vector(c) == big);
+  // A test limit still counts requested bytes, whatever block the request was served from.
+  memory::set_limit_for_testing(memory::bytes_in_use() + 4000);
+  using ints = array<int, device_space>;
+  CHECK_THROWS_AS(ints(2000), out_of_memory);  // 8000 bytes
+  { const array<int, device_space> fits(900); }
+  memory::set_limit_for_testing(0);
+  CHECK(memory::bytes_in_use() == used + c.bytes());
+}
+
 TEST_CASE("spmm on real graphs: R x R of road and P2P networks, or-and and path counts") {
   for (const char* g : {"TG.cedge.data_23874.txt", "p2p-Gnutella04.data_39994.txt.gz"}) {
     const std::string path = std::string(FG_TEST_DATA_DIR) + "/pagerank/graphs/" + g;
