@@ -203,14 +203,14 @@ void deallocate(void* p) noexcept {
       sizes.erase(it);
 #if defined(FG_WITH_CUDA)
       if (b.cls >= 0) {
-        block_cache& c = caches[b.device];
-        if (c.bytes + class_bytes(b.cls) <= cache_cap) {
-          try {
+        try {
+          block_cache& c = caches[b.device];
+          if (c.bytes + class_bytes(b.cls) <= cache_cap) {
             c.free[b.cls].push_back(p);
             c.bytes += class_bytes(b.cls);
             return;
-          } catch (...) {  // no host memory for the list: free it below
           }
+        } catch (...) {  // no host memory for the list: free the block below
         }
       }
 #endif
