@@ -29,6 +29,7 @@ struct result {
   vertex_t rows;
   offset_t nnz;
   double mu, sigma, max_row, convert_ms, spmv_ms, gbs, eta, speedup, convert_spmvs, bytes_per_nnz, error;
+  double queued_ms = 0, queued_speedup = 0;  // a read when reads are queued back to back (queued_ms)
 };
 
 struct options {
@@ -160,7 +161,7 @@ void bench_type(const edge_list& e, const options& o, double copy_gbs, device_ti
   // CMRS Eq. (6.1) with strips = rows: the bytes any kernel must move if x is cached.
   const double beta = double(sizeof(V) + 4) * double(A.nnz()) + 4.0 * double(n) + 2.0 * sizeof(V) * double(n);
   array<V, device_space> y(n);
-  double base_ms = 0;
+  double base_ms = 0, base_queued_ms = 0;
   const auto kernels = spmv_kernels<V>();
   std::vector<std::string> names;
   for (const auto& k : kernels) {
@@ -177,14 +178,18 @@ void bench_type(const edge_list& e, const options& o, double copy_gbs, device_ti
     const auto got = to_vector(y);
     double err = 0;
     for (std::size_t r = 0; r < n; ++r) err = std::max(err, std::fabs(double(got[r]) - yref[r]) / (bound[r] + 1e-30));
-    if (name == "cusparse") base_ms = ms;
+    const double queued = queued_ms(t, ms, [&](int i) { p.run(xs[std::size_t(i) % xs.size()], y); });
+    if (name == "cusparse") base_ms = ms, base_queued_ms = queued;
     const double gbs = beta / (ms * 1e-3) / 1e9;
     out.push_back({e.name, e.kind, sizeof(V) == 4 ? "float" : "double", name, p.note, A.rows, A.nnz(), mu, sigma, mx,
                    conv, ms, gbs, gbs / copy_gbs, base_ms > 0 ? base_ms / ms : 0.0, conv / ms,
-                   double(p.bytes) / double(std::max<offset_t>(1, A.nnz())), err});
+                   double(p.bytes) / double(std::max<offset_t>(1, A.nnz())), err, queued,
+                   base_queued_ms > 0 ? base_queued_ms / queued : 0.0});
     const auto& r = out.back();
-    fmt::print("  {:<6} {:<14} {:>9.4f} ms {:>8.1f} GB/s  eta+ {:.3f}  x{:<6.2f} conv {:>8.2f} ms ({:>7.1f} SpMVs) {:>6.2f} B/nnz err {:.1e}  {}\n",
-               r.type, r.kernel, r.spmv_ms, r.gbs, r.eta, r.speedup, r.convert_ms, r.convert_spmvs, r.bytes_per_nnz, r.error, r.note);
+    fmt::print("  {:<6} {:<14} {:>9.4f} ms {:>8.1f} GB/s  eta+ {:.3f}  x{:<6.2f} conv {:>8.2f} ms ({:>7.1f} SpMVs) {:>6.2f} B/nnz err {:.1e}"
+               "  queued {:>9.4f} ms x{:<6.2f} {}\n",
+               r.type, r.kernel, r.spmv_ms, r.gbs, r.eta, r.speedup, r.convert_ms, r.convert_spmvs, r.bytes_per_nnz, r.error,
+               r.queued_ms, r.queued_speedup, r.note);
   };
   build_and_time<prepared<V>>(t, o.runs, names, build, xs, y, done);
 }
@@ -198,9 +203,10 @@ void write_json(const std::string& path, double copy_gbs, const std::vector<resu
                "  {{\"matrix\": \"{}\", \"kind\": \"{}\", \"type\": \"{}\", \"kernel\": \"{}\", \"rows\": {}, \"nnz\": {}, "
                "\"mu\": {:.4f}, \"sigma\": {:.4f}, \"max_row\": {}, \"convert_ms\": {:.6f}, \"spmv_ms\": {:.6f}, \"gbs\": {:.3f}, "
                "\"eta_plus\": {:.4f}, \"speedup_vs_cusparse\": {:.4f}, \"convert_in_spmvs\": {:.3f}, \"bytes_per_nnz\": {:.3f}, "
-               "\"max_rel_error\": {:.3e}, \"note\": \"{}\"}}{}\n",
+               "\"max_rel_error\": {:.3e}, \"queued_ms\": {:.6f}, \"queued_speedup_vs_cusparse\": {:.4f}, \"note\": \"{}\"}}{}\n",
                r.matrix, r.kind, r.type, r.kernel, r.rows, r.nnz, r.mu, r.sigma, r.max_row, r.convert_ms, r.spmv_ms, r.gbs,
-               r.eta, r.speedup, r.convert_spmvs, r.bytes_per_nnz, r.error, r.note, i + 1 < rs.size() ? "," : "");
+               r.eta, r.speedup, r.convert_spmvs, r.bytes_per_nnz, r.error, r.queued_ms, r.queued_speedup, r.note,
+               i + 1 < rs.size() ? "," : "");
   }
   fmt::print(f, "]}}\n");
 }
@@ -253,10 +259,12 @@ void bench_pattern(const edge_list& e, const options& o, double copy_gbs, device
     double err = 0;
     for (std::size_t r = 0; r < n; ++r) err = std::max(err, std::fabs(got[r] - yref[r]) / (yref[r] + 1e-30));
     const double gbs = beta / (ms * 1e-3) / 1e9;
+    const double queued = queued_ms(t, ms, [&](int i) { v.run(xs[std::size_t(i) % xs.size()], y); });
     out.push_back({e.name, e.kind, "pattern", k, "make_view", A.rows(), A.nnz(), mu, sigma, mx, own, ms, gbs,
-                   gbs / copy_gbs, 0.0, own / ms, double(v.bytes) / double(std::max<offset_t>(1, A.nnz())), err});
-    fmt::print("  pattern {:<14} {:>9.4f} ms {:>8.1f} GB/s  eta+ {:.3f}  conv {:>8.2f} ms  err {:.1e}\n", k, ms, gbs,
-               gbs / copy_gbs, own, err);
+                   gbs / copy_gbs, 0.0, own / ms, double(v.bytes) / double(std::max<offset_t>(1, A.nnz())), err, queued,
+                   0.0});
+    fmt::print("  pattern {:<14} {:>9.4f} ms {:>8.1f} GB/s  eta+ {:.3f}  conv {:>8.2f} ms  err {:.1e}  queued {:>9.4f} ms\n",
+               k, ms, gbs, gbs / copy_gbs, own, err, queued);
   };
   build_and_time<spmv_view<pattern, device_space>>(t, o.runs, names, build, xs, y, done);
 }

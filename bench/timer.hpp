@@ -51,6 +51,24 @@ inline std::vector<double> interleaved_medians(device_timer& t, int warmup, int 
   return med;
 }
 
+/// Milliseconds a call when calls are queued back to back between one pair of events, as in a
+/// read-heavy phase (a solver's or PageRank's iterations): each launch then overlaps the work before
+/// it, where median_ms's single calls each pay the launch and the idle GPU's wake-up. The batch is
+/// sized to ~2 ms at `single_ms` a call (at least 2 calls); the median of 5 batches (3 when a call
+/// takes over 1 ms), after one batch of warm-up. f(i) gets the call's index (for rotating x).
+inline double queued_ms(device_timer& t, double single_ms, const std::function<void(int)>& f) {
+  const int reps = std::clamp(int(2.0 / std::max(single_ms, 1e-4)), 2, 500), batches = single_ms > 1.0 ? 3 : 5;
+  std::vector<double> v;
+  for (int b = 0; b <= batches; ++b) {
+    const double ms = t.time_ms([&] {
+      for (int i = 0; i < reps; ++i) f(i);
+    });
+    if (b > 0) v.push_back(ms / reps);
+  }
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 /// The median of `runs` timings of one call, after the warm-up above.
 inline double median_ms(device_timer& t, int warmup, int runs, const std::function<void(int)>& f) {
   return interleaved_medians(t, warmup, runs, {f})[0];
