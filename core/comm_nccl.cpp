@@ -75,7 +75,12 @@ class nccl_communicator final : public communicator {
     }
     FG_CUDA_TRY(cudaEventRecord(queued_, cudaStreamLegacy));
     FG_CUDA_TRY(cudaStreamWaitEvent(stream_, queued_, 0));
-    post(send, send_counts, recv, recv_counts, elem_bytes, stream_);
+    try {
+      post(send, send_counts, recv, recv_counts, elem_bytes, stream_);
+    } catch (...) {  // part may be queued: alltoallv_finish must order the buffers' frees behind it
+      (void)cudaEventRecord(arrived_, stream_);
+      throw;
+    }
     FG_CUDA_TRY(cudaEventRecord(arrived_, stream_));
   }
   void alltoallv_finish() override {

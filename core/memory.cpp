@@ -18,9 +18,9 @@
 // a block's earlier users ran on the legacy stream, on a blocking stream, or on the NCCL stream
 // that the legacy stream waited on before the free; and the pooled streams are drained before their
 // caller returns (stream_set::finish), so no earlier user still runs on a stream that a new user's
-// stream does not wait for. An allocation that fails
-// hands the host's and the pool's cached blocks back and tries once more before throwing. Devices
-// without memory pools fall back to cudaMalloc/cudaFree (and no block cache).
+// stream does not wait for. FG_DEVICE_BLOCK_CACHE=0 turns it off (for compute-sanitizer). An
+// allocation that fails hands the host's and the pool's cached blocks back and tries once more before
+// throwing. Devices without memory pools fall back to cudaMalloc/cudaFree (and no block cache).
 #include "core/device_select.hpp"
 #include "core/memory.hpp"
 
@@ -70,7 +70,17 @@ struct block_cache {
 };
 std::unordered_map<int, block_cache> caches;  // by device; under sizes_mutex
 constexpr std::size_t class_bytes(int k) { return std::size_t(256) << k; }
+// FG_DEVICE_BLOCK_CACHE=0 turns the cache off (exact sizes, every free to the pool): compute-sanitizer's
+// runs need it, as a cached block is neither reported as a leak at exit nor checked past its request.
+bool cache_on() {
+  static const bool on = [] {
+    const char* e = std::getenv("FG_DEVICE_BLOCK_CACHE");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
 int size_class(std::size_t bytes) {
+  if (!cache_on()) return -1;
   for (int k = 0; k < cache_classes; ++k)
     if (bytes <= class_bytes(k)) return k;
   return -1;
@@ -255,15 +265,29 @@ void copy_to_device(void* d, const void* s, std::size_t n) {
   to_device_bytes += n;
 }
 namespace {
-// A thread's page-locked bounce buffer for small reads (never freed: one per thread that reads).
+// A thread's page-locked bounce buffer for small reads, freed when the thread ends (compute-sanitizer's
+// leak check counts it otherwise); null if it could not be had (the read then takes the plain copy).
 constexpr std::size_t small_read = 4096;
-void* bounce_buffer() {
-  thread_local void* buffer = nullptr;
-  if (buffer == nullptr && cudaHostAlloc(&buffer, small_read, cudaHostAllocPortable) != cudaSuccess) {
-    (void)cudaGetLastError();
-    buffer = nullptr;
+struct bounce {
+  void* p = nullptr;
+  bool tried = false;
+  bounce() = default;
+  bounce(const bounce&) = delete;
+  bounce& operator=(const bounce&) = delete;
+  ~bounce() {
+    if (p != nullptr) (void)cudaFreeHost(p);
   }
-  return buffer;
+};
+void* bounce_buffer() {
+  thread_local bounce b;
+  if (!b.tried) {
+    b.tried = true;
+    if (cudaHostAlloc(&b.p, small_read, cudaHostAllocPortable) != cudaSuccess) {
+      (void)cudaGetLastError();
+      b.p = nullptr;
+    }
+  }
+  return b.p;
 }
 }  // namespace
 

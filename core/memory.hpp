@@ -32,7 +32,9 @@ struct transfer_counts {
 };
 transfer_counts transfers() noexcept;
 
-/// @brief Bytes currently allocated through allocate(), and the high-water mark since reset_peak().
+/// @brief Bytes currently allocated through allocate() (as requested), and the high-water mark since
+///        reset_peak(). The CUDA build's device holds a little more: small blocks are rounded up to
+///        a power of two and freed ones are kept for reuse (at most 64 MiB; core/memory.cpp).
 std::size_t bytes_in_use() noexcept;
 std::size_t peak_bytes() noexcept;
 void reset_peak() noexcept;

@@ -306,8 +306,10 @@ x_in_flight<T, S> start_x_exchange(const dist_graph<V, S>& A, const array<T, S>&
   const std::int64_t out = total(plan.send_counts), in = total(plan.recv_counts);
   x_in_flight<T, S> f(A.comm(), static_cast<std::size_t>(out), static_cast<std::size_t>(in));
   detail::dist_kernels<S>::gather(plan.send_local.data(), out, local.data(), f.send.data());
-  A.comm().alltoallv_start(f.send.data(), plan.send_counts, f.recv.data(), plan.recv_counts, sizeof(T));
+  // Marked in flight first: if the start throws after queuing part of the exchange, f's destructor
+  // still orders the buffers' frees (and their reuse) behind what was queued.
   f.started();
+  A.comm().alltoallv_start(f.send.data(), plan.send_counts, f.recv.data(), plan.recv_counts, sizeof(T));
   return f;
 }
 

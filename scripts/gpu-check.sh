@@ -51,19 +51,21 @@ want tests && step tests 420 ctest --preset cuda -V -j 4 --timeout 330
 # compute-sanitizer (issue 18): memcheck (with leaks) and racecheck over the GPU backend suite at a
 # reduced size: the test cases of 10^4 batches, 2^24 nonzeros, real graphs and out-of-memory
 # injection are left out (the sanitizers slow kernels 10-100x; OOM injection fights their allocator).
+# FG_DEVICE_BLOCK_CACHE=0: the allocator's host cache off, so every block is its exact size and freed
+# (a cached block would be neither bounds-checked past its request nor reported as a leak).
 san_skip='*10^4*,*2^24*,many short streams*,spmm on real graphs*,*hub row of 1e5*,*workspace cap*,*out of*memory*'
 san_skip+=',*cannot get memory*,*runs out of memory*,api analyses: CFL value flow*,*allocation that fails*,amg: preconditioned CG*'
 if command -v compute-sanitizer >/dev/null; then  # parts: sanitize = memcheck + racecheck
-  { want sanitize || want memcheck; } && step memcheck 400 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+  { want sanitize || want memcheck; } && step memcheck 400 env FG_DEVICE_BLOCK_CACHE=0 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
     build/cuda/tests/fg_test_backend --no-intro=true -tce="$san_skip"
   # the graph applications' kernels (their tests are in the unit suite): Graphalytics, LAGraph,
   # the incremental streams; the real-graph oracle case left out (Boost on seven graphs, slow there)
-  { want sanitize || want memcheck-apps; } && step memcheck-apps 300 compute-sanitizer --tool memcheck --leak-check full \
+  { want sanitize || want memcheck-apps; } && step memcheck-apps 300 env FG_DEVICE_BLOCK_CACHE=0 compute-sanitizer --tool memcheck --leak-check full \
     --error-exitcode 1 build/cuda/tests/fg_test_unit --no-intro=true -tc="graphalytics*,triangles*,wcc*,bfs*,incremental*"
   # racecheck cannot follow CUDA dynamic parallelism: it warns once at start (which
   # --error-exitcode would count as a hazard) and SURAA's parent/child launches, and the views and
   # races that may pick SURAA, are left to memcheck. A reported race fails the step.
-  { want sanitize || want racecheck; } && step racecheck 170 compute-sanitizer --tool racecheck --racecheck-report hazard \
+  { want sanitize || want racecheck; } && step racecheck 170 env FG_DEVICE_BLOCK_CACHE=0 compute-sanitizer --tool racecheck --racecheck-report hazard \
     build/cuda/tests/fg_test_backend --no-intro=true -tce="$san_skip,suraa*,every selectable kernel*,*read phase*,*race reads*"
   grep -qE "Race reported|SUMMARY: [0-9]+ hazards? displayed \([1-9]" "$out/racecheck.log" 2>/dev/null &&
     { status=1; echo "racecheck: races reported"; }

@@ -470,7 +470,7 @@ TEST_CASE("memory: small blocks freed and taken again keep their bytes' accounti
     array<int, device_space> a(want.size());
     CHECK(memory::bytes_in_use() == used + want.size() * sizeof(int));
     memory::copy_to_device(a.data(), want.data(), want.size() * sizeof(int));
-    array<int, device_space> b(100 + std::size_t(round));  // a smaller block of the same class
+    array<int, device_space> b(100 + std::size_t(round));  // another class; a and b are taken again next round
     memory::copy_on_device(b.data(), a.data(), b.bytes());
     std::vector<int> got(b.size());
     memory::copy_to_host(got.data(), b.data(), b.bytes());  // a small read: the pinned path
