@@ -10,6 +10,7 @@
 #include "storage/adcsr.hpp"
 #include "storage/cmrs.hpp"
 #include "storage/csr_adaptive.hpp"
+#include "storage/colsort.hpp"
 #include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
 #include "storage/hyb.hpp"
@@ -65,6 +66,12 @@ std::vector<kernel_case<V>> spmv_kernels() {
                  return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
                                     f->bytes(), fmt::format("{} tiles of {}, {} carry runs", f->tiles, f->tile_items,
                                                             f->runs.size())};
+               }});
+  k.push_back({"colsort", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<colsort_matrix<V, D>>(to_colsort(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("{} partitions of <= {} entries, {} long rows", f->parts.size(),
+                                                            f->entries_cap, f->runs.size())};
                }});
   for (bool dp : {true, false})
     k.push_back({dp ? "suraa_dp" : "suraa_once", [dp](const csr_matrix<V, D>& A) {

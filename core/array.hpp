@@ -114,6 +114,14 @@ std::vector<T> read_many(const T* p, std::size_t n) {
   else if (n) std::memcpy(v.data(), p, n * sizeof(T));
   return v;
 }
+/// @brief The value at p, memory of space Space (a device total read by the host: one wait).
+template <class Space, class T>
+T read_one(const T* p) {
+  T v;
+  if constexpr (std::is_same_v<Space, device_space>) memory::copy_to_host(&v, p, sizeof(T));
+  else v = *p;
+  return v;
+}
 /// @brief a[i] = v.
 template <class T, class Space>
 void write_at(array<T, Space>& a, std::size_t i, T v) {

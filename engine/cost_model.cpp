@@ -213,7 +213,7 @@ bool reads_snapshot(const std::string& kernel) { return kernel == "csr_vector" |
 const std::vector<std::string>& selectable_kernels() {
   static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
                                              "cmrs_modified", "sell", "hyb", "suraa_dp", "suraa_once", "adcsr",
-                                             "dbg_merge", "dbg_vector"};
+                                             "dbg_merge", "dbg_vector", "colsort"};
   return k;
 }
 

@@ -5,6 +5,7 @@
 #include "core/semiring.hpp"
 #include "storage/adcsr.hpp"
 #include "storage/cmrs.hpp"
+#include "storage/colsort.hpp"
 #include "storage/csr_adaptive.hpp"
 #include "storage/csr_merge.hpp"
 #include "storage/csr_scalar.hpp"
@@ -94,6 +95,8 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
       v = owning<V, S>(kernel, to_suraa(c, o));
     } else if (kernel == "adcsr") {
       v = owning<V, S>(kernel, to_adcsr(c));
+    } else if (kernel == "colsort") {
+      v = owning<V, S>(kernel, to_colsort(c));
     } else if (kernel == "dbg_merge") {
       v = renumbered<V, S>(kernel, std::move(c), [](const csr_matrix<V, S>& p) { return to_csr_merge(p); });
     } else if (kernel == "dbg_vector") {

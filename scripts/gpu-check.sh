@@ -170,7 +170,7 @@ for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz git_web_ml_git_edges.txt.gz ema
   [ -e ".data/$f" ] && loc_set+=(".data/$f")
 done
 loc_set+=(rmat:22 rmat:24)
-loc_kernels=csr_merge,csr_vector,adcsr,dbg_merge,dbg_vector
+loc_kernels=csr_merge,csr_vector,adcsr,dbg_merge,dbg_vector,colsort
 want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float,double,pattern --kernels $loc_kernels \
   --json "$out/locality.json" "${loc_set[@]}"
 want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \
@@ -178,11 +178,12 @@ want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/
 want locality && step locality-pagerank 300 build/cuda/fluxgraph bench pagerank --runs 3 --kernels auto,$loc_kernels rmat:24
 # profile (not in the default set): ncu counters of the kernels the open issues are stuck on.
 # Issue 22: where csr_merge's time goes on rmat-24 (x gathered from L2 or DRAM, L1 hits), in the
-# input order and the DBG order; issue 21: every kernel of level 0 of the 2D Galerkin product.
+# input order and the DBG order, and colsort's (the column-sorted partitions); issue 21: every kernel
+# of level 0 of the 2D Galerkin product.
 ncu_metrics=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
 ncu_metrics+=,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active
-for k in csr_merge dbg_merge; do
-  want profile && command -v ncu >/dev/null && step "profile-$k" 300 ncu --kernel-name regex:csr_merge_kernel \
+for k in csr_merge dbg_merge colsort; do
+  want profile && command -v ncu >/dev/null && step "profile-$k" 300 ncu --kernel-name regex:"${k#dbg_}"'(_kernel)?<' \
     --launch-skip 4 --launch-count 2 --metrics "$ncu_metrics" build/cuda/fluxgraph bench spmv --types float \
     --runs 20 --kernels "$k" rmat:24
 done

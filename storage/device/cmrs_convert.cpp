@@ -16,12 +16,6 @@ namespace fg::detail {
 using K = cmrs_kernels<device_space>;
 
 namespace {
-template <class T>
-T read_back(const T* p) {
-  T v;
-  memory::copy_to_host(&v, p, sizeof(T));
-  return v;
-}
 FG_HD inline offset_t first_row(offset_t s, int height, vertex_t rows) {
   return s * height < offset_t(rows) ? s * height : offset_t(rows);
 }
@@ -33,7 +27,7 @@ offset_t K::strip_layout(const csr_view<V>& A, int height, bool modified, offset
   const vertex_t rows = A.rows;
   if (!modified) {
     parallel_for(strips + 1, FG_LAMBDA(std::int64_t s) { strip_ptr[s] = rp[first_row(s, height, rows)]; });
-    return read_back(strip_ptr + strips);
+    return read_one<device_space>(strip_ptr + strips);
   }
   // A strip has at most 16 rows: a thread per strip finds its size and longest row.
   parallel_for(strips + 1, FG_LAMBDA(std::int64_t s) {
@@ -47,7 +41,7 @@ offset_t K::strip_layout(const csr_view<V>& A, int height, bool modified, offset
     strip_ptr[s] = cmrs_warp * cmrs_windows(rp[e] - rp[b], longest);
   });
   thrust::exclusive_scan(policy(), strip_ptr, strip_ptr + strips + 1, strip_ptr);
-  return read_back(strip_ptr + strips);
+  return read_one<device_space>(strip_ptr + strips);
 }
 
 template <class V>
@@ -59,7 +53,7 @@ void K::fill_strips(const csr_view<V>& A, int height, bool modified, offset_t st
   const stored_t<V>* aval = A.val;
   const vertex_t rows = A.rows;
   if (modified) {  // every slot starts as padding; the scatter below overwrites the entries' slots
-    const offset_t total = read_back(strip_ptr + strips);
+    const offset_t total = read_one<device_space>(strip_ptr + strips);
     thrust::fill_n(policy(), col, total, cmrs_padding);
     if (val != nullptr) thrust::fill_n(policy(), val, total, stored_t<V>(0));
   }

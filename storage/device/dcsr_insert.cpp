@@ -31,12 +31,6 @@ struct combine_summary {
   }
 };
 
-template <class T>
-T read_back(const T* p) {
-  T v;
-  memory::copy_to_host(&v, p, sizeof(T));
-  return v;
-}
 }  // namespace
 
 template <class V>
@@ -150,9 +144,9 @@ std::size_t K::row_runs(const vertex_t* rows, std::size_t n, array<vertex_t, dev
 
 offset_t K::exclusive_scan(offset_t* data, std::size_t n) {
   if (n == 0) return 0;
-  const offset_t last = read_back(data + n - 1);
+  const offset_t last = read_one<device_space>(data + n - 1);
   thrust::exclusive_scan(policy(), data, data + n, data);
-  return read_back(data + n - 1) + last;
+  return read_one<device_space>(data + n - 1) + last;
 }
 
 #define FG_INSTANTIATE(V)                                                                          \

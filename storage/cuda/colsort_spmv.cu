@@ -1,0 +1,113 @@
+// Column-sorted row partitions' SpMV (storage/colsort.hpp): a block a partition, its rows' sums in
+// shared memory. A tile of colsort_tile entries is read in column order (coalesced; neighbouring
+// entries share x's sectors) and its products put in shared memory; then the tile is walked in row
+// order (src, trow) by a segmented block scan, and the last entry of each row's run adds the run's
+// sum to the row: one writer a row a tile, tiles in order, so the sums are the same every run.
+// Replaces storage/device/colsort_spmv_portable.cpp in the CUDA build; reference twin:
+// storage/reference/colsort.cpp.
+#include <cub/block/block_scan.cuh>
+
+#include "core/cuda_check.hpp"
+#include "core/semiring.hpp"
+#include "storage/cuda/vector_common.cuh"
+#include "storage/detail/colsort_kernels.hpp"
+
+namespace fg::detail {
+namespace {
+
+template <class T>
+struct seg {
+  T v;
+  int head;  // the entry starts a row's run
+};
+template <class Sr>
+struct seg_add {
+  using T = typename Sr::value_type;
+  __device__ seg<T> operator()(const seg<T>& a, const seg<T>& b) const {
+    return {b.head ? b.v : Sr::add(a.v, b.v), a.head | b.head};
+  }
+};
+
+// At most 64 registers (4 blocks an SM): the tile's gathers are latency-bound and need warps in flight
+// (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks an SM).
+template <class Sr, class V>
+__global__ void __launch_bounds__(colsort_threads, 4)
+colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y,
+               bool stream) {
+  using T = typename Sr::value_type;
+  using scan = cub::BlockScan<seg<T>, colsort_threads>;
+  __shared__ typename scan::TempStorage tmp;
+  extern __shared__ unsigned long long smem_words[];  // 8-byte aligned for any T
+  T* prod = reinterpret_cast<T*>(smem_words);
+  T* ys = prod + colsort_tile;
+  const colsort_part q = A.parts[blockIdx.x];
+  const int t = int(threadIdx.x);
+  for (int i = t; i < q.rows; i += colsort_threads) ys[i] = Sr::zero();
+  for (offset_t t0 = q.begin; t0 < q.end; t0 += colsort_tile) {
+    const int n = int(q.end - t0 < colsort_tile ? q.end - t0 : colsort_tile);
+    for (int i = t; i < n; i += colsort_threads)  // column order: the gathers of neighbours share sectors
+      prod[i] = Sr::mul(matrix_value<V>(A.val, t0 + i, Sr::pattern_value(), stream), __ldg(x + matrix_load(A.col + t0 + i, stream)));
+    __syncthreads();
+    seg<T> it[colsort_items];
+    int row[colsort_items];
+    const int b = t * colsort_items;
+#pragma unroll
+    for (int k = 0; k < colsort_items; ++k) {
+      const int j = b + k;
+      row[k] = j < n ? int(A.trow[t0 + j]) : -1;
+      it[k].v = j < n ? prod[A.src[t0 + j]] : Sr::zero();
+    }
+    const int before = b > 0 && b - 1 < n ? int(A.trow[t0 + b - 1]) : -2;
+#pragma unroll
+    for (int k = 0; k < colsort_items; ++k) it[k].head = row[k] != (k == 0 ? before : row[k - 1]);
+    scan(tmp).InclusiveScan(it, it, seg_add<Sr>());
+    const int after = b + colsort_items < n ? int(A.trow[t0 + b + colsort_items]) : -3;
+#pragma unroll
+    for (int k = 0; k < colsort_items; ++k)
+      if (b + k < n && row[k] != (k + 1 < colsort_items ? row[k + 1] : after)) ys[row[k]] = Sr::add(ys[row[k]], it[k].v);
+    __syncthreads();  // the tile's rows are added before the next tile's products overwrite prod
+  }
+  if (q.piece >= 0) {
+    if (t == 0) static_cast<T*>(A.carry)[blockIdx.x * (8 / sizeof(T))] = ys[0];
+    return;
+  }
+  for (int i = t; i < q.rows; i += colsort_threads) y[q.row0 + i] = ys[i];
+}
+
+template <class Sr>
+__global__ void colsort_fixup(const merge_run* __restrict__ runs, offset_t nruns, const void* carry,
+                              typename Sr::value_type* __restrict__ y) {
+  using T = typename Sr::value_type;
+  const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= nruns) return;
+  const merge_run r = runs[k];
+  const T* c = static_cast<const T*>(carry);
+  T acc = Sr::zero();
+  for (offset_t p = r.first; p < r.first + r.count; ++p) acc = Sr::add(acc, c[p * (8 / sizeof(T))]);
+  y[r.row] = acc;
+}
+
+}  // namespace
+
+template <class Sr, class V>
+void colsort_kernels<device_space>::spmv(const colsort_view<V>& A, const typename Sr::value_type* x,
+                                         typename Sr::value_type* y) {
+  using T = typename Sr::value_type;
+  const std::size_t smem = (std::size_t(colsort_tile) + std::size_t(A.max_rows)) * sizeof(T);
+  if (smem > 48 * 1024)  // past the default: asked for each call (the setting is the current device's)
+    FG_CUDA_TRY(cudaFuncSetAttribute(colsort_kernel<Sr, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  colsort_kernel<Sr, V><<<unsigned(A.nparts), colsort_threads, smem>>>(A, x, y, streaming_loads());
+  FG_CUDA_CHECK_LAUNCH();
+  if (A.nruns > 0) {
+    constexpr int threads = 128;
+    colsort_fixup<Sr><<<unsigned((A.nruns + threads - 1) / threads), threads>>>(A.runs, A.nruns, A.carry, y);
+    FG_CUDA_CHECK_LAUNCH();
+  }
+}
+
+#define FG_INSTANTIATE(Sr, V) \
+  template void colsort_kernels<device_space>::spmv<Sr, V>(const colsort_view<V>&, const Sr::value_type*, Sr::value_type*);
+FG_FOR_EACH_SPMV(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail

@@ -1,0 +1,132 @@
+// Device twin of the column-sorted row partitions' conversion (storage/reference/colsort.cpp), in
+// Thrust (OpenMP in the CPU build, CUDA in the CUDA build): the groups by a stream compaction of the
+// shared rule, the sort within groups as one stable sort of 64-bit keys (group << 32 | column), whose
+// stability keeps ties in CSR order, so the layout equals the reference twin's.
+#include <thrust/copy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
+
+#include "storage/detail/colsort_kernels.hpp"
+#include "storage/detail/search.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using K = colsort_kernels<device_space>;
+
+array<vertex_t, device_space> K::groups(const offset_t* rp, vertex_t rows, offset_t cap) {
+  array<vertex_t, device_space> first(static_cast<std::size_t>(rows));
+  auto r0 = thrust::counting_iterator<vertex_t>(0);
+  const auto n = vertex_t(thrust::copy_if(policy(), r0, r0 + rows, first.data(),
+                                          FG_LAMBDA(vertex_t r) { return r == 0 || colsort_group_starts(rp, r, cap); }) -
+                          first.data());
+  array<vertex_t, device_space> g(static_cast<std::size_t>(n) + 1);
+  copy_prefix(g, first, std::size_t(n));
+  write_at(g, std::size_t(n), rows);
+  return g;
+}
+
+void K::partitions(const offset_t* rp, const vertex_t* g, offset_t groups, offset_t cap,
+                   array<colsort_part, device_space>& parts, array<merge_run, device_space>& runs) {
+  array<offset_t, device_space> at(static_cast<std::size_t>(groups) + 1), longs(static_cast<std::size_t>(groups) + 1);
+  offset_t* a = at.data();
+  offset_t* l = longs.data();
+  parallel_for(groups + 1, FG_LAMBDA(std::int64_t i) {
+    const offset_t n = i < groups ? colsort_pieces(rp, g[i], g[i + 1], cap) : 0;
+    a[i] = n;
+    l[i] = n > 1 ? 1 : 0;
+  });
+  thrust::exclusive_scan(policy(), a, a + groups + 1, a);
+  thrust::exclusive_scan(policy(), l, l + groups + 1, l);
+  parts = array<colsort_part, device_space>(static_cast<std::size_t>(read_one<device_space>(a + groups)));
+  runs = array<merge_run, device_space>(static_cast<std::size_t>(read_one<device_space>(l + groups)));
+  colsort_part* p = parts.data();
+  merge_run* r = runs.data();
+  parallel_for(groups, FG_LAMBDA(std::int64_t i) {
+    const offset_t n = a[i + 1] - a[i];
+    for (offset_t k = 0; k < n; ++k) p[a[i] + k] = colsort_piece(rp, g[i], g[i + 1], cap, k);
+    if (l[i + 1] > l[i]) r[l[i]] = {g[i], std::int32_t(n), a[i]};
+  });
+}
+
+template <class V>
+void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, vertex_t* col, stored_t<V>* val,
+                     std::uint16_t* lrow) {
+  const offset_t nnz = A.nnz;
+  if (nnz == 0) return;
+  array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz));
+  array<std::uint16_t, device_space> rl(static_cast<std::size_t>(nnz));
+  array<offset_t, device_space> perm(static_cast<std::size_t>(nnz));
+  std::uint64_t* k = key.data();
+  std::uint16_t* w = rl.data();
+  const csr_view<V> M = A;
+  const std::int64_t ng = groups;
+  parallel_for(A.rows, FG_LAMBDA(std::int64_t r) {  // a row's entries: its group's key, its row in the group
+    const std::int64_t gi = last_not_greater(g, ng + 1, vertex_t(r));
+    for (offset_t j = M.row_ptr[r]; j < M.row_ptr[r + 1]; ++j) {
+      k[j] = (std::uint64_t(gi) << 32) | std::uint32_t(M.col[j]);
+      w[j] = std::uint16_t(r - g[gi]);
+    }
+  });
+  thrust::sequence(policy(), perm.data(), perm.data() + nnz);
+  claim_sort_scratch(std::size_t(nnz) * (sizeof(std::uint64_t) + sizeof(offset_t)));
+  thrust::stable_sort_by_key(policy(), k, k + nnz, perm.data());
+  const offset_t* o = perm.data();
+  const stored_t<V>* from = M.val;  // captured outside the constexpr-if (nvcc's extended lambdas)
+  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
+    col[j] = M.col[o[j]];
+    if (from != nullptr) val[j] = from[o[j]];
+    lrow[j] = w[o[j]];
+  });
+}
+
+vertex_t K::max_rows(const colsort_part* parts, offset_t n) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<offset_t>(0), thrust::counting_iterator<offset_t>(n),
+      FG_LAMBDA(offset_t p)->vertex_t { return parts[p].rows; }, vertex_t(0), thrust::maximum<vertex_t>());
+}
+
+// Tiles of colsort_tile entries from each partition's first entry; within a tile the entries in row
+// order (stable): one stable sort of (tile << 16 | row) keys.
+void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
+                   std::uint16_t* src, std::uint16_t* trow) {
+  if (nnz == 0) return;
+  array<offset_t, device_space> begin(static_cast<std::size_t>(nparts)), tiles(static_cast<std::size_t>(nparts) + 1);
+  offset_t* b = begin.data();
+  offset_t* t = tiles.data();
+  parallel_for(nparts + 1, FG_LAMBDA(std::int64_t p) {
+    if (p < nparts) b[p] = parts[p].begin;
+    t[p] = p < nparts ? (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile : 0;
+  });
+  thrust::exclusive_scan(policy(), t, t + nparts + 1, t);
+  array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz));
+  array<offset_t, device_space> pos(static_cast<std::size_t>(nnz));
+  std::uint64_t* k = key.data();
+  offset_t* q = pos.data();
+  // The part of entry j: the last whose first entry is <= j (an empty part shares its begin with the
+  // next, which then wins: it holds the entry).
+  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
+    const std::int64_t p = last_not_greater(b, nparts, offset_t(j));
+    k[j] = (std::uint64_t(t[p] + (j - b[p]) / colsort_tile) << 16) | lrow[j];
+    q[j] = j;
+  });
+  claim_sort_scratch(std::size_t(nnz) * (sizeof(std::uint64_t) + sizeof(offset_t)));
+  thrust::stable_sort_by_key(policy(), k, k + nnz, q);
+  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
+    const std::int64_t p = last_not_greater(b, nparts, offset_t(j));
+    const offset_t tile_start = b[p] + (j - b[p]) / colsort_tile * colsort_tile;
+    src[j] = std::uint16_t(q[j] - tile_start);
+    trow[j] = lrow[q[j]];
+  });
+}
+
+#define FG_INSTANTIATE(V)                                                                                 \
+  template void K::sort_entries<V>(const csr_view<V>&, const vertex_t*, offset_t, vertex_t*, stored_t<V>*, \
+                                   std::uint16_t*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
+
+}  // namespace fg::detail
