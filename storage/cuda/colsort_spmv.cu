@@ -28,14 +28,22 @@ struct seg_add {
   }
 };
 
-// At most 64 registers (4 blocks an SM): the tile's gathers are latency-bound and need warps in flight
-// (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks an SM).
+template <class T>
+using colsort_scan = cub::BlockScan<seg<T>, colsort_threads>;
+
+// Blocks an SM the registers must allow: the tile's gathers are latency-bound and need warps in
+// flight (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks). 4 for 4-byte sums (64 registers,
+// y and the tile in 40 KB); 8-byte sums take up to 86 KB of shared memory, so 2 blocks at most, and
+// a cap of 4 only made them spill.
+template <class T>
+inline constexpr int colsort_min_blocks = sizeof(T) > 4 ? 2 : 4;
+
 template <class Sr, class V>
-__global__ void __launch_bounds__(colsort_threads, 4)
+__global__ void __launch_bounds__(colsort_threads, colsort_min_blocks<typename Sr::value_type>)
 colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y,
                bool stream) {
   using T = typename Sr::value_type;
-  using scan = cub::BlockScan<seg<T>, colsort_threads>;
+  using scan = colsort_scan<T>;
   __shared__ typename scan::TempStorage tmp;
   extern __shared__ unsigned long long smem_words[];  // 8-byte aligned for any T
   T* prod = reinterpret_cast<T*>(smem_words);
@@ -94,7 +102,9 @@ void colsort_kernels<device_space>::spmv(const colsort_view<V>& A, const typenam
                                          typename Sr::value_type* y) {
   using T = typename Sr::value_type;
   const std::size_t smem = (std::size_t(colsort_tile) + std::size_t(A.max_rows)) * sizeof(T);
-  if (smem > 48 * 1024)  // past the default: asked for each call (the setting is the current device's)
+  // Past 48 KB with the scan's static storage, the dynamic part needs the opt-in, asked for each call
+  // (the setting is the current device's; 44.5-48 KB of dynamic memory alone failed to launch: review).
+  if (smem + sizeof(typename colsort_scan<T>::TempStorage) > 48 * 1024)
     FG_CUDA_TRY(cudaFuncSetAttribute(colsort_kernel<Sr, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   colsort_kernel<Sr, V><<<unsigned(A.nparts), colsort_threads, smem>>>(A, x, y, streaming_loads());
   FG_CUDA_CHECK_LAUNCH();

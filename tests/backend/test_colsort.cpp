@@ -129,6 +129,9 @@ TEST_CASE_TEMPLATE("colsort: long rows cut into pieces, empty runs, more rows th
   len[5] = 40000, len[6] = 16385, len.back() = 70001;
   for (std::size_t r = 100; r < 200; ++r) len[r] = 3;
   check_matrix<V>("long rows among empty ones", test::csr_from_lengths<V>(len, 50000, 7));
+  // one partition of 4000 rows: with 8-byte sums its tile and rows need 48 KB of shared memory,
+  // which with the scan's own storage is past the default 48 KB (the opt-in must be asked for)
+  check_matrix<V>("4000 rows of one entry", test::csr_from_lengths<V>(std::vector<offset_t>(4000, 1), 4000, 8));
 }
 
 TEST_CASE("colsort: the partition rules") {
