@@ -1,7 +1,7 @@
 // Device twin of the column-sorted row partitions' conversion (storage/reference/colsort.cpp), in
 // Thrust (OpenMP in the CPU build, CUDA in the CUDA build): the groups by a stream compaction of the
-// shared rule, the sort within groups as one stable sort of 64-bit keys (group << 32 | column), whose
-// stability keeps ties in CSR order, so the layout equals the reference twin's.
+// shared rule, the partitions and the CUDA kernel's tile order. The sort within groups is
+// storage/device/colsort_sort_portable.cpp (CPU build) or storage/cuda/colsort_sort.cu.
 #include <thrust/copy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -52,37 +52,6 @@ void K::partitions(const offset_t* rp, const vertex_t* g, offset_t groups, offse
   });
 }
 
-template <class V>
-void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, vertex_t* col, stored_t<V>* val,
-                     std::uint16_t* lrow) {
-  const offset_t nnz = A.nnz;
-  if (nnz == 0) return;
-  array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz));
-  array<std::uint16_t, device_space> rl(static_cast<std::size_t>(nnz));
-  array<offset_t, device_space> perm(static_cast<std::size_t>(nnz));
-  std::uint64_t* k = key.data();
-  std::uint16_t* w = rl.data();
-  const csr_view<V> M = A;
-  const std::int64_t ng = groups;
-  parallel_for(A.rows, FG_LAMBDA(std::int64_t r) {  // a row's entries: its group's key, its row in the group
-    const std::int64_t gi = last_not_greater(g, ng + 1, vertex_t(r));
-    for (offset_t j = M.row_ptr[r]; j < M.row_ptr[r + 1]; ++j) {
-      k[j] = (std::uint64_t(gi) << 32) | std::uint32_t(M.col[j]);
-      w[j] = std::uint16_t(r - g[gi]);
-    }
-  });
-  thrust::sequence(policy(), perm.data(), perm.data() + nnz);
-  claim_sort_scratch(std::size_t(nnz) * (sizeof(std::uint64_t) + sizeof(offset_t)));
-  thrust::stable_sort_by_key(policy(), k, k + nnz, perm.data());
-  const offset_t* o = perm.data();
-  const stored_t<V>* from = M.val;  // captured outside the constexpr-if (nvcc's extended lambdas)
-  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
-    col[j] = M.col[o[j]];
-    if (from != nullptr) val[j] = from[o[j]];
-    lrow[j] = w[o[j]];
-  });
-}
-
 vertex_t K::max_rows(const colsort_part* parts, offset_t n) {
   return thrust::transform_reduce(
       policy(), thrust::counting_iterator<offset_t>(0), thrust::counting_iterator<offset_t>(n),
@@ -123,10 +92,5 @@ void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16
   });
 }
 
-#define FG_INSTANTIATE(V)                                                                                 \
-  template void K::sort_entries<V>(const csr_view<V>&, const vertex_t*, offset_t, vertex_t*, stored_t<V>*, \
-                                   std::uint16_t*);
-FG_FOR_EACH_VALUE(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
 
 }  // namespace fg::detail
