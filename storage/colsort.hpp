@@ -57,7 +57,7 @@ struct colsort_view {
   const std::uint16_t* trow = nullptr;  ///< CUDA build: the row (within the partition) of each src entry
   void* carry = nullptr;                ///< one 8-byte slot a partition
   offset_t nparts = 0, nruns = 0;
-  vertex_t rows = 0, max_rows = 0;      ///< max_rows: the most rows of any partition
+  vertex_t max_rows = 0;                ///< the most rows of any partition (the kernel's shared memory)
 };
 
 template <class V, class Space>
@@ -80,7 +80,7 @@ struct colsort_matrix {
   colsort_view<V> view() const noexcept {
     return {parts.data(), runs.data(), col.data(), val.data(), lrow.empty() ? nullptr : lrow.data(),
             src.empty() ? nullptr : src.data(), trow.empty() ? nullptr : trow.data(), carry.data(),
-            offset_t(parts.size()), offset_t(runs.size()), rows, max_rows};
+            offset_t(parts.size()), offset_t(runs.size()), max_rows};
   }
 };
 
