@@ -25,8 +25,7 @@ void zero_on_device(void* dst, std::size_t bytes);
 /// @brief Wait for all device work (no-op in the CPU build) and surface asynchronous errors.
 void synchronize();
 
-/// @brief Bytes copied by copy_to_device / copy_to_host since the program started (the batch
-///        status records the CUDA store reads into pinned memory are not counted: a few bytes).
+/// @brief Bytes copied by copy_to_device / copy_to_host since the program started.
 struct transfer_counts {
   std::uint64_t to_device = 0, to_host = 0;
 };

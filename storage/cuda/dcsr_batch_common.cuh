@@ -192,25 +192,9 @@ inline int bit_width(std::uint64_t v) {
   return b;
 }
 
-// Page-locked memory for the status (one block per host thread and per including file, kept while the
-// thread lives and freed when it ends: compute-sanitizer's leak check counted it): a staged copy to
-// pageable memory costs a second hop. Asked for before a batch's first launch, since it can fail.
-struct pinned_block {
-  device_status* p = static_cast<device_status*>(memory::allocate_pinned(sizeof(device_status)));
-  pinned_block() = default;
-  pinned_block(const pinned_block&) = delete;
-  pinned_block& operator=(const pinned_block&) = delete;
-  ~pinned_block() { memory::deallocate_pinned(p); }
-};
-device_status* pinned_status() {
-  thread_local pinned_block block;
-  return block.p;
-}
-
 // Where a batch reports: its pipeline record (deferred), or workspace slot 0, read back at its end.
 // Both can fail only here, before the batch's first launch.
 device_status* status_slot(batch_record* record, batch_workspace<device_space>& ws) {
-  pinned_status();
   return record != nullptr ? record : ws.get<device_status>(0, 1);
 }
 
@@ -218,10 +202,9 @@ device_status* status_slot(batch_record* record, batch_workspace<device_space>& 
 template <class Status>
 Status read_back(const batch_record* record, const device_status* st, Status (*decode)(const batch_record&)) {
   if (record != nullptr) return Status{};
-  device_status* pinned = pinned_status();
-  FG_CUDA_TRY(cudaMemcpyAsync(pinned, st, sizeof(device_status), cudaMemcpyDeviceToHost, cudaStream_t(0)));
-  FG_CUDA_TRY(cudaStreamSynchronize(cudaStream_t(0)));
-  return decode(*pinned);
+  device_status h;  // a small read: through the allocator's pinned buffer (memory::copy_to_host)
+  memory::copy_to_host(&h, st, sizeof(device_status));
+  return decode(h);
 }
 
 }  // namespace
