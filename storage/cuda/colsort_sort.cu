@@ -1,11 +1,23 @@
-// The column-sorted partitions' sort within groups, CUDA build: one stable radix sort of 64-bit keys
-// (group << 32 | column) over all entries, whose stability keeps ties in CSR order, so the layout
-// equals the reference twin's. An entry finds its row by a binary search of the row offsets, so a
-// hub row of millions of entries is spread over as many threads. Replaces
-// storage/device/colsort_sort_portable.cpp (the CPU build's sort, a group at a time in its cache).
-#include <thrust/sequence.h>
-#include <thrust/sort.h>
+// The column-sorted partitions' sorts, CUDA build. Replaces storage/device/colsort_sort_portable.cpp
+// (the CPU build's, a group at a time in its cache).
+// - Within groups: one radix sort of (group, column) keys over all entries. Only the bits the keys
+//   use are sorted (rmat-24: 12 + 24 of 64, 5 passes instead of 8), LSD radix sort is stable (ties
+//   stay in CSR order, so the layout equals the reference twin's), and what rides along is as small
+//   as the matrix allows: a pattern matrix's entry is its column (in the key) and its row in the
+//   group (2 bytes), so nothing is gathered afterwards; a valued one carries a 32-bit position. An
+//   entry finds its row by a binary search of the row offsets, so a hub row of millions of entries is
+//   spread over as many threads.
+// - The tiles' row order: a block a tile sorts its 2048 (row << 11 | position) keys in registers and
+//   shared memory (distinct keys: the order is the stable one), one read and one write of the tile.
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
+#include <thrust/scan.h>
+
+#include <type_traits>
+
+#include "core/cuda_check.hpp"
 #include "storage/detail/colsort_kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
@@ -13,33 +25,112 @@
 namespace fg::detail {
 using K = colsort_kernels<device_space>;
 
+namespace {
+int bits_of(std::uint64_t v) {  // bits to write v (at least 1)
+  int b = 1;
+  while (b < 64 && (v >> b) != 0) ++b;
+  return b;
+}
+
+// Sorts n (key, value) pairs by the key's low `bits` bits, stably: keys/values in a, out in b.
+template <class Value>
+void radix_pairs(const std::uint64_t* ka, std::uint64_t* kb, const Value* va, Value* vb, std::int64_t n, int bits) {
+  std::size_t temp_bytes = 0;
+  FG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, ka, kb, va, vb, n, 0, bits));
+  array<std::uint8_t, device_space> temp(std::max<std::size_t>(temp_bytes, 1));
+  FG_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, ka, kb, va, vb, n, 0, bits));
+}
+
+constexpr int tile_bits = 11;  // positions within a tile
+static_assert(colsort_tile == offset_t(1) << tile_bits, "a tile's positions take tile_bits bits");
+static_assert(colsort_rows <= (1 << (32 - tile_bits)), "(row, position) keys fit 32 bits");
+
+// A block a tile: its entries' (row << tile_bits | position) keys sorted; the positions are src,
+// the rows trow. tiles[p] is the first tile of partition p (nparts + 1 entries).
+__global__ void __launch_bounds__(colsort_threads)
+tile_order_kernel(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
+                  const std::uint16_t* __restrict__ lrow, std::uint16_t* __restrict__ src, std::uint16_t* __restrict__ trow,
+                  int row_bits) {
+  using sort = cub::BlockRadixSort<std::uint32_t, colsort_threads, colsort_items>;
+  __shared__ typename sort::TempStorage tmp;
+  const offset_t tile = blockIdx.x;
+  const std::int64_t p = last_not_greater(tiles, nparts + 1, tile);
+  const offset_t t0 = parts[p].begin + (tile - tiles[p]) * colsort_tile;
+  const int n = int(parts[p].end - t0 < colsort_tile ? parts[p].end - t0 : colsort_tile);
+  std::uint32_t key[colsort_items];
+#pragma unroll
+  for (int k = 0; k < colsort_items; ++k) {  // blocked: thread t holds positions t * items + k
+    const int i = int(threadIdx.x) * colsort_items + k;
+    key[k] = i < n ? (std::uint32_t(lrow[t0 + i]) << tile_bits) | std::uint32_t(i) : ~0u;  // padding sorts last
+  }
+  // Padding's low bits are all ones: above any real key of a partial tile (its positions < n - 1 < 2047).
+  sort(tmp).SortBlockedToStriped(key, 0, tile_bits + row_bits);
+#pragma unroll
+  for (int k = 0; k < colsort_items; ++k) {  // striped: item k of thread t is rank k * threads + t
+    const int i = k * colsort_threads + int(threadIdx.x);
+    if (i < n) {
+      src[t0 + i] = std::uint16_t(key[k] & ((1u << tile_bits) - 1));
+      trow[t0 + i] = std::uint16_t(key[k] >> tile_bits);
+    }
+  }
+}
+}  // namespace
+
 template <class V>
 void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, vertex_t* col, stored_t<V>* val,
                      std::uint16_t* lrow) {
   const offset_t nnz = A.nnz;
   if (nnz == 0) return;
-  array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz));
+  const int cbits = bits_of(std::uint64_t(std::max<vertex_t>(A.cols, 1) - 1));
+  const int bits = cbits + bits_of(std::uint64_t(groups));
+  array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz)), sorted(static_cast<std::size_t>(nnz));
   array<std::uint16_t, device_space> rl(static_cast<std::size_t>(nnz));
-  array<offset_t, device_space> perm(static_cast<std::size_t>(nnz));
   std::uint64_t* k = key.data();
   std::uint16_t* w = rl.data();
-  offset_t* o = perm.data();
   const csr_view<V> M = A;
   const std::int64_t ng = groups;
   parallel_for(nnz, FG_LAMBDA(std::int64_t j) {  // an entry's key (its group, its column), its row in the group
     const std::int64_t r = last_not_greater(M.row_ptr, std::int64_t(M.rows) + 1, offset_t(j));
     const std::int64_t gi = last_not_greater(g, ng + 1, vertex_t(r));
-    k[j] = (std::uint64_t(gi) << 32) | std::uint32_t(M.col[j]);
+    k[j] = (std::uint64_t(gi) << cbits) | std::uint32_t(M.col[j]);
     w[j] = std::uint16_t(r - g[gi]);
-    o[j] = j;
   });
-  thrust::stable_sort_by_key(policy(), k, k + nnz, o);
-  const stored_t<V>* from = M.val;  // captured outside a constexpr-if (nvcc's extended lambdas)
-  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
-    col[j] = M.col[o[j]];
-    if (from != nullptr) val[j] = from[o[j]];
-    lrow[j] = w[o[j]];
+  const std::uint64_t* s = sorted.data();
+  const std::uint64_t mask = (std::uint64_t(1) << cbits) - 1;
+  if constexpr (is_pattern_v<V>) {
+    radix_pairs(k, sorted.data(), w, lrow, nnz, bits);  // the row in the group rides along; the column is the key's
+    parallel_for(nnz, FG_LAMBDA(std::int64_t j) { col[j] = vertex_t(s[j] & mask); });
+  } else {
+    FG_EXPECTS(nnz <= offset_t(UINT32_MAX), "colsort: at most 2^32 - 1 valued entries");
+    array<std::uint32_t, device_space> at(static_cast<std::size_t>(nnz)), perm(static_cast<std::size_t>(nnz));
+    std::uint32_t* a = at.data();
+    parallel_for(nnz, FG_LAMBDA(std::int64_t j) { a[j] = std::uint32_t(j); });
+    radix_pairs(k, sorted.data(), a, perm.data(), nnz, bits);
+    const std::uint32_t* o = perm.data();
+    const stored_t<V>* from = M.val;
+    parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
+      col[j] = vertex_t(s[j] & mask);
+      val[j] = from[o[j]];
+      lrow[j] = w[o[j]];
+    });
+  }
+}
+
+void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
+                   std::uint16_t* src, std::uint16_t* trow) {
+  if (nnz == 0) return;
+  array<offset_t, device_space> tiles(static_cast<std::size_t>(nparts) + 1);
+  offset_t* t = tiles.data();
+  parallel_for(nparts + 1, FG_LAMBDA(std::int64_t p) {
+    t[p] = p < nparts ? (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile : 0;
   });
+  thrust::exclusive_scan(policy(), t, t + nparts + 1, t);
+  const offset_t ntiles = read_one<device_space>(t + nparts);
+  if (ntiles == 0) return;
+  constexpr int row_bits = 13;  // rows within a partition < colsort_rows = 2^13
+  static_assert(colsort_rows <= (1 << row_bits), "rows within a partition take row_bits bits");
+  tile_order_kernel<<<unsigned(ntiles), colsort_threads>>>(parts, t, nparts, lrow, src, trow, row_bits);
+  FG_CUDA_CHECK_LAUNCH();
 }
 
 #define FG_INSTANTIATE(V)                                                                                 \

@@ -57,10 +57,12 @@ struct colsort_kernels<host_space> {
 template <>
 struct colsort_kernels<device_space> {
   FG_COLSORT_KERNELS(device_space)
-  /// CUDA build: the entries of each colsort_tile-entry tile of a partition in row order (stable):
-  /// src = their positions in the tile, trow = their rows (lrow) (the CUDA kernel's second pass).
+#if defined(FG_WITH_CUDA)
+  /// The entries of each colsort_tile-entry tile of a partition in row order (stable): src = their
+  /// positions in the tile, trow = their rows (lrow) (the CUDA kernel's second pass; colsort_sort.cu).
   static void tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
                          std::uint16_t* src, std::uint16_t* trow);
+#endif
 };
 #undef FG_COLSORT_KERNELS
 

@@ -1,13 +1,11 @@
 // Device twin of the column-sorted row partitions' conversion (storage/reference/colsort.cpp), in
 // Thrust (OpenMP in the CPU build, CUDA in the CUDA build): the groups by a stream compaction of the
-// shared rule, the partitions and the CUDA kernel's tile order. The sort within groups is
-// storage/device/colsort_sort_portable.cpp (CPU build) or storage/cuda/colsort_sort.cu.
+// shared rule, and the partitions. The sort within groups is storage/device/colsort_sort_portable.cpp (CPU
+// build) or storage/cuda/colsort_sort.cu (with the CUDA kernel's tile order).
 #include <thrust/copy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
-#include <thrust/sequence.h>
-#include <thrust/sort.h>
 #include <thrust/transform_reduce.h>
 
 #include "storage/detail/colsort_kernels.hpp"
@@ -57,40 +55,5 @@ vertex_t K::max_rows(const colsort_part* parts, offset_t n) {
       policy(), thrust::counting_iterator<offset_t>(0), thrust::counting_iterator<offset_t>(n),
       FG_LAMBDA(offset_t p)->vertex_t { return parts[p].rows; }, vertex_t(0), thrust::maximum<vertex_t>());
 }
-
-// Tiles of colsort_tile entries from each partition's first entry; within a tile the entries in row
-// order (stable): one stable sort of (tile << 16 | row) keys.
-void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
-                   std::uint16_t* src, std::uint16_t* trow) {
-  if (nnz == 0) return;
-  array<offset_t, device_space> begin(static_cast<std::size_t>(nparts)), tiles(static_cast<std::size_t>(nparts) + 1);
-  offset_t* b = begin.data();
-  offset_t* t = tiles.data();
-  parallel_for(nparts + 1, FG_LAMBDA(std::int64_t p) {
-    if (p < nparts) b[p] = parts[p].begin;
-    t[p] = p < nparts ? (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile : 0;
-  });
-  thrust::exclusive_scan(policy(), t, t + nparts + 1, t);
-  array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz));
-  array<offset_t, device_space> pos(static_cast<std::size_t>(nnz));
-  std::uint64_t* k = key.data();
-  offset_t* q = pos.data();
-  // The part of entry j: the last whose first entry is <= j (an empty part shares its begin with the
-  // next, which then wins: it holds the entry).
-  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
-    const std::int64_t p = last_not_greater(b, nparts, offset_t(j));
-    k[j] = (std::uint64_t(t[p] + (j - b[p]) / colsort_tile) << 16) | lrow[j];
-    q[j] = j;
-  });
-  claim_sort_scratch(std::size_t(nnz) * (sizeof(std::uint64_t) + sizeof(offset_t)));
-  thrust::stable_sort_by_key(policy(), k, k + nnz, q);
-  parallel_for(nnz, FG_LAMBDA(std::int64_t j) {
-    const std::int64_t p = last_not_greater(b, nparts, offset_t(j));
-    const offset_t tile_start = b[p] + (j - b[p]) / colsort_tile * colsort_tile;
-    src[j] = std::uint16_t(q[j] - tile_start);
-    trow[j] = lrow[q[j]];
-  });
-}
-
 
 }  // namespace fg::detail
