@@ -1,7 +1,8 @@
-// The analysis behind storage/colsort.hpp (issue 22; bench/NOTES.md session 29), not built by CMake:
+// The analysis behind storage/colsort.hpp (issue 22; bench/NOTES.md sessions 29-30), not built by CMake:
 //   g++ -O2 -o /tmp/gather_sectors bench/experiments/gather_sectors.cpp && /tmp/gather_sectors 22
 // Gather-sector simulation: distinct 32-byte sectors of x per 32-entry warp group, CSR order vs
-// row-partition blocks sorted by column. R-MAT as the bench's (a .57 b .19 c .19).
+// row-partition blocks sorted by column, and distinct sectors per 2048-entry tile of those blocks.
+// R-MAT as the bench's (a .57 b .19 c .19).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   // partitions: consecutive rows while entries <= E and rows <= R (a row alone may pass E)
   for (size_t E : {16384ul, 65536ul, 262144ul}) for (size_t R : {4096ul, 16384ul}) {
     std::vector<uint32_t> c2 = cols;
+    std::vector<size_t> starts{0};
     size_t i = 0, parts = 0;
     while (i < nnz) {
       size_t j = i; uint64_t r0 = k[i] >> 32;
@@ -51,10 +53,24 @@ int main(int argc, char** argv) {
         j = e;
       }
       std::sort(c2.begin() + i, c2.begin() + j); ++parts;
+      starts.push_back(j);
       i = j;
     }
     char buf[96]; snprintf(buf, 96, "parts <= %zu entries, <= %zu rows (%zu parts)", E, R, parts);
     count(c2, 4, buf);
     count(c2, 8, buf);
+    // The same partitions' 2048-entry tiles (from each part's start): distinct sectors a tile, what
+    // an L1 holding the tile's lines fetches from L2 whatever the order inside the tile (so a tile
+    // stored in row order would pay this, not the per-warp count, if L1 keeps its lines).
+    for (int elem : {4, 8}) {
+      size_t sec = 0;
+      for (size_t a = 0; a + 1 < starts.size(); ++a)
+        for (size_t t = starts[a]; t < starts[a + 1]; t += 2048) {
+          std::vector<uint32_t> s;
+          for (size_t j = t; j < std::min(starts[a + 1], t + 2048); ++j) s.push_back(c2[j] * elem / 32);
+          std::sort(s.begin(), s.end()); sec += std::unique(s.begin(), s.end()) - s.begin();
+        }
+      printf("  %-40s elem %d: %.3f sectors an entry (distinct a 2048-entry tile)\n", buf, elem, double(sec) / nnz);
+    }
   }
 }
