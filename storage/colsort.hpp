@@ -52,7 +52,7 @@ struct colsort_view {
   const merge_run* runs = nullptr;  ///< long rows: carries [first, first + count) fold into y[row]
   const vertex_t* col = nullptr;    ///< entries, each partition's sorted by column (stable)
   const stored_t<V>* val = nullptr;
-  const std::uint16_t* lrow = nullptr;  ///< an entry's row within its partition (host twin, CPU build)
+  const std::uint16_t* lrow = nullptr;  ///< an entry's row within its partition (host twin, CPU build, row tiles)
   const std::uint16_t* src = nullptr;   ///< CUDA build: a tile's entries in row order, as positions in the tile
   const std::uint16_t* trow = nullptr;  ///< CUDA build: the row (within the partition) of each src entry
   void* carry = nullptr;                ///< one 8-byte slot a partition
@@ -84,9 +84,18 @@ struct colsort_matrix {
   }
 };
 
+struct colsort_options {
+  /// CUDA build, a layout under A/B (bench spmv's colsort_rt; bench/NOTES.md session 30): each tile
+  /// keeps its entries (chosen in column order) but stores them in row order (stable), so the kernel
+  /// sums products in registers with no staging in shared memory and no positions (10 bytes an entry
+  /// instead of 12 in float); the gathers' shared sectors are then L1 hits, not coalesced requests.
+  /// The other builds ignore it.
+  bool row_tiles = false;
+};
+
 /// @brief Partitions A's rows and sorts each partition's entries by column (a copy of A).
 template <class V, class Space>
-colsort_matrix<V, Space> to_colsort(const csr_matrix<V, Space>& A);
+colsort_matrix<V, Space> to_colsort(const csr_matrix<V, Space>& A, const colsort_options& o = {});
 
 /// @brief y = A (+).(x) x over semiring S. Device: asynchronous on the default stream.
 template <class S, class V, class Space>

@@ -8,7 +8,8 @@
 //   entry finds its row by a binary search of the row offsets, so a hub row of millions of entries is
 //   spread over as many threads.
 // - The tiles' row order: a block a tile sorts its 2048 (row << 11 | position) keys in registers and
-//   shared memory (distinct keys: the order is the stable one), one read and one write of the tile.
+//   shared memory (distinct keys: the order is the stable one), one read and one write of the tile;
+//   written as positions and rows beside the entries, or applied to the entries (row_tiles).
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -45,34 +46,89 @@ constexpr int tile_bits = 11;  // positions within a tile
 static_assert(colsort_tile == offset_t(1) << tile_bits, "a tile's positions take tile_bits bits");
 static_assert(colsort_rows <= (1 << (32 - tile_bits)), "(row, position) keys fit 32 bits");
 
-// A block a tile: its entries' (row << tile_bits | position) keys sorted; the positions are src,
-// the rows trow. tiles[p] is the first tile of partition p (nparts + 1 entries).
-__global__ void __launch_bounds__(colsort_threads)
-tile_order_kernel(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
-                  const std::uint16_t* __restrict__ lrow, std::uint16_t* __restrict__ src, std::uint16_t* __restrict__ trow,
-                  int row_bits) {
-  using sort = cub::BlockRadixSort<std::uint32_t, colsort_threads, colsort_items>;
-  __shared__ typename sort::TempStorage tmp;
+// Tile `tile` of the partitions (tiles[p]: partition p's first tile, nparts + 1 entries): its first
+// entry t0, its size n, and its entries' (row << tile_bits | position) keys sorted, striped (item k
+// of thread t is rank k * threads + t). Padding's low bits are all ones: above any real key of a
+// partial tile (its positions < n - 1 < 2047).
+using tile_sort = cub::BlockRadixSort<std::uint32_t, colsort_threads, colsort_items>;
+__device__ void sorted_tile(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
+                            const std::uint16_t* __restrict__ lrow, typename tile_sort::TempStorage& tmp,
+                            std::uint32_t (&key)[colsort_items], offset_t& t0, int& n) {
+  constexpr int row_bits = 13;  // rows within a partition < colsort_rows
+  static_assert(colsort_rows <= (1 << row_bits), "rows within a partition take row_bits bits");
   const offset_t tile = blockIdx.x;
   const std::int64_t p = last_not_greater(tiles, nparts + 1, tile);
-  const offset_t t0 = parts[p].begin + (tile - tiles[p]) * colsort_tile;
-  const int n = int(parts[p].end - t0 < colsort_tile ? parts[p].end - t0 : colsort_tile);
-  std::uint32_t key[colsort_items];
+  t0 = parts[p].begin + (tile - tiles[p]) * colsort_tile;
+  n = int(parts[p].end - t0 < colsort_tile ? parts[p].end - t0 : colsort_tile);
 #pragma unroll
   for (int k = 0; k < colsort_items; ++k) {  // blocked: thread t holds positions t * items + k
     const int i = int(threadIdx.x) * colsort_items + k;
-    key[k] = i < n ? (std::uint32_t(lrow[t0 + i]) << tile_bits) | std::uint32_t(i) : ~0u;  // padding sorts last
+    key[k] = i < n ? (std::uint32_t(lrow[t0 + i]) << tile_bits) | std::uint32_t(i) : ~0u;
   }
-  // Padding's low bits are all ones: above any real key of a partial tile (its positions < n - 1 < 2047).
-  sort(tmp).SortBlockedToStriped(key, 0, tile_bits + row_bits);
+  tile_sort(tmp).SortBlockedToStriped(key, 0, tile_bits + row_bits);
+}
+
+// A block a tile: the positions in row order are src, their rows trow.
+__global__ void __launch_bounds__(colsort_threads)
+tile_order_kernel(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
+                  const std::uint16_t* __restrict__ lrow, std::uint16_t* __restrict__ src, std::uint16_t* __restrict__ trow) {
+  __shared__ typename tile_sort::TempStorage tmp;
+  std::uint32_t key[colsort_items];
+  offset_t t0;
+  int n;
+  sorted_tile(parts, tiles, nparts, lrow, tmp, key, t0, n);
 #pragma unroll
-  for (int k = 0; k < colsort_items; ++k) {  // striped: item k of thread t is rank k * threads + t
+  for (int k = 0; k < colsort_items; ++k) {
     const int i = k * colsort_threads + int(threadIdx.x);
     if (i < n) {
       src[t0 + i] = std::uint16_t(key[k] & ((1u << tile_bits) - 1));
       trow[t0 + i] = std::uint16_t(key[k] >> tile_bits);
     }
   }
+}
+
+// A block a tile: its entries moved into row order, in place (all read before any is written).
+template <class V>
+__global__ void __launch_bounds__(colsort_threads)
+tile_reorder_kernel(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
+                    std::uint16_t* lrow, vertex_t* col, stored_t<V>* val) {
+  __shared__ typename tile_sort::TempStorage tmp;
+  std::uint32_t key[colsort_items];
+  offset_t t0;
+  int n;
+  sorted_tile(parts, tiles, nparts, lrow, tmp, key, t0, n);
+  vertex_t c[colsort_items];
+  stored_t<V> v[colsort_items];
+#pragma unroll
+  for (int k = 0; k < colsort_items; ++k) {
+    const int i = k * colsort_threads + int(threadIdx.x);
+    const offset_t from = t0 + offset_t(key[k] & ((1u << tile_bits) - 1));
+    if (i < n) {
+      c[k] = col[from];
+      if constexpr (!is_pattern_v<V>) v[k] = val[from];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < colsort_items; ++k) {
+    const int i = k * colsort_threads + int(threadIdx.x);
+    if (i < n) {
+      col[t0 + i] = c[k];
+      if constexpr (!is_pattern_v<V>) val[t0 + i] = v[k];
+      lrow[t0 + i] = std::uint16_t(key[k] >> tile_bits);
+    }
+  }
+}
+
+// The first tile of each partition (nparts + 1 entries, the last the total).
+array<offset_t, device_space> tile_starts(const colsort_part* parts, offset_t nparts) {
+  array<offset_t, device_space> tiles(static_cast<std::size_t>(nparts) + 1);
+  offset_t* t = tiles.data();
+  parallel_for(nparts + 1, FG_LAMBDA(std::int64_t p) {
+    t[p] = p < nparts ? (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile : 0;
+  });
+  thrust::exclusive_scan(policy(), t, t + nparts + 1, t);
+  return tiles;
 }
 }  // namespace
 
@@ -119,23 +175,26 @@ void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, v
 void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
                    std::uint16_t* src, std::uint16_t* trow) {
   if (nnz == 0) return;
-  array<offset_t, device_space> tiles(static_cast<std::size_t>(nparts) + 1);
-  offset_t* t = tiles.data();
-  parallel_for(nparts + 1, FG_LAMBDA(std::int64_t p) {
-    t[p] = p < nparts ? (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile : 0;
-  });
-  thrust::exclusive_scan(policy(), t, t + nparts + 1, t);
-  const offset_t ntiles = read_one<device_space>(t + nparts);
-  if (ntiles == 0) return;
-  constexpr int row_bits = 13;  // rows within a partition < colsort_rows = 2^13
-  static_assert(colsort_rows <= (1 << row_bits), "rows within a partition take row_bits bits");
-  tile_order_kernel<<<unsigned(ntiles), colsort_threads>>>(parts, t, nparts, lrow, src, trow, row_bits);
+  const array<offset_t, device_space> tiles = tile_starts(parts, nparts);
+  const offset_t ntiles = read_one<device_space>(tiles.data() + nparts);
+  tile_order_kernel<<<unsigned(ntiles), colsort_threads>>>(parts, tiles.data(), nparts, lrow, src, trow);
+  FG_CUDA_CHECK_LAUNCH();
+}
+
+template <class V>
+void K::tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, std::uint16_t* lrow, vertex_t* col,
+                     stored_t<V>* val) {
+  if (nnz == 0) return;
+  const array<offset_t, device_space> tiles = tile_starts(parts, nparts);
+  const offset_t ntiles = read_one<device_space>(tiles.data() + nparts);
+  tile_reorder_kernel<V><<<unsigned(ntiles), colsort_threads>>>(parts, tiles.data(), nparts, lrow, col, val);
   FG_CUDA_CHECK_LAUNCH();
 }
 
 #define FG_INSTANTIATE(V)                                                                                 \
   template void K::sort_entries<V>(const csr_view<V>&, const vertex_t*, offset_t, vertex_t*, stored_t<V>*, \
-                                   std::uint16_t*);
+                                   std::uint16_t*);                                                        \
+  template void K::tile_reorder<V>(const colsort_part*, offset_t, offset_t, std::uint16_t*, vertex_t*, stored_t<V>*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -38,7 +38,10 @@ using colsort_scan = cub::BlockScan<seg<T>, colsort_threads>;
 template <class T>
 inline constexpr int colsort_min_blocks = sizeof(T) > 4 ? 2 : 4;
 
-template <class Sr, class V>
+// RowTiles (colsort_options::row_tiles): the tile's entries are stored in row order, so a thread's
+// items are multiplied where they are read and no products are staged; otherwise they are gathered
+// in column order into shared memory and read back in row order through src and trow.
+template <class Sr, class V, bool RowTiles>
 __global__ void __launch_bounds__(colsort_threads, colsort_min_blocks<typename Sr::value_type>)
 colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y,
                bool stream) {
@@ -47,29 +50,36 @@ colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x,
   __shared__ typename scan::TempStorage tmp;
   extern __shared__ unsigned long long smem_words[];  // 8-byte aligned for any T
   T* prod = reinterpret_cast<T*>(smem_words);
-  T* ys = prod + colsort_tile;
+  T* ys = RowTiles ? prod : prod + colsort_tile;
+  const std::uint16_t* rows = RowTiles ? A.lrow : A.trow;  // each entry's row, in the tile's row order
   const colsort_part q = A.parts[blockIdx.x];
   const int t = int(threadIdx.x);
   for (int i = t; i < q.rows; i += colsort_threads) ys[i] = Sr::zero();
   for (offset_t t0 = q.begin; t0 < q.end; t0 += colsort_tile) {
     const int n = int(q.end - t0 < colsort_tile ? q.end - t0 : colsort_tile);
-    for (int i = t; i < n; i += colsort_threads)  // column order: the gathers of neighbours share sectors
-      prod[i] = Sr::mul(matrix_value<V>(A.val, t0 + i, Sr::pattern_value(), stream), __ldg(x + matrix_load(A.col + t0 + i, stream)));
-    __syncthreads();
+    if constexpr (!RowTiles) {
+      for (int i = t; i < n; i += colsort_threads)  // column order: the gathers of neighbours share sectors
+        prod[i] = Sr::mul(matrix_value<V>(A.val, t0 + i, Sr::pattern_value(), stream), __ldg(x + matrix_load(A.col + t0 + i, stream)));
+    }
+    if (!RowTiles || t0 == q.begin) __syncthreads();  // the products staged; the rows zeroed before any add
     seg<T> it[colsort_items];
     int row[colsort_items];
     const int b = t * colsort_items;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k) {
       const int j = b + k;
-      row[k] = j < n ? int(A.trow[t0 + j]) : -1;
-      it[k].v = j < n ? prod[A.src[t0 + j]] : Sr::zero();
+      row[k] = j < n ? int(rows[t0 + j]) : -1;
+      if constexpr (RowTiles)
+        it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), stream), __ldg(x + matrix_load(A.col + t0 + j, stream)))
+                        : Sr::zero();
+      else
+        it[k].v = j < n ? prod[A.src[t0 + j]] : Sr::zero();
     }
-    const int before = b > 0 && b - 1 < n ? int(A.trow[t0 + b - 1]) : -2;
+    const int before = b > 0 && b - 1 < n ? int(rows[t0 + b - 1]) : -2;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k) it[k].head = row[k] != (k == 0 ? before : row[k - 1]);
     scan(tmp).InclusiveScan(it, it, seg_add<Sr>());
-    const int after = b + colsort_items < n ? int(A.trow[t0 + b + colsort_items]) : -3;
+    const int after = b + colsort_items < n ? int(rows[t0 + b + colsort_items]) : -3;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k)
       if (b + k < n && row[k] != (k + 1 < colsort_items ? row[k + 1] : after)) ys[row[k]] = Sr::add(ys[row[k]], it[k].v);
@@ -101,12 +111,14 @@ template <class Sr, class V>
 void colsort_kernels<device_space>::spmv(const colsort_view<V>& A, const typename Sr::value_type* x,
                                          typename Sr::value_type* y) {
   using T = typename Sr::value_type;
-  const std::size_t smem = (std::size_t(colsort_tile) + std::size_t(A.max_rows)) * sizeof(T);
+  const bool row_tiles = A.src == nullptr;
+  const std::size_t smem = ((row_tiles ? 0 : std::size_t(colsort_tile)) + std::size_t(A.max_rows)) * sizeof(T);
+  auto* kernel = row_tiles ? colsort_kernel<Sr, V, true> : colsort_kernel<Sr, V, false>;
   // Past 48 KB with the scan's static storage, the dynamic part needs the opt-in, asked for each call
   // (the setting is the current device's; 44.5-48 KB of dynamic memory alone failed to launch: review).
   if (smem + sizeof(typename colsort_scan<T>::TempStorage) > 48 * 1024)
-    FG_CUDA_TRY(cudaFuncSetAttribute(colsort_kernel<Sr, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  colsort_kernel<Sr, V><<<unsigned(A.nparts), colsort_threads, smem>>>(A, x, y, streaming_loads());
+    FG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  kernel<<<unsigned(A.nparts), colsort_threads, smem>>>(A, x, y, streaming_loads());
   FG_CUDA_CHECK_LAUNCH();
   if (A.nruns > 0) {
     constexpr int threads = 128;

@@ -62,6 +62,11 @@ struct colsort_kernels<device_space> {
   /// positions in the tile, trow = their rows (lrow) (the CUDA kernel's second pass; colsort_sort.cu).
   static void tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
                          std::uint16_t* src, std::uint16_t* trow);
+  /// The same order applied to the entries themselves (colsort_options::row_tiles): each tile's
+  /// lrow, col and val permuted in place into row order (stable).
+  template <class V>
+  static void tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, std::uint16_t* lrow, vertex_t* col,
+                           stored_t<V>* val);
 #endif
 };
 #undef FG_COLSORT_KERNELS

@@ -75,7 +75,47 @@ void require_tile_order(const std::vector<colsort_part>& parts, const std::vecto
     }
   REQUIRE(ok);
 }
+
+// colsort_options::row_tiles: each tile's entries are the column-sorted tile's, stably sorted by row.
+template <class V>
+void require_row_tiles(const colsort_matrix<V, H>& ref, const colsort_matrix<V, D>& rt) {
+  const auto parts = to_vector(ref.parts);
+  const auto col = to_vector(ref.col), rcol = to_vector(rt.col);
+  const auto val = to_vector(ref.val), rval = to_vector(rt.val);
+  const auto lrow = to_vector(ref.lrow), rlrow = to_vector(rt.lrow);
+  REQUIRE(rcol.size() == col.size());
+  REQUIRE(rlrow.size() == lrow.size());
+  REQUIRE(rt.src.size() == 0);
+  bool ok = true;
+  for (const colsort_part& q : parts)
+    for (offset_t t0 = q.begin; ok && t0 < q.end; t0 += colsort_tile) {
+      const std::size_t b = std::size_t(t0), n = std::size_t(std::min(colsort_tile, q.end - t0));
+      std::vector<std::size_t> order(n);
+      for (std::size_t i = 0; i < n; ++i) order[i] = b + i;
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t u, std::size_t v) { return lrow[u] < lrow[v]; });
+      for (std::size_t i = 0; ok && i < n; ++i)
+        ok = rcol[b + i] == col[order[i]] && rlrow[b + i] == lrow[order[i]] && (val.empty() || rval[b + i] == val[order[i]]);
+    }
+  REQUIRE(ok);
+}
 #endif
+
+// SpMV of a device layout against the CSR oracle, every semiring, and twice: the same bits again.
+template <class V>
+void require_spmv(const csr_matrix<V, H>& A, const colsort_matrix<V, D>& dev, const char* what) {
+  test::for_each_semiring<V>([&](auto sr) {
+    using Sr = decltype(sr);
+    using T = typename Sr::value_type;
+    const auto xs = test::random_x<Sr>(std::size_t(A.cols), 9);
+    const auto xd = to_space<D>(xs);
+    auto yd = to_space<D>(test::sentinel<T>(std::size_t(A.rows)));
+    spmv<Sr>(dev, xd, yd);
+    const auto first = to_vector(yd);
+    test::require_spmv_equal<Sr>(A, xs, first, what);
+    spmv<Sr>(dev, xd, yd);  // again: the same bits (the order of the sums is fixed), carries reused
+    REQUIRE(to_vector(yd) == first);
+  });
+}
 
 template <class V>
 void check_matrix(const char* name, const csr_matrix<V, H>& A) {
@@ -92,6 +132,9 @@ void check_matrix(const char* name, const csr_matrix<V, H>& A) {
 #if defined(FG_WITH_CUDA)
   REQUIRE(dev.lrow.size() == 0);  // the CUDA kernel reads the tiles' row order instead
   require_tile_order(to_vector(ref.parts), to_vector(ref.lrow), to_vector(dev.src), to_vector(dev.trow));
+  const auto rt = to_colsort(test::csr_in<D>(A), colsort_options{true});
+  require_row_tiles(ref, rt);
+  require_spmv(A, rt, "device, row tiles");
 #else
   REQUIRE(to_vector(dev.lrow) == to_vector(ref.lrow));
 #endif
@@ -102,14 +145,8 @@ void check_matrix(const char* name, const csr_matrix<V, H>& A) {
     auto yh = to_space<H>(test::sentinel<T>(std::size_t(A.rows)));
     spmv<Sr>(ref, to_space<H>(xs), yh);
     test::require_spmv_equal<Sr>(A, xs, to_vector(yh), "reference twin");
-    const auto xd = to_space<D>(xs);
-    auto yd = to_space<D>(test::sentinel<T>(std::size_t(A.rows)));
-    spmv<Sr>(dev, xd, yd);
-    const auto first = to_vector(yd);
-    test::require_spmv_equal<Sr>(A, xs, first, "device");
-    spmv<Sr>(dev, xd, yd);  // again: the same bits (the order of the sums is fixed), carries reused
-    REQUIRE(to_vector(yd) == first);
   });
+  require_spmv(A, dev, "device");
 }
 
 }  // namespace
