@@ -41,6 +41,7 @@ colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A, [[maybe_unused]] cons
     if (o.row_tiles) {
       K::template tile_reorder<V>(m.parts.data(), offset_t(m.parts.size()), A.nnz(), m.lrow.data(), m.col.data(),
                                   m.val.data());
+      m.row_tiles = true;
       return m;
     }
     m.src = array<std::uint16_t, S>(static_cast<std::size_t>(A.nnz()));

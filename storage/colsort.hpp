@@ -58,6 +58,7 @@ struct colsort_view {
   void* carry = nullptr;                ///< one 8-byte slot a partition
   offset_t nparts = 0, nruns = 0;
   vertex_t max_rows = 0;                ///< the most rows of any partition (the kernel's shared memory)
+  bool row_tiles = false;               ///< CUDA build: tiles stored in row order (colsort_options)
 };
 
 template <class V, class Space>
@@ -71,6 +72,7 @@ struct colsort_matrix {
   array<std::uint16_t, Space> lrow, src, trow;
   mutable array<std::uint64_t, Space> carry;
   vertex_t max_rows = 0;
+  bool row_tiles = false;  ///< built with colsort_options::row_tiles (CUDA build)
 
   offset_t nnz() const noexcept { return offset_t(col.size()); }
   std::size_t bytes() const noexcept {
@@ -80,7 +82,7 @@ struct colsort_matrix {
   colsort_view<V> view() const noexcept {
     return {parts.data(), runs.data(), col.data(), val.data(), lrow.empty() ? nullptr : lrow.data(),
             src.empty() ? nullptr : src.data(), trow.empty() ? nullptr : trow.data(), carry.data(),
-            offset_t(parts.size()), offset_t(runs.size()), max_rows};
+            offset_t(parts.size()), offset_t(runs.size()), max_rows, row_tiles};
   }
 };
 

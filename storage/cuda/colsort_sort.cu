@@ -49,10 +49,11 @@ static_assert(colsort_rows <= (1 << (32 - tile_bits)), "(row, position) keys fit
 // Tile `tile` of the partitions (tiles[p]: partition p's first tile, nparts + 1 entries): its first
 // entry t0, its size n, and its entries' (row << tile_bits | position) keys sorted, striped (item k
 // of thread t is rank k * threads + t). Padding's low bits are all ones: above any real key of a
-// partial tile (its positions < n - 1 < 2047).
+// partial tile (its positions <= n - 1 <= 2046). lrow is not __restrict__: tile_reorder_kernel
+// writes it afterwards (its own tile only, after the reads).
 using tile_sort = cub::BlockRadixSort<std::uint32_t, colsort_threads, colsort_items>;
 __device__ void sorted_tile(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
-                            const std::uint16_t* __restrict__ lrow, typename tile_sort::TempStorage& tmp,
+                            const std::uint16_t* lrow, typename tile_sort::TempStorage& tmp,
                             std::uint32_t (&key)[colsort_items], offset_t& t0, int& n) {
   constexpr int row_bits = 13;  // rows within a partition < colsort_rows
   static_assert(colsort_rows <= (1 << row_bits), "rows within a partition take row_bits bits");

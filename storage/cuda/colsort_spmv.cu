@@ -69,8 +69,10 @@ colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x,
     for (int k = 0; k < colsort_items; ++k) {
       const int j = b + k;
       row[k] = j < n ? int(rows[t0 + j]) : -1;
+      // A thread's 8 entries are consecutive, so a warp's load spans 32 sectors and the next items
+      // find them in L1: cached loads here, not evict-first (review).
       if constexpr (RowTiles)
-        it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), stream), __ldg(x + matrix_load(A.col + t0 + j, stream)))
+        it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), false), __ldg(x + A.col[t0 + j]))
                         : Sr::zero();
       else
         it[k].v = j < n ? prod[A.src[t0 + j]] : Sr::zero();
@@ -111,7 +113,7 @@ template <class Sr, class V>
 void colsort_kernels<device_space>::spmv(const colsort_view<V>& A, const typename Sr::value_type* x,
                                          typename Sr::value_type* y) {
   using T = typename Sr::value_type;
-  const bool row_tiles = A.src == nullptr;
+  const bool row_tiles = A.row_tiles;
   const std::size_t smem = ((row_tiles ? 0 : std::size_t(colsort_tile)) + std::size_t(A.max_rows)) * sizeof(T);
   auto* kernel = row_tiles ? colsort_kernel<Sr, V, true> : colsort_kernel<Sr, V, false>;
   // Past 48 KB with the scan's static storage, the dynamic part needs the opt-in, asked for each call

@@ -85,7 +85,10 @@ void require_row_tiles(const colsort_matrix<V, H>& ref, const colsort_matrix<V, 
   const auto lrow = to_vector(ref.lrow), rlrow = to_vector(rt.lrow);
   REQUIRE(rcol.size() == col.size());
   REQUIRE(rlrow.size() == lrow.size());
+  REQUIRE(rval.size() == val.size());
   REQUIRE(rt.src.size() == 0);
+  REQUIRE(rt.trow.size() == 0);
+  REQUIRE(rt.row_tiles);
   bool ok = true;
   for (const colsort_part& q : parts)
     for (offset_t t0 = q.begin; ok && t0 < q.end; t0 += colsort_tile) {
