@@ -10,14 +10,14 @@
 // - The tiles' row order: a block a tile sorts its 2048 (row << 11 | position) keys in registers and
 //   shared memory (distinct keys: the order is the stable one), one read and one write of the tile;
 //   written as positions and rows beside the entries, or applied to the entries (row_tiles).
-#include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <thrust/scan.h>
 
-#include <type_traits>
+#include <algorithm>
 
+#include "core/bits.hpp"
 #include "core/cuda_check.hpp"
 #include "storage/detail/colsort_kernels.hpp"
 #include "storage/detail/search.hpp"
@@ -27,12 +27,6 @@ namespace fg::detail {
 using K = colsort_kernels<device_space>;
 
 namespace {
-int bits_of(std::uint64_t v) {  // bits to write v (at least 1)
-  int b = 1;
-  while (b < 64 && (v >> b) != 0) ++b;
-  return b;
-}
-
 // Sorts n (key, value) pairs by the key's low `bits` bits, stably: keys/values in a, out in b.
 template <class Value>
 void radix_pairs(const std::uint64_t* ka, std::uint64_t* kb, const Value* va, Value* vb, std::int64_t n, int bits) {
@@ -121,15 +115,21 @@ tile_reorder_kernel(const colsort_part* __restrict__ parts, const offset_t* __re
   }
 }
 
-// The first tile of each partition (nparts + 1 entries, the last the total).
-array<offset_t, device_space> tile_starts(const colsort_part* parts, offset_t nparts) {
-  array<offset_t, device_space> tiles(static_cast<std::size_t>(nparts) + 1);
-  offset_t* t = tiles.data();
+// The tiles of the partitions: each partition's first tile (nparts + 1 entries, the last the total),
+// and the grid of a block a tile.
+struct tile_grid {
+  array<offset_t, device_space> starts;
+  unsigned blocks = 0;
+};
+tile_grid tiles_of(const colsort_part* parts, offset_t nparts) {
+  tile_grid g{array<offset_t, device_space>(static_cast<std::size_t>(nparts) + 1)};
+  offset_t* t = g.starts.data();
   parallel_for(nparts + 1, FG_LAMBDA(std::int64_t p) {
     t[p] = p < nparts ? (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile : 0;
   });
   thrust::exclusive_scan(policy(), t, t + nparts + 1, t);
-  return tiles;
+  g.blocks = unsigned(read_one<device_space>(t + nparts));
+  return g;
 }
 }  // namespace
 
@@ -138,8 +138,8 @@ void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, v
                      std::uint16_t* lrow) {
   const offset_t nnz = A.nnz;
   if (nnz == 0) return;
-  const int cbits = bits_of(std::uint64_t(std::max<vertex_t>(A.cols, 1) - 1));
-  const int bits = cbits + bits_of(std::uint64_t(groups));
+  const int cbits = std::max(1, bit_width(std::uint64_t(std::max<vertex_t>(A.cols, 1) - 1)));
+  const int bits = cbits + std::max(1, bit_width(std::uint64_t(groups)));
   array<std::uint64_t, device_space> key(static_cast<std::size_t>(nnz)), sorted(static_cast<std::size_t>(nnz));
   array<std::uint16_t, device_space> rl(static_cast<std::size_t>(nnz));
   std::uint64_t* k = key.data();
@@ -176,9 +176,8 @@ void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, v
 void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
                    std::uint16_t* src, std::uint16_t* trow) {
   if (nnz == 0) return;
-  const array<offset_t, device_space> tiles = tile_starts(parts, nparts);
-  const offset_t ntiles = read_one<device_space>(tiles.data() + nparts);
-  tile_order_kernel<<<unsigned(ntiles), colsort_threads>>>(parts, tiles.data(), nparts, lrow, src, trow);
+  const tile_grid g = tiles_of(parts, nparts);
+  tile_order_kernel<<<g.blocks, colsort_threads>>>(parts, g.starts.data(), nparts, lrow, src, trow);
   FG_CUDA_CHECK_LAUNCH();
 }
 
@@ -186,9 +185,8 @@ template <class V>
 void K::tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, std::uint16_t* lrow, vertex_t* col,
                      stored_t<V>* val) {
   if (nnz == 0) return;
-  const array<offset_t, device_space> tiles = tile_starts(parts, nparts);
-  const offset_t ntiles = read_one<device_space>(tiles.data() + nparts);
-  tile_reorder_kernel<V><<<unsigned(ntiles), colsort_threads>>>(parts, tiles.data(), nparts, lrow, col, val);
+  const tile_grid g = tiles_of(parts, nparts);
+  tile_reorder_kernel<V><<<g.blocks, colsort_threads>>>(parts, g.starts.data(), nparts, lrow, col, val);
   FG_CUDA_CHECK_LAUNCH();
 }
 

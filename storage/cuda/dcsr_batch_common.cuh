@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "core/bits.hpp"
 #include "core/cuda_check.hpp"
 #include "core/memory.hpp"
 #include "storage/detail/kernels.hpp"
@@ -185,12 +186,6 @@ struct kept_of {  // 1 for an entry that survives the drop (0 past the end)
   std::int64_t n;
   __host__ __device__ offset_t operator()(std::int64_t e) const { return e < n && drop[e] == 0; }
 };
-
-inline int bit_width(std::uint64_t v) {
-  int b = 0;
-  for (; v != 0; v >>= 1) ++b;
-  return b;
-}
 
 // Where a batch reports: its pipeline record (deferred), or workspace slot 0, read back at its end.
 // Both can fail only here, before the batch's first launch.

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/array.hpp"
+#include "core/bits.hpp"
 #include "storage/csr.hpp"
 
 namespace fg::detail {
@@ -15,9 +16,7 @@ namespace fg::detail {
 /// The DBG group of a vertex named `count` times: the bit width of count (0 for none), so group g
 /// holds counts in [2^(g-1), 2^g). Sorting by 64 - group puts the most referenced group first.
 FG_HD inline std::uint8_t reorder_key(offset_t count) {
-  int width = 0;
-  for (std::uint64_t c = static_cast<std::uint64_t>(count); c != 0; c >>= 1) ++width;
-  return static_cast<std::uint8_t>(64 - width);
+  return static_cast<std::uint8_t>(64 - bit_width(static_cast<std::uint64_t>(count)));
 }
 
 template <class Space>
