@@ -67,14 +67,12 @@ std::vector<kernel_case<V>> spmv_kernels() {
                                     f->bytes(), fmt::format("{} tiles of {}, {} carry runs", f->tiles, f->tile_items,
                                                             f->runs.size())};
                }});
-  // colsort_rt: the row-ordered tiles under A/B (colsort_options::row_tiles; CUDA build only).
-  for (bool rt : {false, true})
-    k.push_back({rt ? "colsort_rt" : "colsort", [rt](const csr_matrix<V, D>& A) {
-                   auto f = std::make_shared<colsort_matrix<V, D>>(to_colsort(A, colsort_options{rt}));
-                   return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
-                                      f->bytes(), fmt::format("{} partitions of <= {} entries, {} long rows", f->parts.size(),
-                                                              f->entries_cap, f->runs.size())};
-                 }});
+  k.push_back({"colsort", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<colsort_matrix<V, D>>(to_colsort(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("{} partitions of <= {} entries, {} long rows", f->parts.size(),
+                                                            f->entries_cap, f->runs.size())};
+               }});
   for (bool dp : {true, false})
     k.push_back({dp ? "suraa_dp" : "suraa_once", [dp](const csr_matrix<V, D>& A) {
                    suraa_options o;

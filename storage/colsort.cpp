@@ -18,7 +18,7 @@ offset_t colsort_entries_cap(offset_t nnz) noexcept {
 }
 
 template <class V, class S>
-colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A, [[maybe_unused]] const colsort_options& o) {
+colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A) {
   using K = detail::colsort_kernels<S>;
   static_assert(colsort_rows <= 65536, "rows within a partition are 16-bit");
   colsort_matrix<V, S> m;
@@ -35,20 +35,10 @@ colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A, [[maybe_unused]] cons
   K::template sort_entries<V>(A.view(), g.data(), groups, m.col.data(), m.val.data(), m.lrow.data());
   m.carry = array<std::uint64_t, S>(m.parts.size());
 #if defined(FG_WITH_CUDA)
-  // The CUDA kernel reads each tile in row order: its entries moved there (row_tiles), or their
-  // positions and rows (src, trow) beside them.
-  if constexpr (std::is_same_v<S, device_space>) {
-    if (o.row_tiles) {
-      K::template tile_reorder<V>(m.parts.data(), offset_t(m.parts.size()), A.nnz(), m.lrow.data(), m.col.data(),
-                                  m.val.data());
-      m.row_tiles = true;
-      return m;
-    }
-    m.src = array<std::uint16_t, S>(static_cast<std::size_t>(A.nnz()));
-    m.trow = array<std::uint16_t, S>(static_cast<std::size_t>(A.nnz()));
-    K::tile_order(m.parts.data(), offset_t(m.parts.size()), m.lrow.data(), A.nnz(), m.src.data(), m.trow.data());
-    m.lrow = {};
-  }
+  // The CUDA kernel reads each tile in row order: the entries of every tile moved there.
+  if constexpr (std::is_same_v<S, device_space>)
+    K::template tile_reorder<V>(m.parts.data(), offset_t(m.parts.size()), A.nnz(), m.lrow.data(), m.col.data(),
+                                m.val.data());
 #endif
   return m;
 }
@@ -62,8 +52,8 @@ void spmv(const colsort_matrix<V, S>& A, const array<typename Sr::value_type, S>
 }
 
 #define FG_CONVERT(V)                                                                        \
-  template colsort_matrix<V, host_space> to_colsort(const csr_matrix<V, host_space>&, const colsort_options&);       \
-  template colsort_matrix<V, device_space> to_colsort(const csr_matrix<V, device_space>&, const colsort_options&);
+  template colsort_matrix<V, host_space> to_colsort(const csr_matrix<V, host_space>&);       \
+  template colsort_matrix<V, device_space> to_colsort(const csr_matrix<V, device_space>&);
 FG_FOR_EACH_VALUE(FG_CONVERT)
 #undef FG_CONVERT
 #define FG_SPMV_FORMAT colsort_matrix

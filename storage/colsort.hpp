@@ -16,6 +16,11 @@
 // merge-path CSR's). Sums are deterministic in every build: the reference twin and the CPU build add
 // a row's products in column order; the CUDA kernel adds a tile's products by a segmented block scan
 // and the tiles in order (storage/cuda/colsort_spmv.cu), a different but fixed order.
+//
+// CUDA layout: each tile of colsort_tile entries (chosen in column order) is stored in row order,
+// stable (bench/NOTES.md, session 31: level with the column-ordered tile staged through shared memory
+// in float, 5-7% faster in double, 2 bytes an entry less). The tile's x sectors are the same; its
+// entries' products are summed where they are read, with no staging pass.
 #pragma once
 #include <cstdint>
 
@@ -50,15 +55,12 @@ template <class V>
 struct colsort_view {
   const colsort_part* parts = nullptr;
   const merge_run* runs = nullptr;  ///< long rows: carries [first, first + count) fold into y[row]
-  const vertex_t* col = nullptr;    ///< entries, each partition's sorted by column (stable)
+  const vertex_t* col = nullptr;    ///< entries, each partition's sorted by column (stable; CUDA: tiles in row order)
   const stored_t<V>* val = nullptr;
-  const std::uint16_t* lrow = nullptr;  ///< an entry's row within its partition (host twin, CPU build, row tiles)
-  const std::uint16_t* src = nullptr;   ///< CUDA build: a tile's entries in row order, as positions in the tile
-  const std::uint16_t* trow = nullptr;  ///< CUDA build: the row (within the partition) of each src entry
+  const std::uint16_t* lrow = nullptr;  ///< an entry's row within its partition
   void* carry = nullptr;                ///< one 8-byte slot a partition
   offset_t nparts = 0, nruns = 0;
   vertex_t max_rows = 0;                ///< the most rows of any partition (the kernel's shared memory)
-  bool row_tiles = false;               ///< CUDA build: tiles stored in row order (colsort_options)
 };
 
 template <class V, class Space>
@@ -69,35 +71,23 @@ struct colsort_matrix {
   array<merge_run, Space> runs;
   array<vertex_t, Space> col;
   array<stored_t<V>, Space> val;
-  array<std::uint16_t, Space> lrow, src, trow;
+  array<std::uint16_t, Space> lrow;
   mutable array<std::uint64_t, Space> carry;
   vertex_t max_rows = 0;
-  bool row_tiles = false;  ///< built with colsort_options::row_tiles (CUDA build)
 
   offset_t nnz() const noexcept { return offset_t(col.size()); }
   std::size_t bytes() const noexcept {
-    return parts.bytes() + runs.bytes() + col.bytes() + val.bytes() + lrow.bytes() + src.bytes() + trow.bytes() +
-           carry.bytes();
+    return parts.bytes() + runs.bytes() + col.bytes() + val.bytes() + lrow.bytes() + carry.bytes();
   }
   colsort_view<V> view() const noexcept {
-    return {parts.data(), runs.data(), col.data(), val.data(), lrow.empty() ? nullptr : lrow.data(),
-            src.empty() ? nullptr : src.data(), trow.empty() ? nullptr : trow.data(), carry.data(),
-            offset_t(parts.size()), offset_t(runs.size()), max_rows, row_tiles};
+    return {parts.data(), runs.data(), col.data(), val.data(), lrow.data(), carry.data(), offset_t(parts.size()),
+            offset_t(runs.size()), max_rows};
   }
-};
-
-struct colsort_options {
-  /// CUDA build, a layout under A/B (bench spmv's colsort_rt; bench/NOTES.md session 30): each tile
-  /// keeps its entries (chosen in column order) but stores them in row order (stable), so the kernel
-  /// sums products in registers with no staging in shared memory and no positions (10 bytes an entry
-  /// instead of 12 in float); the gathers' shared sectors are then L1 hits, not coalesced requests.
-  /// The other builds ignore it.
-  bool row_tiles = false;
 };
 
 /// @brief Partitions A's rows and sorts each partition's entries by column (a copy of A).
 template <class V, class Space>
-colsort_matrix<V, Space> to_colsort(const csr_matrix<V, Space>& A, const colsort_options& o = {});
+colsort_matrix<V, Space> to_colsort(const csr_matrix<V, Space>& A);
 
 /// @brief y = A (+).(x) x over semiring S. Device: asynchronous on the default stream.
 template <class S, class V, class Space>

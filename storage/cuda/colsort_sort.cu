@@ -8,8 +8,8 @@
 //   entry finds its row by a binary search of the row offsets, so a hub row of millions of entries is
 //   spread over as many threads.
 // - The tiles' row order: a block a tile sorts its 2048 (row << 11 | position) keys in registers and
-//   shared memory (distinct keys: the order is the stable one), one read and one write of the tile;
-//   written as positions and rows beside the entries, or applied to the entries (row_tiles).
+//   shared memory (distinct keys: the order is the stable one) and moves the tile's entries into that
+//   order in place: one read and one write of the tile.
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -61,25 +61,6 @@ __device__ void sorted_tile(const colsort_part* __restrict__ parts, const offset
     key[k] = i < n ? (std::uint32_t(lrow[t0 + i]) << tile_bits) | std::uint32_t(i) : ~0u;
   }
   tile_sort(tmp).SortBlockedToStriped(key, 0, tile_bits + row_bits);
-}
-
-// A block a tile: the positions in row order are src, their rows trow.
-__global__ void __launch_bounds__(colsort_threads)
-tile_order_kernel(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
-                  const std::uint16_t* __restrict__ lrow, std::uint16_t* __restrict__ src, std::uint16_t* __restrict__ trow) {
-  __shared__ typename tile_sort::TempStorage tmp;
-  std::uint32_t key[colsort_items];
-  offset_t t0;
-  int n;
-  sorted_tile(parts, tiles, nparts, lrow, tmp, key, t0, n);
-#pragma unroll
-  for (int k = 0; k < colsort_items; ++k) {
-    const int i = k * colsort_threads + int(threadIdx.x);
-    if (i < n) {
-      src[t0 + i] = std::uint16_t(key[k] & ((1u << tile_bits) - 1));
-      trow[t0 + i] = std::uint16_t(key[k] >> tile_bits);
-    }
-  }
 }
 
 // A block a tile: its entries moved into row order, in place (all read before any is written).
@@ -171,14 +152,6 @@ void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, v
       lrow[j] = w[o[j]];
     });
   }
-}
-
-void K::tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
-                   std::uint16_t* src, std::uint16_t* trow) {
-  if (nnz == 0) return;
-  const tile_grid g = tiles_of(parts, nparts);
-  tile_order_kernel<<<g.blocks, colsort_threads>>>(parts, g.starts.data(), nparts, lrow, src, trow);
-  FG_CUDA_CHECK_LAUNCH();
 }
 
 template <class V>

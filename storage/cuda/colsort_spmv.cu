@@ -1,8 +1,8 @@
 // Column-sorted row partitions' SpMV (storage/colsort.hpp): a block a partition, its rows' sums in
-// shared memory. A tile of colsort_tile entries is read in column order (coalesced; neighbouring
-// entries share x's sectors) and its products put in shared memory; then the tile is walked in row
-// order (src, trow) by a segmented block scan, and the last entry of each row's run adds the run's
-// sum to the row: one writer a row a tile, tiles in order, so the sums are the same every run.
+// shared memory. A tile's colsort_tile entries were chosen in column order (their gathers of x share
+// sectors, now hits in L1) and are stored in row order, so a thread multiplies its items where it
+// reads them; a segmented block scan sums each row's run, and the run's last entry adds it to the
+// row: one writer a row a tile, tiles in order, so the sums are the same every run.
 // Replaces storage/device/colsort_spmv_portable.cpp in the CUDA build; reference twin:
 // storage/reference/colsort.cpp.
 #include <cub/block/block_scan.cuh>
@@ -32,60 +32,58 @@ template <class T>
 using colsort_scan = cub::BlockScan<seg<T>, colsort_threads>;
 
 // Blocks an SM the registers must allow: the tile's gathers are latency-bound and need warps in
-// flight (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks). 4 for 4-byte sums (64 registers,
-// y and the tile in 40 KB); 8-byte sums take up to 86 KB of shared memory, so 2 blocks at most, and
-// a cap of 4 only made them spill.
+// flight (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks). 4 for 4-byte sums (64 registers);
+// 8-byte sums take up to 68 KB of shared memory a block, and a cap of 4 only made them spill.
 template <class T>
 inline constexpr int colsort_min_blocks = sizeof(T) > 4 ? 2 : 4;
 
-// RowTiles (colsort_options::row_tiles): the tile's entries are stored in row order, so a thread's
-// items are multiplied where they are read and no products are staged; otherwise they are gathered
-// in column order into shared memory and read back in row order through src and trow.
-template <class Sr, class V, bool RowTiles>
+// The shared memory an SM sets aside (the rest is L1): the tile's gathers share x's sectors through
+// L1, so L1's size matters as much as the warps. Measured on the H100 (bench/NOTES.md, session 31;
+// rmat-24, 8192-row partitions): 4-byte sums 2.63 / 2.20 / 2.05 / 2.17 ms with 196 / 164 / 132 /
+// 100 KB of shared memory (4 / 4 / 3 / 2 blocks), 8-byte sums 6.51 / 3.81 / 3.34 / 4.11 ms with
+// 228 / 196 / 164 / 132 KB (3 / 2 / 2 / 1 blocks). The driver's default, the most blocks, left 28 KB
+// of L1 to 8-byte sums. The hint is a percentage of the most shared memory, rounded up to a size the
+// SM has, so 57% and 71% of the H100's 228 KB are 132 and 164 KB.
+template <class T>
+int colsort_carveout() {
+  return sizeof(T) > 4 ? 71 : 57;
+}
+
+template <class Sr, class V>
 __global__ void __launch_bounds__(colsort_threads, colsort_min_blocks<typename Sr::value_type>)
-colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y,
-               bool stream) {
+colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x, typename Sr::value_type* __restrict__ y) {
   using T = typename Sr::value_type;
   using scan = colsort_scan<T>;
   __shared__ typename scan::TempStorage tmp;
   extern __shared__ unsigned long long smem_words[];  // 8-byte aligned for any T
-  T* prod = reinterpret_cast<T*>(smem_words);
-  T* ys = RowTiles ? prod : prod + colsort_tile;
-  const std::uint16_t* rows = RowTiles ? A.lrow : A.trow;  // each entry's row, in the tile's row order
+  T* ys = reinterpret_cast<T*>(smem_words);
   const colsort_part q = A.parts[blockIdx.x];
   const int t = int(threadIdx.x);
   for (int i = t; i < q.rows; i += colsort_threads) ys[i] = Sr::zero();
+  __syncthreads();  // the rows zeroed before any add
   for (offset_t t0 = q.begin; t0 < q.end; t0 += colsort_tile) {
     const int n = int(q.end - t0 < colsort_tile ? q.end - t0 : colsort_tile);
-    if constexpr (!RowTiles) {
-      for (int i = t; i < n; i += colsort_threads)  // column order: the gathers of neighbours share sectors
-        prod[i] = Sr::mul(matrix_value<V>(A.val, t0 + i, Sr::pattern_value(), stream), __ldg(x + matrix_load(A.col + t0 + i, stream)));
-    }
-    if (!RowTiles || t0 == q.begin) __syncthreads();  // the products staged; the rows zeroed before any add
     seg<T> it[colsort_items];
     int row[colsort_items];
     const int b = t * colsort_items;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k) {
       const int j = b + k;
-      row[k] = j < n ? int(rows[t0 + j]) : -1;
+      row[k] = j < n ? int(A.lrow[t0 + j]) : -1;
       // A thread's 8 entries are consecutive, so a warp's load spans 32 sectors and the next items
       // find them in L1: cached loads here, not evict-first (review).
-      if constexpr (RowTiles)
-        it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), false), __ldg(x + A.col[t0 + j]))
-                        : Sr::zero();
-      else
-        it[k].v = j < n ? prod[A.src[t0 + j]] : Sr::zero();
+      it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), false), __ldg(x + A.col[t0 + j]))
+                      : Sr::zero();
     }
-    const int before = b > 0 && b - 1 < n ? int(rows[t0 + b - 1]) : -2;
+    const int before = b > 0 && b - 1 < n ? int(A.lrow[t0 + b - 1]) : -2;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k) it[k].head = row[k] != (k == 0 ? before : row[k - 1]);
     scan(tmp).InclusiveScan(it, it, seg_add<Sr>());
-    const int after = b + colsort_items < n ? int(rows[t0 + b + colsort_items]) : -3;
+    const int after = b + colsort_items < n ? int(A.lrow[t0 + b + colsort_items]) : -3;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k)
       if (b + k < n && row[k] != (k + 1 < colsort_items ? row[k + 1] : after)) ys[row[k]] = Sr::add(ys[row[k]], it[k].v);
-    __syncthreads();  // the tile's rows are added before the next tile's products overwrite prod
+    __syncthreads();  // the scan's storage is free again for the next tile
   }
   if (q.piece >= 0) {
     if (t == 0) static_cast<T*>(A.carry)[blockIdx.x * (8 / sizeof(T))] = ys[0];
@@ -113,14 +111,14 @@ template <class Sr, class V>
 void colsort_kernels<device_space>::spmv(const colsort_view<V>& A, const typename Sr::value_type* x,
                                          typename Sr::value_type* y) {
   using T = typename Sr::value_type;
-  const bool row_tiles = A.row_tiles;
-  const std::size_t smem = ((row_tiles ? 0 : std::size_t(colsort_tile)) + std::size_t(A.max_rows)) * sizeof(T);
-  auto* kernel = row_tiles ? colsort_kernel<Sr, V, true> : colsort_kernel<Sr, V, false>;
+  const std::size_t smem = std::size_t(A.max_rows) * sizeof(T);
+  auto* kernel = colsort_kernel<Sr, V>;
+  FG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, colsort_carveout<T>()));
   // Past 48 KB with the scan's static storage, the dynamic part needs the opt-in, asked for each call
   // (the setting is the current device's; 44.5-48 KB of dynamic memory alone failed to launch: review).
   if (smem + sizeof(typename colsort_scan<T>::TempStorage) > 48 * 1024)
     FG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  kernel<<<unsigned(A.nparts), colsort_threads, smem>>>(A, x, y, streaming_loads());
+  kernel<<<unsigned(A.nparts), colsort_threads, smem>>>(A, x, y);
   FG_CUDA_CHECK_LAUNCH();
   if (A.nruns > 0) {
     constexpr int threads = 128;

@@ -58,12 +58,8 @@ template <>
 struct colsort_kernels<device_space> {
   FG_COLSORT_KERNELS(device_space)
 #if defined(FG_WITH_CUDA)
-  /// The entries of each colsort_tile-entry tile of a partition in row order (stable): src = their
-  /// positions in the tile, trow = their rows (lrow) (the CUDA kernel's second pass; colsort_sort.cu).
-  static void tile_order(const colsort_part* parts, offset_t nparts, const std::uint16_t* lrow, offset_t nnz,
-                         std::uint16_t* src, std::uint16_t* trow);
-  /// The same order applied to the entries themselves (colsort_options::row_tiles): each tile's
-  /// lrow, col and val permuted in place into row order (stable).
+  /// Each colsort_tile-entry tile of a partition in row order (stable): its lrow, col and val
+  /// permuted in place (the layout the CUDA kernel reads; colsort_sort.cu).
   template <class V>
   static void tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, std::uint16_t* lrow, vertex_t* col,
                            stored_t<V>* val);
