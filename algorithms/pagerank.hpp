@@ -36,7 +36,8 @@ struct pagerank_result {
   int iterations = 0;
   bool converged = false;
   double last_change = 0;  ///< L1 change of the last iteration
-  double seconds = 0;      ///< wall time of the iterations (store already built)
+  double seconds = 0;      ///< wall time after the view: out-weights, first vector, iterations
+  double read_seconds = 0; ///< the SpMVs' device time, summed (in seconds; CUDA events)
   std::string kernel;      ///< the SpMV kernel that ran
   std::string kernel_reason;
   double view_seconds = 0; ///< building the kernel's view (profile, selection, conversion)

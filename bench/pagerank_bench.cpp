@@ -43,7 +43,8 @@ int run_pagerank(const pagerank_bench_options& o) {
     std::string best_k, auto_k;
     // Rounds over all kernels, not all runs of one kernel then the next: a few-ms end-to-end time
     // drifts with the host and clocks, and interleaving spreads that drift over every kernel alike.
-    std::vector<std::vector<double>> t(kernels.size()), tv(kernels.size());  // end to end; its view part
+    // end to end; its view part; its reads' device time
+    std::vector<std::vector<double>> t(kernels.size()), tv(kernels.size()), tr(kernels.size());
     std::vector<pagerank_result> last(kernels.size());
     std::vector<std::string> failed(kernels.size());
     // Each round starts at the next kernel: the first run of a round follows the previous round's
@@ -64,6 +65,7 @@ int run_pagerank(const pagerank_bench_options& o) {
           last[j] = pagerank(At, o);
           t[j].push_back(1e3 * (last[j].view_seconds + last[j].seconds));
           tv[j].push_back(1e3 * last[j].view_seconds);
+          tr[j].push_back(1e3 * last[j].read_seconds);
         } catch (const error& e) {
           failed[j] = e.what();
         }
@@ -79,9 +81,11 @@ int run_pagerank(const pagerank_bench_options& o) {
         return v[v.size() / 2];
       };
       const double ms = median(t[j]);
-      // per iteration: the end-to-end time (views built included) over the iterations
-      fmt::print("  {:<14} {:>9.3f} ms  (views {:>7.3f}, decisions {:.3f} ms)  {:>4} iterations, {:.3f} ms each{}\n", k, ms,
-                 median(tv[j]), 1e3 * last[j].decide_seconds, last[j].iterations, ms / std::max(1, last[j].iterations),
+      // per iteration: the end-to-end time (views built included) over the iterations, and the
+      // reads' share of it (device time): the rest is the views, the out-weights and the updates
+      const int its = std::max(1, last[j].iterations);
+      fmt::print("  {:<14} {:>9.3f} ms  (views {:>7.3f}, decisions {:.3f} ms)  {:>4} iterations, {:.3f} ms each, reads {:.3f}{}\n",
+                 k, ms, median(tv[j]), 1e3 * last[j].decide_seconds, last[j].iterations, ms / its, median(tr[j]) / its,
                  k == "auto" ? "  -> " + last[j].kernel : "");
       if (k == "auto") auto_ms = ms, auto_k = last[j].kernel;
       if (k == "auto") fmt::print("                 {}\n", last[j].kernel_reason);
