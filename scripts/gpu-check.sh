@@ -163,8 +163,9 @@ want trace-spmv && step trace-spmv 300 bash -c 'cuda=$(dirname $(dirname $(comma
   build/cuda/fluxgraph bench spmv --types float --kernels csr_merge,csr_vector,sell $g | tail -6 &&
   python3 bench/trace/gaps.py /tmp/trace-spmv.csv --top 5; done'
 # Issue 22: the locality layer. The renumbered views (dbg_*) and the column-sorted partitions
-# (colsort, and colsort_packed: its packed tiles, built in session 31 for an A/B) beside csr_merge, csr_vector and cuSPARSE on the power-law graphs, with the matrix
-# loads evict-first (default) and cached (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to end on rmat-24.
+# (colsort, and colsort_packed: its packed tiles, built in session 31 for an A/B) beside csr_merge,
+# csr_vector and cuSPARSE on the power-law graphs, with the matrix loads evict-first (default) and
+# cached (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to end on rmat-24.
 loc_set=()
 for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz git_web_ml_git_edges.txt.gz email-Enron.txt.gz; do
   [ -e ".data/$f" ] && loc_set+=(".data/$f")

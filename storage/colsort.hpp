@@ -64,11 +64,11 @@ template <class V>
 struct colsort_view {
   const colsort_part* parts = nullptr;
   const merge_run* runs = nullptr;  ///< long rows: carries [first, first + count) fold into y[row]
-  const vertex_t* col = nullptr;    ///< entries, each partition's sorted by column (stable; CUDA: tiles in row order, packed words in packed tiles)
+  const vertex_t* col = nullptr;    ///< entries by column in each partition (CUDA: see the layout above)
   const stored_t<V>* val = nullptr;
-  const std::uint16_t* lrow = nullptr;  ///< an entry's row within its partition (CUDA: the unpacked tiles', where tile_info says)
+  const std::uint16_t* lrow = nullptr;  ///< rows within the partition (CUDA: unpacked tiles' only)
   void* carry = nullptr;                ///< one 8-byte slot a partition
-  const offset_t* tile0 = nullptr;      ///< CUDA build: each partition's first tile (nparts + 1; none if no partitions)
+  const offset_t* tile0 = nullptr;      ///< CUDA build: each partition's first tile (nparts + 1)
   const std::uint64_t* tile_info = nullptr;  ///< CUDA build: a word a tile (colsort_packed_tile)
   offset_t nparts = 0, nruns = 0;
   vertex_t max_rows = 0;                ///< the most rows of any partition (the kernel's shared memory)

@@ -33,8 +33,9 @@ template <class T>
 using colsort_scan = cub::BlockScan<seg<T>, colsort_threads>;
 
 // Blocks an SM the registers must allow: the tile's gathers are latency-bound and need warps in
-// flight (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks). 4 for 4-byte sums (64 registers);
-// 8-byte sums take up to 68 KB of shared memory a block, and a cap of 4 only made them spill.
+// flight (ptxas gave 72-100 registers unbounded, i.e. 2-3 blocks). 4 for 4-byte sums (64 registers;
+// the carveout below fits 3 blocks of 8192-row partitions, 4 of smaller ones); 8-byte sums take up
+// to 68 KB of shared memory a block, and a cap of 4 only made them spill.
 template <class T>
 inline constexpr int colsort_min_blocks = sizeof(T) > 4 ? 2 : 4;
 
@@ -83,19 +84,11 @@ colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x,
     for (int k = 0; k < colsort_items; ++k) {
       const int j = b + k;
       // A thread's 8 entries are consecutive, so a warp's load spans 32 sectors and the next items
-      // find them in L1: cached loads here, not evict-first (review).
-      vertex_t c = 0;
-      row[k] = -1;
-      if (j < n) {
-        if (packed) {
-          const std::uint32_t e = word[t0 + j];
-          row[k] = int(e >> colsort_col_bits);
-          c = vertex_t(first + (e & ((1u << colsort_col_bits) - 1)));
-        } else {
-          row[k] = int(rows[j]);
-          c = A.col[t0 + j];
-        }
-      }
+      // find them in L1: cached loads here, not evict-first (review). A packed word is loaded once
+      // for its row and its column (the same address, read-only).
+      row[k] = j < n ? row_of(j) : -1;
+      constexpr std::uint32_t offset_mask = (1u << colsort_col_bits) - 1;
+      const vertex_t c = j >= n ? 0 : packed ? vertex_t(first + (word[t0 + j] & offset_mask)) : A.col[t0 + j];
       it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), false), __ldg(x + c)) : Sr::zero();
     }
     const int before = b > 0 && b - 1 < n ? row_of(b - 1) : -2;
