@@ -91,7 +91,7 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
       view.run(gather_all(At, scaled), y);  // every rank's scaled scores, in global ids
     }
     const double base = (d * dangling + (1.0 - d)) / double(n);
-    const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), out_w.data(), nl, d, base);
+    const detail::pagerank_sums s = P::update(y.data(), rank.data(), scaled.data(), nullptr, out_w.data(), nl, d, base);
     double sums[2] = {s.change, s.dangling};
     c.allreduce(sums, 2, comm_op::sum);
     dangling = sums[1];

@@ -238,7 +238,7 @@ void run_one(fluxgraph::ranks& r, const share_edges& given, const std::string& p
   array<double, device_space> rank_v = to_space<device_space>(std::vector<double>(yl.size(), 1.0)), scaled_v(yl.size()),
                               out_v = to_space<device_space>(std::vector<double>(yl.size(), 2.0));
   const double update_ms = median_ms(c, o.runs, [&] {
-    (void)detail::pagerank_kernels<device_space>::update(yl.data(), rank_v.data(), scaled_v.data(), out_v.data(),
+    (void)detail::pagerank_kernels<device_space>::update(yl.data(), rank_v.data(), scaled_v.data(), nullptr, out_v.data(),
                                                          g->local_vertices(), 0.85, 1e-9);
   });
   const double reduce_ms = median_ms(c, o.runs, [&] {

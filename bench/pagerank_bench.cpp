@@ -19,12 +19,13 @@ namespace fg::bench {
 namespace {
 struct pagerank_bench_options {
   int runs = 5;
+  bool double_reads = false;  // pagerank_options::mixed_precision off: the A/B of float x
   std::vector<std::string> graphs, only;
 };
 
-int run_pagerank(const pagerank_bench_options& o) {
-  const int runs = o.runs;
-  const std::vector<std::string>& graphs = o.graphs;
+int run_pagerank(const pagerank_bench_options& opts) {
+  const int runs = opts.runs;
+  const std::vector<std::string>& graphs = opts.graphs;
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   int ok = 0;
   for (const auto& spec : graphs) {
@@ -37,8 +38,8 @@ int run_pagerank(const pagerank_bench_options& o) {
     fmt::print("\n{}: {} vertices, {} edges\n", e.name, e.n, At.nnz());
     std::vector<std::string> kernels;
     for (const auto& k : selectable_kernels())
-      if (o.only.empty() || std::find(o.only.begin(), o.only.end(), k) != o.only.end()) kernels.push_back(k);
-    if (o.only.empty() || std::find(o.only.begin(), o.only.end(), "auto") != o.only.end()) kernels.insert(kernels.begin(), "auto");
+      if (opts.only.empty() || std::find(opts.only.begin(), opts.only.end(), k) != opts.only.end()) kernels.push_back(k);
+    if (opts.only.empty() || std::find(opts.only.begin(), opts.only.end(), "auto") != opts.only.end()) kernels.insert(kernels.begin(), "auto");
     double best = std::numeric_limits<double>::infinity(), auto_ms = 0;
     std::string best_k, auto_k;
     // Rounds over all kernels, not all runs of one kernel then the next: a few-ms end-to-end time
@@ -61,6 +62,7 @@ int run_pagerank(const pagerank_bench_options& o) {
         if (!failed[j].empty()) continue;
         pagerank_options o;
         o.kernel = kernels[j];
+        o.mixed_precision = !opts.double_reads;
         try {
           last[j] = pagerank(At, o);
           t[j].push_back(1e3 * (last[j].view_seconds + last[j].seconds));
@@ -84,8 +86,9 @@ int run_pagerank(const pagerank_bench_options& o) {
       // per iteration: the end-to-end time (views built included) over the iterations, and the
       // reads' share of it (device time): the rest is the views, the out-weights and the updates
       const int its = std::max(1, last[j].iterations);
-      fmt::print("  {:<14} {:>9.3f} ms  (views {:>7.3f}, decisions {:.3f} ms)  {:>4} iterations, {:.3f} ms each, reads {:.3f}{}\n",
+      fmt::print("  {:<14} {:>9.3f} ms  (views {:>7.3f}, decisions {:.3f} ms)  {:>4} iterations, {:.3f} ms each, reads {:.3f}{}{}\n",
                  k, ms, median(tv[j]), 1e3 * last[j].decide_seconds, last[j].iterations, ms / its, median(tr[j]) / its,
+                 last[j].mixed_reads > 0 ? fmt::format(" ({} with float x)", last[j].mixed_reads) : "",
                  k == "auto" ? "  -> " + last[j].kernel : "");
       if (k == "auto") auto_ms = ms, auto_k = last[j].kernel;
       if (k == "auto") fmt::print("                 {}\n", last[j].kernel_reason);
@@ -106,6 +109,7 @@ int run_pagerank(const pagerank_bench_options& o) {
 void add_pagerank(CLI::App& bench, int& status) {
   auto [app, o] = subcommand<pagerank_bench_options>(bench, "pagerank", "PageRank with --kernel auto against every forced kernel, end to end from the packed store", status, run_pagerank);
   app->add_option("--runs", o->runs, "timed runs per kernel (median)")->check(CLI::Range(1, 1000))->capture_default_str();
+  app->add_flag("--double", o->double_reads, "double x in every read (no float x: pagerank_options::mixed_precision off)");
   app->add_option("--kernels", o->only, "only these kernels (auto among them), comma-separated")->delimiter(',');
   app->add_option("GRAPH", o->graphs, matrix_help)->required();
 }

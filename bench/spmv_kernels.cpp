@@ -67,16 +67,12 @@ std::vector<kernel_case<V>> spmv_kernels() {
                                     f->bytes(), fmt::format("{} tiles of {}, {} carry runs", f->tiles, f->tile_items,
                                                             f->runs.size())};
                }});
-  // colsort_packed: the packed tiles under A/B (colsort_options::packed; CUDA build only).
-  for (bool packed : {false, true})
-    k.push_back({packed ? "colsort_packed" : "colsort", [packed](const csr_matrix<V, D>& A) {
-                   auto f = std::make_shared<colsort_matrix<V, D>>(to_colsort(A, colsort_options{packed}));
-                   // rows stored apart (lrow) for this share of the entries: all but the packed tiles'
-                   const double apart = f->nnz() > 0 ? double(f->lrow.size()) / double(f->nnz()) : 0.0;
-                   return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
-                                      f->bytes(), fmt::format("{} partitions of <= {} entries, {} long rows, {:.0f}% unpacked",
-                                                              f->parts.size(), f->entries_cap, f->runs.size(), 100 * apart)};
-                 }});
+  k.push_back({"colsort", [](const csr_matrix<V, D>& A) {
+                 auto f = std::make_shared<colsort_matrix<V, D>>(to_colsort(A));
+                 return prepared<V>{[f](const array<V, D>& x, array<V, D>& y) { spmv<plus_times<V>>(*f, x, y); },
+                                    f->bytes(), fmt::format("{} partitions of <= {} entries, {} long rows", f->parts.size(),
+                                                            f->entries_cap, f->runs.size())};
+               }});
   for (bool dp : {true, false})
     k.push_back({dp ? "suraa_dp" : "suraa_once", [dp](const csr_matrix<V, D>& A) {
                    suraa_options o;

@@ -78,7 +78,11 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
     } else if (kernel == "csr_adaptive") {
       v = owning<V, S>(kernel, to_csr_adaptive(c));
     } else if (kernel == "csr_merge") {
-      v = owning<V, S>(kernel, to_csr_merge(c));
+      auto f = std::make_shared<csr_merge_matrix<V, S>>(to_csr_merge(std::move(c)));
+      v.kernel = kernel;
+      v.bytes = f->bytes();
+      v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
+      v.run_mixed = [f](const array<float, S>& x, array<double, S>& y) { spmv_mixed(*f, x, y); };
     } else if (kernel == "cmrs") {
       v = owning<V, S>(kernel, to_cmrs(c));
     } else if (kernel == "cmrs_modified") {

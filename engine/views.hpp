@@ -25,6 +25,9 @@ struct spmv_view {
   /// (`run` gathers x and scatters y around it). Null for every other view.
   std::shared_ptr<const vertex_order<Space>> order;
   std::function<void(const array<double, Space>&, array<double, Space>&)> run_ordered;
+  /// y = A x with x stored as float and double sums (storage/csr_merge.hpp spmv_mixed): half the
+  /// gather's bytes, for a reader whose tolerance allows x's rounding. Empty where the kernel has none.
+  std::function<void(const array<float, Space>&, array<double, Space>&)> run_mixed;
 };
 
 /// @brief Builds kernel `kernel` (a name of selectable_kernels()) over A. "dcsr" reads A itself, and

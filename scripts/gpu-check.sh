@@ -163,15 +163,15 @@ want trace-spmv && step trace-spmv 300 bash -c 'cuda=$(dirname $(dirname $(comma
   build/cuda/fluxgraph bench spmv --types float --kernels csr_merge,csr_vector,sell $g | tail -6 &&
   python3 bench/trace/gaps.py /tmp/trace-spmv.csv --top 5; done'
 # Issue 22: the locality layer. The renumbered views (dbg_*) and the column-sorted partitions
-# (colsort, and colsort_packed: its packed tiles, built in session 31 for an A/B) beside csr_merge,
-# csr_vector and cuSPARSE on the power-law graphs, with the matrix loads evict-first (default) and
-# cached (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to end on rmat-24.
+# (colsort) beside csr_merge, csr_vector and cuSPARSE on the power-law graphs, with the matrix
+# loads evict-first (default) and cached (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to
+# end on rmat-24.
 loc_set=()
 for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz git_web_ml_git_edges.txt.gz email-Enron.txt.gz; do
   [ -e ".data/$f" ] && loc_set+=(".data/$f")
 done
 loc_set+=(rmat:22 rmat:24)
-loc_kernels=csr_merge,csr_vector,adcsr,dbg_merge,dbg_vector,colsort,colsort_packed
+loc_kernels=csr_merge,csr_vector,adcsr,dbg_merge,dbg_vector,colsort
 want locality && step locality 400 build/cuda/fluxgraph bench spmv --types float,double,pattern --kernels $loc_kernels \
   --json "$out/locality.json" "${loc_set[@]}"
 want locality && step locality-cached 300 env FG_SPMV_CACHED_LOADS=1 build/cuda/fluxgraph bench spmv --types float,double \

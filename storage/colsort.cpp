@@ -18,7 +18,7 @@ offset_t colsort_entries_cap(offset_t nnz) noexcept {
 }
 
 template <class V, class S>
-colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A, [[maybe_unused]] const colsort_options& o) {
+colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A) {
   using K = detail::colsort_kernels<S>;
   static_assert(colsort_rows <= 65536, "rows within a partition are 16-bit");
   colsort_matrix<V, S> m;
@@ -35,11 +35,10 @@ colsort_matrix<V, S> to_colsort(const csr_matrix<V, S>& A, [[maybe_unused]] cons
   K::template sort_entries<V>(A.view(), g.data(), groups, m.col.data(), m.val.data(), m.lrow.data());
   m.carry = array<std::uint64_t, S>(m.parts.size());
 #if defined(FG_WITH_CUDA)
-  // The CUDA kernel reads each tile in row order: the entries of every tile moved there (and packed
-  // where the option allows), each tile's word beside them, the rows of unpacked tiles only.
+  // The CUDA kernel reads each tile in row order: the entries of every tile moved there.
   if constexpr (std::is_same_v<S, device_space>)
-    K::template tile_reorder<V>(m.parts.data(), offset_t(m.parts.size()), A.nnz(), o.packed, m.lrow, m.col.data(),
-                                m.val.data(), m.tile0, m.tile_info);
+    K::template tile_reorder<V>(m.parts.data(), offset_t(m.parts.size()), A.nnz(), m.lrow.data(), m.col.data(),
+                                m.val.data());
 #endif
   return m;
 }
@@ -53,8 +52,8 @@ void spmv(const colsort_matrix<V, S>& A, const array<typename Sr::value_type, S>
 }
 
 #define FG_CONVERT(V)                                                                        \
-  template colsort_matrix<V, host_space> to_colsort(const csr_matrix<V, host_space>&, const colsort_options&);       \
-  template colsort_matrix<V, device_space> to_colsort(const csr_matrix<V, device_space>&, const colsort_options&);
+  template colsort_matrix<V, host_space> to_colsort(const csr_matrix<V, host_space>&);       \
+  template colsort_matrix<V, device_space> to_colsort(const csr_matrix<V, device_space>&);
 FG_FOR_EACH_VALUE(FG_CONVERT)
 #undef FG_CONVERT
 #define FG_SPMV_FORMAT colsort_matrix

@@ -20,9 +20,7 @@
 // CUDA layout: each tile of colsort_tile entries (chosen in column order) is stored in row order,
 // stable (bench/NOTES.md, session 31: level with the column-ordered tile staged through shared memory
 // in float, 5-7% faster in double, 2 bytes an entry less). The tile's x sectors are the same; its
-// entries' products are summed where they are read, with no staging pass. A 64-bit word a tile
-// (tile_info) says where its rows are in lrow, or, with colsort_options::packed, that its entries
-// are packed words of row and column (colsort_col_bits).
+// entries' products are summed where they are read, with no staging pass.
 #pragma once
 #include <cstdint>
 
@@ -34,16 +32,9 @@ namespace fg {
 
 /// Rows a partition holds at most: its y in shared memory, 64 KB for 8-byte sums.
 inline constexpr vertex_t colsort_rows = 8192;
-/// Entries of a CUDA tile (threads x items): chosen in column order, stored in row order.
+/// Entries of a CUDA tile (threads x items): a tile's products in shared memory, then its rows.
 inline constexpr int colsort_threads = 256, colsort_items = 8;
 inline constexpr offset_t colsort_tile = offset_t(colsort_threads) * colsort_items;
-/// CUDA build, colsort_options::packed: a tile whose columns span less than 2^colsort_col_bits
-/// stores an entry's row and column in one word, (row << colsort_col_bits) | (column - the tile's
-/// first column), instead of a 4-byte column and a 2-byte row. Its tile_info is
-/// colsort_packed_tile | first column; any other tile's is where its rows start in lrow.
-inline constexpr int colsort_col_bits = 19;
-inline constexpr std::uint64_t colsort_packed_tile = std::uint64_t(1) << 63;
-static_assert(colsort_rows <= (1 << (32 - colsort_col_bits)), "a packed word holds a partition's rows");
 
 /// Entries a partition takes before it closes: nnz / 512 as a power of two, within [16 K, 256 K]
 /// (about 512 partitions: a few per SM at a time, and still many entries to share the fetches).
@@ -64,12 +55,10 @@ template <class V>
 struct colsort_view {
   const colsort_part* parts = nullptr;
   const merge_run* runs = nullptr;  ///< long rows: carries [first, first + count) fold into y[row]
-  const vertex_t* col = nullptr;    ///< entries by column in each partition (CUDA: see the layout above)
+  const vertex_t* col = nullptr;    ///< entries, each partition's sorted by column (stable; CUDA: tiles in row order)
   const stored_t<V>* val = nullptr;
-  const std::uint16_t* lrow = nullptr;  ///< rows within the partition (CUDA: unpacked tiles' only)
+  const std::uint16_t* lrow = nullptr;  ///< an entry's row within its partition
   void* carry = nullptr;                ///< one 8-byte slot a partition
-  const offset_t* tile0 = nullptr;      ///< CUDA build: each partition's first tile (nparts + 1)
-  const std::uint64_t* tile_info = nullptr;  ///< CUDA build: a word a tile (colsort_packed_tile)
   offset_t nparts = 0, nruns = 0;
   vertex_t max_rows = 0;                ///< the most rows of any partition (the kernel's shared memory)
 };
@@ -84,33 +73,21 @@ struct colsort_matrix {
   array<stored_t<V>, Space> val;
   array<std::uint16_t, Space> lrow;
   mutable array<std::uint64_t, Space> carry;
-  array<offset_t, Space> tile0;          ///< CUDA build: each partition's first tile (nparts + 1; none if no partitions)
-  array<std::uint64_t, Space> tile_info;  ///< CUDA build: a word a tile
   vertex_t max_rows = 0;
 
   offset_t nnz() const noexcept { return offset_t(col.size()); }
   std::size_t bytes() const noexcept {
-    return parts.bytes() + runs.bytes() + col.bytes() + val.bytes() + lrow.bytes() + carry.bytes() + tile0.bytes() +
-           tile_info.bytes();
+    return parts.bytes() + runs.bytes() + col.bytes() + val.bytes() + lrow.bytes() + carry.bytes();
   }
   colsort_view<V> view() const noexcept {
-    return {parts.data(), runs.data(), col.data(), val.data(), lrow.data(), carry.data(), tile0.data(),
-            tile_info.data(), offset_t(parts.size()), offset_t(runs.size()), max_rows};
+    return {parts.data(), runs.data(), col.data(), val.data(), lrow.data(), carry.data(), offset_t(parts.size()),
+            offset_t(runs.size()), max_rows};
   }
-};
-
-struct colsort_options {
-  /// CUDA build, a layout under A/B (bench spmv's colsort_packed; bench/NOTES.md session 31): tiles
-  /// whose columns span < 2^19 store each entry's row and column in one word (colsort_col_bits), 8
-  /// bytes an entry in float instead of 10 (6 -> 4 for a pattern). By simulation 89% of rmat-24's
-  /// entries and 97% of rmat-22's are in such tiles (bench/experiments/tile_spans.cpp). The other
-  /// builds ignore it.
-  bool packed = false;
 };
 
 /// @brief Partitions A's rows and sorts each partition's entries by column (a copy of A).
 template <class V, class Space>
-colsort_matrix<V, Space> to_colsort(const csr_matrix<V, Space>& A, const colsort_options& o = {});
+colsort_matrix<V, Space> to_colsort(const csr_matrix<V, Space>& A);
 
 /// @brief y = A (+).(x) x over semiring S. Device: asynchronous on the default stream.
 template <class S, class V, class Space>

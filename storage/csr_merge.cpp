@@ -3,6 +3,7 @@
 #include "storage/csr_merge.hpp"
 
 #include <type_traits>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/semiring.hpp"
@@ -11,10 +12,11 @@
 namespace fg {
 
 template <class V, class S>
-csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
+csr_merge_matrix<V, S> to_csr_merge(csr_matrix<V, S>&& own) {
   using K = detail::csr_merge_kernels<S>;
   csr_merge_matrix<V, S> m;
-  m.csr = clone_csr<S>(A);
+  m.csr = std::move(own);
+  const csr_matrix<V, S>& A = m.csr;
   m.tile_items = csr_merge_tile_items<V>;
   const offset_t items = offset_t(A.rows) + A.nnz();
   m.tiles = (items + m.tile_items - 1) / m.tile_items;
@@ -39,6 +41,11 @@ csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
   return m;
 }
 
+template <class V, class S>
+csr_merge_matrix<V, S> to_csr_merge(const csr_matrix<V, S>& A) {
+  return to_csr_merge(clone_csr<S>(A));
+}
+
 template <class Sr, class V, class S>
 void spmv(const csr_merge_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
           array<typename Sr::value_type, S>& y) {
@@ -47,9 +54,21 @@ void spmv(const csr_merge_matrix<V, S>& A, const array<typename Sr::value_type, 
   if (A.tiles > 0) detail::csr_merge_kernels<S>::template spmv<Sr>(A.view(), x.data(), y.data());
 }
 
+template <class V, class S>
+void spmv_mixed(const csr_merge_matrix<V, S>& A, const array<float, S>& x, array<double, S>& y) {
+  detail::check_spmv_sizes(x.size(), y.size(), A.csr.rows, A.csr.cols);
+  if (A.tiles > 0) detail::csr_merge_kernels<S>::template spmv<plus_times<double>>(A.view(), x.data(), y.data());
+}
+template void spmv_mixed(const csr_merge_matrix<pattern, host_space>&, const array<float, host_space>&, array<double, host_space>&);
+template void spmv_mixed(const csr_merge_matrix<pattern, device_space>&, const array<float, device_space>&, array<double, device_space>&);
+template void spmv_mixed(const csr_merge_matrix<double, host_space>&, const array<float, host_space>&, array<double, host_space>&);
+template void spmv_mixed(const csr_merge_matrix<double, device_space>&, const array<float, device_space>&, array<double, device_space>&);
+
 #define FG_CONVERT(V)                                                                            \
   template csr_merge_matrix<V, host_space> to_csr_merge(const csr_matrix<V, host_space>&);       \
-  template csr_merge_matrix<V, device_space> to_csr_merge(const csr_matrix<V, device_space>&);
+  template csr_merge_matrix<V, device_space> to_csr_merge(const csr_matrix<V, device_space>&);   \
+  template csr_merge_matrix<V, host_space> to_csr_merge(csr_matrix<V, host_space>&&);            \
+  template csr_merge_matrix<V, device_space> to_csr_merge(csr_matrix<V, device_space>&&);
 FG_FOR_EACH_VALUE(FG_CONVERT)
 #undef FG_CONVERT
 #define FG_SPMV_FORMAT csr_merge_matrix

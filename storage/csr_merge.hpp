@@ -88,11 +88,22 @@ struct csr_merge_matrix {
 /// @brief Copies A and precomputes its merge-path tiles, fix-up runs and carry scratch.
 template <class V, class Space>
 csr_merge_matrix<V, Space> to_csr_merge(const csr_matrix<V, Space>& A);
+/// @brief The same, taking A itself instead of a copy (a view built from a fresh to_csr() copies
+///        the matrix once, not twice: rmat-24's 1 GB of columns).
+template <class V, class Space>
+csr_merge_matrix<V, Space> to_csr_merge(csr_matrix<V, Space>&& A);
 
 /// @brief y = A (+).(x) x over semiring S. Device: two kernels on the default stream, returns
 ///        asynchronously like the other CSR kernels.
 template <class S, class V, class Space>
 void spmv(const csr_merge_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
           array<typename S::value_type, Space>& y);
+
+/// @brief y = A x (plus-times) with double sums of x stored as float: the gather moves half the
+///        bytes. Each x element is rounded once (relative 2^-24), so with non-negative A and x each
+///        y[r] is within 2^-24 y[r] of the double read: for readers whose tolerance is far above
+///        that (PageRank on large graphs). V: pattern or double. Device: asynchronous, like spmv.
+template <class V, class Space>
+void spmv_mixed(const csr_merge_matrix<V, Space>& A, const array<float, Space>& x, array<double, Space>& y);
 
 }  // namespace fg

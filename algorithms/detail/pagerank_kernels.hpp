@@ -25,9 +25,13 @@ struct pagerank_kernels;
   static double init(double* rank, double* scaled, const double* out_w, vertex_t n);             \
   /* rank given (a warm start): scaled = rank / out_w (0 where out_w = 0); returns dangling */  \
   static double resume(const double* rank, double* scaled, const double* out_w, vertex_t n);     \
-  /* rank' = damping * y + base; scaled = rank' / out_w; returns L1 change and dangling mass */  \
-  static pagerank_sums update(const double* y, double* rank, double* scaled, const double* out_w, \
-                              vertex_t n, double damping, double base);
+  /* rank' = damping * y + base; scaled = rank' / out_w, into scaled32 (float) when it is not   \
+     null, else into scaled; returns L1 change and dangling mass */                              \
+  static pagerank_sums update(const double* y, double* rank, double* scaled, float* scaled32,     \
+                              const double* out_w, vertex_t n, double damping, double base);     \
+  /* to[i] = from[i], rounded to float / widened to double (x moving between read precisions) */ \
+  static void to_float(const double* from, float* to, vertex_t n);                               \
+  static void to_double(const float* from, double* to, vertex_t n);
 
 template <>
 struct pagerank_kernels<host_space> {

@@ -11,7 +11,8 @@ namespace fg::detail {
 using P = pagerank_kernels<device_space>;
 
 namespace {
-FG_HD inline void add_to(double* p, double v) {
+template <class T>
+FG_HD inline void add_to(T* p, T v) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(p, v);
 #elif defined(_OPENMP)
@@ -30,12 +31,21 @@ struct add_sums {
 
 template <class V>
 void P::out_weights(const dcsr_view<V>& At, double* out, vertex_t n) {
-  memory::zero_on_device(out, sizeof(double) * std::size_t(n));
-  // Every in-edge scatters into its column's out-weight, entries spread evenly over the threads
-  // (balanced_edges.hpp): with a thread per row, rmat-24's hub rows serialised 10^5+ atomics each
-  // (run 120 on the H100: 15 ms per PageRank iteration where the SpMV took 2.5). Floating-point
-  // atomics make the last bits order-dependent for weighted graphs; pattern counts are exact.
-  for_each_edge(At, nullptr, At.rows, FG_LAMBDA(vertex_t, vertex_t, offset_t j) { add_to(out + At.col[j], value_or<V>(At.val, j, 1.0)); });
+  // Every in-edge adds to its column's out-weight, entries spread evenly over the threads
+  // (balanced_edges.hpp: a packed store flat, any other by chunks; with a thread per row, rmat-24's
+  // hub rows serialised 10^5+ atomics each). A pattern store counts in 32 bits: half the bytes of the
+  // random sectors the atomics land on. Floating-point atomics make the last bits order-dependent
+  // for weighted graphs; pattern counts are exact.
+  if constexpr (is_pattern_v<V>) {
+    array<std::uint32_t, device_space> count(static_cast<std::size_t>(n));
+    memory::zero_on_device(count.data(), sizeof(std::uint32_t) * std::size_t(n));
+    std::uint32_t* c = count.data();
+    for_each_stored_entry(At, FG_LAMBDA(std::int64_t j) { add_to(c + At.col[j], 1u); });
+    parallel_for(n, FG_LAMBDA(std::int64_t u) { out[u] = double(c[u]); });
+  } else {
+    memory::zero_on_device(out, sizeof(double) * std::size_t(n));
+    for_each_stored_entry(At, FG_LAMBDA(std::int64_t j) { add_to(out + At.col[j], double(At.val[j])); });
+  }
 }
 
 double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
@@ -60,8 +70,8 @@ double P::resume(const double* rank, double* scaled, const double* out_w, vertex
       0.0, thrust::plus<double>());
 }
 
-pagerank_sums P::update(const double* y, double* rank, double* scaled, const double* out_w, vertex_t n,
-                        double damping, double base) {
+pagerank_sums P::update(const double* y, double* rank, double* scaled, float* scaled32, const double* out_w,
+                        vertex_t n, double damping, double base) {
   return thrust::transform_reduce(
       policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
       FG_LAMBDA(std::int64_t v) {
@@ -69,11 +79,21 @@ pagerank_sums P::update(const double* y, double* rank, double* scaled, const dou
         pagerank_sums s;
         s.change = r > rank[v] ? r - rank[v] : rank[v] - r;
         rank[v] = r;
-        scaled[v] = out_w[v] > 0 ? r / out_w[v] : 0.0;
+        const double x = out_w[v] > 0 ? r / out_w[v] : 0.0;
+        if (scaled32) scaled32[v] = float(x);
+        else scaled[v] = x;
         s.dangling = out_w[v] == 0 ? r : 0.0;
         return s;
       },
       pagerank_sums{}, add_sums{});
+}
+
+void P::to_float(const double* from, float* to, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t i) { to[i] = float(from[i]); });
+}
+
+void P::to_double(const float* from, double* to, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t i) { to[i] = double(from[i]); });
 }
 
 template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);

@@ -39,17 +39,27 @@ double P::resume(const double* rank, double* scaled, const double* out_w, vertex
   return dangling;
 }
 
-pagerank_sums P::update(const double* y, double* rank, double* scaled, const double* out_w, vertex_t n,
-                        double damping, double base) {
+pagerank_sums P::update(const double* y, double* rank, double* scaled, float* scaled32, const double* out_w,
+                        vertex_t n, double damping, double base) {
   pagerank_sums s;
   for (vertex_t v = 0; v < n; ++v) {
     const double r = damping * y[v] + base;
     s.change += std::fabs(r - rank[v]);
     rank[v] = r;
-    scaled[v] = out_w[v] > 0 ? r / out_w[v] : 0.0;
+    const double x = out_w[v] > 0 ? r / out_w[v] : 0.0;
+    if (scaled32) scaled32[v] = float(x);
+    else scaled[v] = x;
     if (out_w[v] == 0) s.dangling += r;
   }
   return s;
+}
+
+void P::to_float(const double* from, float* to, vertex_t n) {
+  for (vertex_t i = 0; i < n; ++i) to[i] = float(from[i]);
+}
+
+void P::to_double(const float* from, double* to, vertex_t n) {
+  for (vertex_t i = 0; i < n; ++i) to[i] = double(from[i]);
 }
 
 template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);

@@ -9,16 +9,13 @@
 //   spread over as many threads.
 // - The tiles' row order: a block a tile sorts its 2048 (row << 11 | position) keys in registers and
 //   shared memory (distinct keys: the order is the stable one) and moves the tile's entries into that
-//   order in place: one read and one write of the tile. The rows go to a new array, each tile's
-//   after the last's, except a packed tile's (colsort_options::packed: its columns span less than
-//   2^colsort_col_bits), whose rows and columns share one word an entry.
+//   order in place: one read and one write of the tile.
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <thrust/scan.h>
 
 #include <algorithm>
-#include <utility>
 
 #include "core/bits.hpp"
 #include "core/cuda_check.hpp"
@@ -44,24 +41,20 @@ static_assert(colsort_tile == offset_t(1) << tile_bits, "a tile's positions take
 static_assert(colsort_rows <= (1 << (32 - tile_bits)), "(row, position) keys fit 32 bits");
 
 // Tile `tile` of the partitions (tiles[p]: partition p's first tile, nparts + 1 entries): its first
-// entry t0 and its size n (>= 1).
-FG_HD inline void tile_bounds(const colsort_part* parts, const offset_t* tiles, offset_t nparts, offset_t tile, offset_t& t0,
-                              int& n) {
-  const std::int64_t p = last_not_greater(tiles, nparts + 1, tile);
-  t0 = parts[p].begin + (tile - tiles[p]) * colsort_tile;
-  n = int(parts[p].end - t0 < colsort_tile ? parts[p].end - t0 : colsort_tile);
-}
-
-// This block's tile: its bounds, and its entries' (row << tile_bits | position) keys sorted, striped
-// (item k of thread t is rank k * threads + t). Padding's low bits are all ones: above any real key
-// of a partial tile (its positions <= n - 1 <= 2046).
+// entry t0, its size n, and its entries' (row << tile_bits | position) keys sorted, striped (item k
+// of thread t is rank k * threads + t). Padding's low bits are all ones: above any real key of a
+// partial tile (its positions <= n - 1 <= 2046). lrow is not __restrict__: tile_reorder_kernel
+// writes it afterwards (its own tile only, after the reads).
 using tile_sort = cub::BlockRadixSort<std::uint32_t, colsort_threads, colsort_items>;
 __device__ void sorted_tile(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
-                            const std::uint16_t* __restrict__ lrow, typename tile_sort::TempStorage& tmp,
+                            const std::uint16_t* lrow, typename tile_sort::TempStorage& tmp,
                             std::uint32_t (&key)[colsort_items], offset_t& t0, int& n) {
   constexpr int row_bits = 13;  // rows within a partition < colsort_rows
   static_assert(colsort_rows <= (1 << row_bits), "rows within a partition take row_bits bits");
-  tile_bounds(parts, tiles, nparts, blockIdx.x, t0, n);
+  const offset_t tile = blockIdx.x;
+  const std::int64_t p = last_not_greater(tiles, nparts + 1, tile);
+  t0 = parts[p].begin + (tile - tiles[p]) * colsort_tile;
+  n = int(parts[p].end - t0 < colsort_tile ? parts[p].end - t0 : colsort_tile);
 #pragma unroll
   for (int k = 0; k < colsort_items; ++k) {  // blocked: thread t holds positions t * items + k
     const int i = int(threadIdx.x) * colsort_items + k;
@@ -70,22 +63,16 @@ __device__ void sorted_tile(const colsort_part* __restrict__ parts, const offset
   tile_sort(tmp).SortBlockedToStriped(key, 0, tile_bits + row_bits);
 }
 
-// A block a tile: its entries moved into row order, in place (all read before any is written), and
-// their rows written to the tile's room in `rows` (room[tile], room[tile + 1]); a tile with no room is
-// packed: each entry one word of its row and its column's offset from the tile's first column.
+// A block a tile: its entries moved into row order, in place (all read before any is written).
 template <class V>
 __global__ void __launch_bounds__(colsort_threads)
 tile_reorder_kernel(const colsort_part* __restrict__ parts, const offset_t* __restrict__ tiles, offset_t nparts,
-                    const offset_t* __restrict__ room, const std::uint16_t* __restrict__ lrow, vertex_t* col,
-                    stored_t<V>* val, std::uint16_t* __restrict__ rows, std::uint64_t* __restrict__ info) {
+                    std::uint16_t* lrow, vertex_t* col, stored_t<V>* val) {
   __shared__ typename tile_sort::TempStorage tmp;
   std::uint32_t key[colsort_items];
   offset_t t0;
   int n;
   sorted_tile(parts, tiles, nparts, lrow, tmp, key, t0, n);
-  const offset_t at = room[blockIdx.x];
-  const bool packed = room[blockIdx.x + 1] == at;
-  const std::uint32_t first = std::uint32_t(col[t0]);  // the tile's columns are still sorted here
   vertex_t c[colsort_items];
   stored_t<V> v[colsort_items];
 #pragma unroll
@@ -98,22 +85,15 @@ tile_reorder_kernel(const colsort_part* __restrict__ parts, const offset_t* __re
     }
   }
   __syncthreads();
-  std::uint32_t* word = reinterpret_cast<std::uint32_t*>(col);  // a packed tile's words (unsigned: 32 bits used)
 #pragma unroll
   for (int k = 0; k < colsort_items; ++k) {
     const int i = k * colsort_threads + int(threadIdx.x);
     if (i < n) {
-      const std::uint32_t row = key[k] >> tile_bits;
-      if (packed) {
-        word[t0 + i] = (row << colsort_col_bits) | (std::uint32_t(c[k]) - first);
-      } else {
-        col[t0 + i] = c[k];
-        rows[at + i] = std::uint16_t(row);
-      }
+      col[t0 + i] = c[k];
       if constexpr (!is_pattern_v<V>) val[t0 + i] = v[k];
+      lrow[t0 + i] = std::uint16_t(key[k] >> tile_bits);
     }
   }
-  if (threadIdx.x == 0) info[blockIdx.x] = packed ? colsort_packed_tile | first : std::uint64_t(at);
 }
 
 // The tiles of the partitions: each partition's first tile (nparts + 1 entries, the last the total),
@@ -175,42 +155,18 @@ void K::sort_entries(const csr_view<V>& A, const vertex_t* g, offset_t groups, v
 }
 
 template <class V>
-void K::tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, bool pack, array<std::uint16_t, device_space>& lrow,
-                     vertex_t* col, stored_t<V>* val, array<offset_t, device_space>& tile0,
-                     array<std::uint64_t, device_space>& tile_info) {
-  tile_grid g = tiles_of(parts, nparts);
-  tile_info = array<std::uint64_t, device_space>(std::size_t(g.blocks));
-  tile0 = std::move(g.starts);  // the SpMV reads each partition's first tile, even with no entries
+void K::tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, std::uint16_t* lrow, vertex_t* col,
+                     stored_t<V>* val) {
   if (nnz == 0) return;
-  // Each tile's room for its rows: its entries, or none where it will be packed (its columns, still
-  // sorted, span less than 2^colsort_col_bits); then the rooms' offsets.
-  const offset_t ntiles = g.blocks;
-  array<offset_t, device_space> room(std::size_t(ntiles) + 1);
-  offset_t* r = room.data();
-  const offset_t* t = tile0.data();
-  const vertex_t* c = col;
-  parallel_for(ntiles + 1, FG_LAMBDA(std::int64_t tile) {
-    r[tile] = 0;
-    if (tile == ntiles) return;
-    offset_t t0;
-    int n;
-    tile_bounds(parts, t, nparts, tile, t0, n);
-    const bool narrow = std::uint32_t(c[t0 + n - 1]) - std::uint32_t(c[t0]) < (std::uint32_t(1) << colsort_col_bits);
-    r[tile] = pack && narrow ? 0 : n;
-  });
-  thrust::exclusive_scan(policy(), r, r + ntiles + 1, r);
-  array<std::uint16_t, device_space> rows(static_cast<std::size_t>(read_one<device_space>(r + ntiles)));
-  tile_reorder_kernel<V><<<g.blocks, colsort_threads>>>(parts, t, nparts, r, lrow.data(), col, val, rows.data(),
-                                                        tile_info.data());
+  const tile_grid g = tiles_of(parts, nparts);
+  tile_reorder_kernel<V><<<g.blocks, colsort_threads>>>(parts, g.starts.data(), nparts, lrow, col, val);
   FG_CUDA_CHECK_LAUNCH();
-  lrow = std::move(rows);
 }
 
 #define FG_INSTANTIATE(V)                                                                                 \
   template void K::sort_entries<V>(const csr_view<V>&, const vertex_t*, offset_t, vertex_t*, stored_t<V>*, \
                                    std::uint16_t*);                                                        \
-  template void K::tile_reorder<V>(const colsort_part*, offset_t, offset_t, bool, array<std::uint16_t, device_space>&,    \
-                                   vertex_t*, stored_t<V>*, array<offset_t, device_space>&, array<std::uint64_t, device_space>&);
+  template void K::tile_reorder<V>(const colsort_part*, offset_t, offset_t, std::uint16_t*, vertex_t*, stored_t<V>*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -2,8 +2,7 @@
 // shared memory. A tile's colsort_tile entries were chosen in column order (their gathers of x share
 // sectors, now hits in L1) and are stored in row order, so a thread multiplies its items where it
 // reads them; a segmented block scan sums each row's run, and the run's last entry adds it to the
-// row: one writer a row a tile, tiles in order, so the sums are the same every run. A packed tile
-// (colsort_options::packed) holds each entry's row and column in one word.
+// row: one writer a row a tile, tiles in order, so the sums are the same every run.
 // Replaces storage/device/colsort_spmv_portable.cpp in the CUDA build; reference twin:
 // storage/reference/colsort.cpp.
 #include <cub/block/block_scan.cuh>
@@ -63,39 +62,25 @@ colsort_kernel(colsort_view<V> A, const typename Sr::value_type* __restrict__ x,
   const int t = int(threadIdx.x);
   for (int i = t; i < q.rows; i += colsort_threads) ys[i] = Sr::zero();
   __syncthreads();  // the rows zeroed before any add
-  const std::uint32_t* word = reinterpret_cast<const std::uint32_t*>(A.col);
-  const std::uint64_t* info = A.tile_info + A.tile0[blockIdx.x];
-  // The tile's word: packed entries (one word each: the row, the column's offset from `first`), or a
-  // column apiece and the rows from lrow[w]. The same for the whole block: no divergence. The next
-  // tile's is loaded a tile ahead, so its latency does not come before the tile's own loads.
-  std::uint64_t next = q.begin < q.end ? info[0] : 0;
   for (offset_t t0 = q.begin; t0 < q.end; t0 += colsort_tile) {
     const int n = int(q.end - t0 < colsort_tile ? q.end - t0 : colsort_tile);
-    const std::uint64_t w = next;
-    if (t0 + colsort_tile < q.end) next = *++info;
-    const bool packed = (w & colsort_packed_tile) != 0;
-    const std::uint32_t first = std::uint32_t(w);
-    const std::uint16_t* rows = A.lrow + (packed ? 0 : offset_t(w));
-    auto row_of = [&](int j) { return packed ? int(word[t0 + j] >> colsort_col_bits) : int(rows[j]); };
     seg<T> it[colsort_items];
     int row[colsort_items];
     const int b = t * colsort_items;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k) {
       const int j = b + k;
+      row[k] = j < n ? int(A.lrow[t0 + j]) : -1;
       // A thread's 8 entries are consecutive, so a warp's load spans 32 sectors and the next items
-      // find them in L1: cached loads here, not evict-first (review). A packed word is loaded once
-      // for its row and its column (the same address, read-only).
-      row[k] = j < n ? row_of(j) : -1;
-      constexpr std::uint32_t offset_mask = (1u << colsort_col_bits) - 1;
-      const vertex_t c = j >= n ? 0 : packed ? vertex_t(first + (word[t0 + j] & offset_mask)) : A.col[t0 + j];
-      it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), false), __ldg(x + c)) : Sr::zero();
+      // find them in L1: cached loads here, not evict-first (review).
+      it[k].v = j < n ? Sr::mul(matrix_value<V>(A.val, t0 + j, Sr::pattern_value(), false), __ldg(x + A.col[t0 + j]))
+                      : Sr::zero();
     }
-    const int before = b > 0 && b - 1 < n ? row_of(b - 1) : -2;
+    const int before = b > 0 && b - 1 < n ? int(A.lrow[t0 + b - 1]) : -2;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k) it[k].head = row[k] != (k == 0 ? before : row[k - 1]);
     scan(tmp).InclusiveScan(it, it, seg_add<Sr>());
-    const int after = b + colsort_items < n ? row_of(b + colsort_items) : -3;
+    const int after = b + colsort_items < n ? int(A.lrow[t0 + b + colsort_items]) : -3;
 #pragma unroll
     for (int k = 0; k < colsort_items; ++k)
       if (b + k < n && row[k] != (k + 1 < colsort_items ? row[k + 1] : after)) ys[row[k]] = Sr::add(ys[row[k]], it[k].v);

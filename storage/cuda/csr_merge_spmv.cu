@@ -35,10 +35,9 @@ struct merge_shared {
   int warp_key[warps];  ///< ... and its row
 };
 
-template <class Sr, class V>
+template <class Sr, class V, class X>
 __global__ void __launch_bounds__(threads)
-csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict__ x,
-                 typename Sr::value_type* __restrict__ y, bool stream) {
+csr_merge_kernel(csr_merge_view<V> A, const X* __restrict__ x, typename Sr::value_type* __restrict__ y, bool stream) {
   using T = typename Sr::value_type;
   constexpr int ipt = csr_merge_items_per_thread<V>, tile = threads * ipt;
   __shared__ merge_shared<T, tile> s;
@@ -56,7 +55,7 @@ csr_merge_kernel(csr_merge_view<V> A, const typename Sr::value_type* __restrict_
     const int k = tid + i * threads;
     if (k < a_len) row_end[k] = rp32 ? int(rp32[k] - std::uint32_t(c0.nz)) : int(rp[k] - c0.nz);
     if (k < b_len)
-      prod[k] = Sr::mul(matrix_value<V>(A.csr.val, c0.nz + k, Sr::pattern_value(), stream), x[matrix_load(col + k, stream)]);
+      prod[k] = Sr::mul(matrix_value<V>(A.csr.val, c0.nz + k, Sr::pattern_value(), stream), T(x[matrix_load(col + k, stream)]));
   }
   if (tid == 0) row_end[a_len] = b_len;  // the next row end lies past the tile: its nonzeros come first
   __syncthreads();
@@ -151,10 +150,9 @@ csr_merge_fixup(const merge_run* __restrict__ runs, offset_t nruns, const typena
 
 }  // namespace
 
-template <class Sr, class V>
-void csr_merge_kernels<device_space>::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x,
-                                           typename Sr::value_type* y) {
-  csr_merge_kernel<Sr, V><<<unsigned(A.tiles), threads>>>(A, x, y, streaming_loads());
+template <class Sr, class V, class X>
+void csr_merge_kernels<device_space>::spmv(const csr_merge_view<V>& A, const X* x, typename Sr::value_type* y) {
+  csr_merge_kernel<Sr, V, X><<<unsigned(A.tiles), threads>>>(A, x, y, streaming_loads());
   FG_CUDA_CHECK_LAUNCH();
   if (A.nruns == 0) return;  // no row is cut by a tile boundary
   csr_merge_fixup<Sr><<<unsigned((A.nruns + vector_block - 1) / vector_block), vector_block>>>(
@@ -162,9 +160,9 @@ void csr_merge_kernels<device_space>::spmv(const csr_merge_view<V>& A, const typ
   FG_CUDA_CHECK_LAUNCH();
 }
 
-#define FG_INSTANTIATE(Sr, V) \
-  template void csr_merge_kernels<device_space>::spmv<Sr, V>(const csr_merge_view<V>&, const Sr::value_type*, Sr::value_type*);
-FG_FOR_EACH_SPMV(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
+#define FG_CSR_MERGE_INSTANCE(Sr, V, X) \
+  template void csr_merge_kernels<device_space>::spmv<Sr, V, X>(const csr_merge_view<V>&, const X*, Sr::value_type*);
+FG_CSR_MERGE_SPMVS
+#undef FG_CSR_MERGE_INSTANCE
 
 }  // namespace fg::detail

@@ -58,14 +58,11 @@ template <>
 struct colsort_kernels<device_space> {
   FG_COLSORT_KERNELS(device_space)
 #if defined(FG_WITH_CUDA)
-  /// Each colsort_tile-entry tile of a partition in row order (stable): its col and val permuted in
-  /// place, its rows moved to a new lrow, tile after tile (the layout the CUDA kernel reads;
-  /// colsort_sort.cu); with `pack`, a tile of a narrow column span as packed words, its rows in them.
-  /// tile0: each partition's first tile; tile_info: a word a tile (colsort_packed_tile).
+  /// Each colsort_tile-entry tile of a partition in row order (stable): its lrow, col and val
+  /// permuted in place (the layout the CUDA kernel reads; colsort_sort.cu).
   template <class V>
-  static void tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, bool pack,
-                           array<std::uint16_t, device_space>& lrow, vertex_t* col, stored_t<V>* val,
-                           array<offset_t, device_space>& tile0, array<std::uint64_t, device_space>& tile_info);
+  static void tile_reorder(const colsort_part* parts, offset_t nparts, offset_t nnz, std::uint16_t* lrow, vertex_t* col,
+                           stored_t<V>* val);
 #endif
 };
 #undef FG_COLSORT_KERNELS

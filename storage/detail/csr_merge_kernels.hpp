@@ -52,8 +52,9 @@ struct csr_merge_kernels;
                        merge_run* out);                                                             \
   /* out[i] = row_ptr[i + 1] for i < rows, as 32 bits (the caller checks nnz < 2^31) */           \
   static void narrow_row_ends(const offset_t* row_ptr, vertex_t rows, std::uint32_t* out);          \
-  template <class Sr, class V>                                                                      \
-  static void spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y);
+  /* y = A x; X: x's element type, the semiring's or float for double sums (spmv_mixed) */        \
+  template <class Sr, class V, class X>                                                             \
+  static void spmv(const csr_merge_view<V>& A, const X* x, typename Sr::value_type* y);
 
 template <>
 struct csr_merge_kernels<host_space> {
@@ -64,5 +65,13 @@ struct csr_merge_kernels<device_space> {
   FG_CSR_MERGE_KERNELS(device_space)
 };
 #undef FG_CSR_MERGE_KERNELS
+
+// The SpMVs each twin instantiates, by its FG_CSR_MERGE_INSTANCE(Sr, V, X): every semiring with its
+// own x, and double sums of float x (spmv_mixed) for the value types PageRank reads.
+#define FG_CSR_MERGE_OWN_X(Sr, V) FG_CSR_MERGE_INSTANCE(Sr, V, Sr::value_type)
+#define FG_CSR_MERGE_SPMVS                                                  \
+  FG_FOR_EACH_SPMV(FG_CSR_MERGE_OWN_X)                                      \
+  FG_CSR_MERGE_INSTANCE(::fg::plus_times<double>, ::fg::pattern, float)     \
+  FG_CSR_MERGE_INSTANCE(::fg::plus_times<double>, double, float)
 
 }  // namespace fg::detail

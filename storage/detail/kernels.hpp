@@ -162,12 +162,14 @@ inline void check_spmv_sizes(std::size_t x, std::size_t y, vertex_t rows, vertex
 }
 
 /// The semiring sum over entries [begin, end) of a CSR-like row with x, in stored order (the
-/// sequential row loop of the twins and portable kernels).
-template <class Sr, class V>
+/// sequential row loop of the twins and portable kernels). x may be narrower than the sums (X =
+/// float for double sums: spmv_mixed); each element is widened as it is read.
+template <class Sr, class V, class X = typename Sr::value_type>
 FG_HD inline typename Sr::value_type row_sum(const vertex_t* col, const stored_t<V>* val, offset_t begin, offset_t end,
-                                             const typename Sr::value_type* x) {
+                                             const X* x) {
+  using T = typename Sr::value_type;
   auto acc = Sr::zero();
-  for (offset_t j = begin; j < end; ++j) acc = Sr::add(acc, Sr::mul(value_or<V>(val, j, Sr::pattern_value()), x[col[j]]));
+  for (offset_t j = begin; j < end; ++j) acc = Sr::add(acc, Sr::mul(value_or<V>(val, j, Sr::pattern_value()), T(x[col[j]])));
   return acc;
 }
 
@@ -235,6 +237,10 @@ struct kernels;
   template <class V>                                                                               \
   static void compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order,       \
                       offset_t nnz, vertex_t* out_col, stored_t<V>* out_val);                      \
+  /* true when every non-empty row has one segment, starting at row_ptr[r] (row order): the store   \
+     is CSR already, and compact(A, row_ptr, null, ...) is a copy of its first nnz entries */      \
+  template <class V>                                                                               \
+  static bool rows_in_place(const dcsr_view<V>& A, const offset_t* row_ptr);                       \
   /* one segment per row: row order[k] (k when null) at [row_ptr[k], row_ptr[k+1]); sizes too      \
      when set_sizes (CSR -> DCSR): the segment's length, or fill[k+1] - fill[k] when fill is given  \
      (rows with room to spare) */                                                                   \

@@ -10,18 +10,17 @@
 namespace fg::detail {
 using K = csr_merge_kernels<device_space>;
 
-template <class Sr, class V>
-void K::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+template <class Sr, class V, class X>
+void K::spmv(const csr_merge_view<V>& A, const X* x, typename Sr::value_type* y) {
   parallel_for(A.tiles, FG_LAMBDA(std::int64_t t) {
     const csr_view<V>& M = A.csr;
     for (offset_t r = A.coords[t].row; r < A.coords[t + 1].row; ++r)
-      y[r] = row_sum<Sr, V>(M.col, M.val, M.row_ptr[r], M.row_ptr[r + 1], x);
+      y[r] = row_sum<Sr, V, X>(M.col, M.val, M.row_ptr[r], M.row_ptr[r + 1], x);
   });
 }
 
-#define FG_INSTANTIATE(Sr, V) \
-  template void K::spmv<Sr, V>(const csr_merge_view<V>&, const Sr::value_type*, Sr::value_type*);
-FG_FOR_EACH_SPMV(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
+#define FG_CSR_MERGE_INSTANCE(Sr, V, X) template void K::spmv<Sr, V, X>(const csr_merge_view<V>&, const X*, Sr::value_type*);
+FG_CSR_MERGE_SPMVS
+#undef FG_CSR_MERGE_INSTANCE
 
 }  // namespace fg::detail

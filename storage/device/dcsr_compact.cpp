@@ -1,6 +1,7 @@
 // Device twin of storage/reference/dcsr_compact.cpp (King et al. 2016, Algorithm 4): the exclusive
 // scan of row sizes and the segment-table set-ups. The gather itself is in dcsr_compact_portable.cpp
 // (storage/cuda/dcsr_compact.cu in the CUDA build).
+#include <thrust/count.h>
 #include <thrust/scan.h>
 
 #include "storage/detail/kernels.hpp"
@@ -15,6 +16,14 @@ void K::scan_sizes(const vertex_t* sizes, vertex_t rows, offset_t* row_ptr, cons
     row_ptr[k] = k < rows ? sizes[order ? order[k] : k] : 0;
   });
   thrust::exclusive_scan(policy(), row_ptr, row_ptr + rows + 1, row_ptr);
+}
+
+template <class V>
+bool K::rows_in_place(const dcsr_view<V>& A, const offset_t* row_ptr) {
+  return thrust::count_if(policy(), thrust::counting_iterator<std::int64_t>(0),
+                          thrust::counting_iterator<std::int64_t>(A.rows), FG_LAMBDA(std::int64_t r) {
+                            return A.sizes[r] > 0 && (A.nseg[r] != 1 || A.seg[2 * r] != row_ptr[r]);
+                          }) == 0;
 }
 
 void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
@@ -45,5 +54,8 @@ void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
   parallel_for(nnz, FG_LAMBDA(std::int64_t i) { out_row[i] = vertex_t(last_not_greater(row_ptr, n, offset_t(i))); });
 }
 
+#define FG_INSTANTIATE(V) template bool K::rows_in_place<V>(const dcsr_view<V>&, const offset_t*);
+FG_FOR_EACH_VALUE(FG_INSTANTIATE)
+#undef FG_INSTANTIATE
 
 }  // namespace fg::detail

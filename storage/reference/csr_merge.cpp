@@ -30,8 +30,8 @@ void K::narrow_row_ends(const offset_t* rp, vertex_t rows, std::uint32_t* out) {
   for (vertex_t i = 0; i < rows; ++i) out[i] = std::uint32_t(rp[i + 1]);
 }
 
-template <class Sr, class V>
-void K::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typename Sr::value_type* y) {
+template <class Sr, class V, class X>
+void K::spmv(const csr_merge_view<V>& A, const X* x, typename Sr::value_type* y) {
   using T = typename Sr::value_type;
   const auto& M = A.csr;
   array<T, host_space> carry(static_cast<std::size_t>(A.tiles));
@@ -41,7 +41,7 @@ void K::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typen
     T acc = Sr::zero();
     while (r < end.row || j < end.nz) {
       if (r < M.rows && j < M.row_ptr[r + 1]) {  // the merge rule: nonzero j belongs to row r
-        acc = Sr::add(acc, Sr::mul(value_or<V>(M.val, j, Sr::pattern_value()), x[M.col[j]]));
+        acc = Sr::add(acc, Sr::mul(value_or<V>(M.val, j, Sr::pattern_value()), T(x[M.col[j]])));
         ++j;
       } else {
         y[r++] = acc;
@@ -58,9 +58,8 @@ void K::spmv(const csr_merge_view<V>& A, const typename Sr::value_type* x, typen
   }
 }
 
-#define FG_INSTANTIATE(Sr, V) \
-  template void K::spmv<Sr, V>(const csr_merge_view<V>&, const Sr::value_type*, Sr::value_type*);
-FG_FOR_EACH_SPMV(FG_INSTANTIATE)
-#undef FG_INSTANTIATE
+#define FG_CSR_MERGE_INSTANCE(Sr, V, X) template void K::spmv<Sr, V, X>(const csr_merge_view<V>&, const X*, Sr::value_type*);
+FG_CSR_MERGE_SPMVS
+#undef FG_CSR_MERGE_INSTANCE
 
 }  // namespace fg::detail

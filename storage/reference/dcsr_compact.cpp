@@ -30,6 +30,13 @@ void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* 
   }
 }
 
+template <class V>
+bool K::rows_in_place(const dcsr_view<V>& A, const offset_t* row_ptr) {
+  for (vertex_t r = 0; r < A.rows; ++r)
+    if (A.sizes[r] > 0 && (A.nseg[r] != 1 || A.seg[2 * offset_t(r)] != row_ptr[r])) return false;
+  return true;
+}
+
 void K::single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,
                         const offset_t* row_ptr, const vertex_t* order, bool set_sizes, const offset_t* fill) {
   for (vertex_t k = 0; k < rows; ++k) {
@@ -56,8 +63,9 @@ void K::expand_rows(const offset_t* row_ptr, vertex_t rows, vertex_t* out_row) {
     for (offset_t j = row_ptr[r]; j < row_ptr[r + 1]; ++j) out_row[j] = r;
 }
 
-#define FG_INSTANTIATE(V) \
-  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, offset_t, vertex_t*, stored_t<V>*);
+#define FG_INSTANTIATE(V)                                                                                         \
+  template void K::compact<V>(const dcsr_view<V>&, const offset_t*, const vertex_t*, offset_t, vertex_t*, stored_t<V>*); \
+  template bool K::rows_in_place<V>(const dcsr_view<V>&, const offset_t*);
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
 

@@ -1,6 +1,6 @@
 // Column-sorted row partitions against the reference CSR SpMV in both twins for every semiring; the
 // twins' layouts against each other and against an independent check of the partition rules; the
-// CUDA layout's tiles (row order, packed words) against a recomputation; and the shapes that break it: rows longer than a
+// CUDA kernel's tile order against a recomputation; and the shapes that break it: rows longer than a
 // partition (pieces and their fix-up), runs of empty rows, more rows than one partition holds.
 #include <doctest/doctest.h>
 
@@ -59,49 +59,27 @@ void require_layout(const csr_matrix<V, H>& A, const colsort_matrix<V, H>& m) {
 }
 
 #if defined(FG_WITH_CUDA)
-// The CUDA layout: each tile's entries are the column-sorted tile's, stably sorted by row, and the
-// rows of each tile follow the last one's in lrow; with colsort_options::packed, exactly the tiles
-// whose columns span < 2^colsort_col_bits are packed words instead (row, offset from the tile's
-// first column) with no rows in lrow. Decoded here independently of the kernel.
+// The CUDA layout: each tile's entries are the column-sorted tile's, stably sorted by row.
 template <class V>
-void require_row_tiles(const colsort_matrix<V, H>& ref, const colsort_matrix<V, D>& rt, bool pack) {
+void require_row_tiles(const colsort_matrix<V, H>& ref, const colsort_matrix<V, D>& rt) {
   const auto parts = to_vector(ref.parts);
   const auto col = to_vector(ref.col), rcol = to_vector(rt.col);
   const auto val = to_vector(ref.val), rval = to_vector(rt.val);
   const auto lrow = to_vector(ref.lrow), rlrow = to_vector(rt.lrow);
-  const auto tile0 = to_vector(rt.tile0);
-  const auto info = to_vector(rt.tile_info);
   REQUIRE(rcol.size() == col.size());
+  REQUIRE(rlrow.size() == lrow.size());
   REQUIRE(rval.size() == val.size());
-  REQUIRE(tile0.size() == (parts.empty() ? 0 : parts.size() + 1));
-  REQUIRE(info.size() == std::size_t(tile0.empty() ? 0 : tile0.back()));
   bool ok = true;
-  for (std::size_t p = 0; p < parts.size(); ++p)  // ceil(entries / colsort_tile) tiles a partition
-    ok = ok && tile0[p + 1] - tile0[p] == (parts[p].end - parts[p].begin + colsort_tile - 1) / colsort_tile;
-  REQUIRE(ok);
-  std::size_t at = 0;  // where the next unpacked tile's rows start
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    const colsort_part& q = parts[p];
-    std::size_t tile = std::size_t(tile0[p]);
-    for (offset_t t0 = q.begin; ok && t0 < q.end; t0 += colsort_tile, ++tile) {
+  for (const colsort_part& q : parts)
+    for (offset_t t0 = q.begin; ok && t0 < q.end; t0 += colsort_tile) {
       const std::size_t b = std::size_t(t0), n = std::size_t(std::min(colsort_tile, q.end - t0));
-      const std::uint32_t first = std::uint32_t(col[b]);
-      const bool packed = pack && std::uint32_t(col[b + n - 1]) - first < (1u << colsort_col_bits);
-      ok = info[tile] == (packed ? colsort_packed_tile | first : std::uint64_t(at)) && (packed || at + n <= rlrow.size());
       std::vector<std::size_t> order(n);
       for (std::size_t i = 0; i < n; ++i) order[i] = b + i;
       std::stable_sort(order.begin(), order.end(), [&](std::size_t u, std::size_t v) { return lrow[u] < lrow[v]; });
-      for (std::size_t i = 0; ok && i < n; ++i) {
-        const std::uint32_t w = std::uint32_t(rcol[b + i]);
-        const vertex_t c = packed ? vertex_t(first + (w & ((1u << colsort_col_bits) - 1))) : rcol[b + i];
-        const std::uint32_t r = packed ? w >> colsort_col_bits : rlrow[at + i];
-        ok = c == col[order[i]] && r == lrow[order[i]] && (val.empty() || rval[b + i] == val[order[i]]);
-      }
-      if (!packed) at += n;
+      for (std::size_t i = 0; ok && i < n; ++i)
+        ok = rcol[b + i] == col[order[i]] && rlrow[b + i] == lrow[order[i]] && (val.empty() || rval[b + i] == val[order[i]]);
     }
-  }
   REQUIRE(ok);
-  REQUIRE(rlrow.size() == at);
 }
 #endif
 
@@ -133,10 +111,7 @@ void check_matrix(const char* name, const csr_matrix<V, H>& A) {
   REQUIRE(dev.max_rows == ref.max_rows);
   REQUIRE(dev.carry.size() == ref.parts.size());
 #if defined(FG_WITH_CUDA)
-  require_row_tiles(ref, dev, false);  // the reference's entries, each tile in row order
-  const auto packed = to_colsort(test::csr_in<D>(A), colsort_options{true});
-  require_row_tiles(ref, packed, true);
-  require_spmv(A, packed, "device, packed tiles");
+  require_row_tiles(ref, dev);  // the reference's entries, each tile in row order
 #else
   REQUIRE(to_vector(dev.col) == to_vector(ref.col));
   REQUIRE(to_vector(dev.val) == to_vector(ref.val));
@@ -170,48 +145,6 @@ TEST_CASE_TEMPLATE("colsort: long rows cut into pieces, empty runs, more rows th
   // which with the scan's own storage is past the default 48 KB (the opt-in must be asked for)
   check_matrix<V>("4000 rows of one entry", test::csr_from_lengths<V>(std::vector<offset_t>(4000, 1), 4000, 8));
 }
-
-#if defined(FG_WITH_CUDA)
-// `groups` partitions of 8 rows (one 8192-row group each), each with 2048 entries of columns
-// base..base+2047 and 2048 more: `tail` entries spread by `step` from base + 2048 (a tile of span
-// 2047 + tail * step, with the last of those tiles partial when tail < 2048) after them.
-template <class V>
-csr_matrix<V, host_space> narrow_then_wide(int groups, vertex_t tail, vertex_t step) {
-  const vertex_t cols = 2048 + step * tail + 1;
-  std::vector<std::vector<vertex_t>> in(std::size_t(groups) * colsort_rows);
-  for (int g = 0; g < groups; ++g) {
-    auto* r = &in[std::size_t(g) * colsort_rows];
-    for (vertex_t k = 0; k < 2048; ++k) r[k % 8].push_back(k);
-    for (vertex_t k = 0; k < tail; ++k) r[(k * 3) % 8].push_back(2048 + step * k);
-  }
-  for (auto& r : in) std::sort(r.begin(), r.end());
-  return test::csr_from_rows<V>(cols, in);
-}
-
-TEST_CASE_TEMPLATE("colsort packed tiles: narrow tiles packed, wide ones beside them not", V, float, double, pattern) {
-  // one partition: columns 0..2047 (span 2047) and 2048 + 977 k, k < 2048 (span 977 * 2047 > 2^19)
-  const auto A = narrow_then_wide<V>(1, 2048, 977);
-  const auto m = to_colsort(test::csr_in<D>(A), colsort_options{true});
-  REQUIRE(m.parts.size() == 1);
-  CHECK(to_vector(m.tile_info) == std::vector<std::uint64_t>{colsort_packed_tile | 0u, 0u});
-  CHECK(m.lrow.size() == 2048);  // the wide tile's rows only
-  check_matrix<V>("a narrow tile and a wide one", A);
-  // the bound: a second tile of columns 2048 + step k spans step * 2047: 255 -> 521,985 < 2^19
-  // (packed, its first column 2048); 257 -> 526,079 >= 2^19 (not)
-  const auto in = to_colsort(test::csr_in<D>(narrow_then_wide<V>(1, 2048, 255)), colsort_options{true});
-  CHECK(to_vector(in.tile_info)[1] == (colsort_packed_tile | 2048u));
-  const auto out = to_colsort(test::csr_in<D>(narrow_then_wide<V>(1, 2048, 257)), colsort_options{true});
-  CHECK(to_vector(out.tile_info)[1] == 0u);
-  // three partitions, each a packed tile then a partial unpacked one of 700 entries: rows at 0, 700, 1400
-  const auto B = narrow_then_wide<V>(3, 700, 5000);
-  const auto mb = to_colsort(test::csr_in<D>(B), colsort_options{true});
-  REQUIRE(mb.parts.size() == 3);
-  CHECK(to_vector(mb.tile_info) == std::vector<std::uint64_t>{colsort_packed_tile, 0, colsort_packed_tile, 700,
-                                                              colsort_packed_tile, 1400});
-  CHECK(mb.lrow.size() == 2100);
-  check_matrix<V>("three partitions of a packed tile and a partial wide one", B);
-}
-#endif
 
 TEST_CASE("colsort: the partition rules") {
   CHECK(colsort_entries_cap(0) == 16384);

@@ -8,6 +8,7 @@
 
 #include "core/memory.hpp"
 #include "storage/dcsr.hpp"
+#include "storage/detail/kernels.hpp"
 #include "tests/support.hpp"
 
 using namespace fg;
@@ -145,6 +146,48 @@ TEST_CASE_TEMPLATE("device DCSR equals the reference on edge cases", V, float, d
     CHECK(dev.nnz() == 0);
     CHECK(dev.to_csr().row_ptr.size() == 1);
   }
+}
+
+TEST_CASE_TEMPLATE("to_csr copies a store that is CSR already and gathers any other, in both twins", V, double, pattern) {
+  // rows_in_place decides between the two; a wrong "in place" would give the wrong CSR in both twins
+  // alike, so each state is also checked against the edge model.
+  std::mt19937_64 g(21);
+  edges e = uniform(g, 4000, 300, 300);
+  for (std::size_t i = 0; i < e.r.size(); i += 4) e.r[i] = 2 * (e.r[i] / 2);  // some rows empty, some long
+  dcsr_config cfg;
+  cfg.dups = duplicates::collapse;
+  auto ref = dcsr_matrix<V, H>::from_coo(make_coo<V, H>(e.r, e.c, values<V>(e)), 300, 300, cfg);
+  auto dev = dcsr_matrix<V, D>::from_coo(make_coo<V, D>(e.r, e.c, values<V>(e)), 300, 300, cfg);
+  test::edge_model model;
+  for (std::size_t i = 0; i < e.r.size(); ++i) model.add(e.r[i], e.c[i], is_pattern_v<V> ? 1.0 : e.v[i]);
+  auto in_place = [](const auto& A) {
+    using S = typename std::decay_t<decltype(A)>::space;
+    const auto rp = A.to_csr().row_ptr;  // the CSR offsets the store's rows would need to start at
+    return detail::kernels<S>::rows_in_place(A.view(), rp.data());
+  };
+  auto check = [&](bool want) {
+    CHECK(in_place(ref) == want);
+    CHECK(in_place(dev) == want);
+    test::require_identical(ref, dev);
+    test::require_matches(dev, model);
+  };
+  check(true);  // built packed, rows in order
+  const edges more = uniform(g, 200, 300, 300);
+  ref.insert_batch(make_coo<V, H>(more.r, more.c, values<V>(more)));
+  dev.insert_batch(make_coo<V, D>(more.r, more.c, values<V>(more)));
+  for (std::size_t i = 0; i < more.r.size(); ++i) model.add(more.r[i], more.c[i], is_pattern_v<V> ? 1.0 : more.v[i]);
+  check(false);  // rows grew by new segments
+  ref.defragment();
+  dev.defragment();
+  check(true);
+  const edges gone{{e.r[0]}, {e.c[0]}, {0.0}};  // a row shrinks: every later row starts past its place
+  ref.delete_batch(make_coo<V, H>(gone.r, gone.c, values<V>(gone)));
+  dev.delete_batch(make_coo<V, D>(gone.r, gone.c, values<V>(gone)));
+  model.remove(e.r[0], e.c[0]);
+  check(false);
+  ref.defragment(dcsr_layout::size_order);
+  dev.defragment(dcsr_layout::size_order);
+  check(false);  // placed by size bins, not by row
 }
 
 TEST_CASE("a batch that cannot get memory leaves the device store exactly as it was") {

@@ -1,0 +1,191 @@
+// PageRank's vector kernels, device twin against the reference: the out-weights on a packed store
+// (read flat, balanced_edges.hpp's for_each_stored_entry) and on a store grown by batches (read by
+// segments), pattern and weighted; the fused update's sums, into double or float x; and csr_merge's
+// mixed read (float x, double sums) that PageRank takes on large graphs.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "algorithms/detail/pagerank_kernels.hpp"
+#include "algorithms/pagerank.hpp"
+#include "storage/csr_merge.hpp"
+#include "storage/detail/kernels.hpp"
+#include "tests/format_support.hpp"
+#include "tests/support.hpp"
+
+using namespace fg;
+using H = host_space;
+using D = device_space;
+
+namespace {
+test::edges random_edges(std::mt19937_64& g, std::size_t m, vertex_t n) {
+  test::edges e;
+  std::uniform_int_distribution<vertex_t> R(0, n - 1);
+  std::uniform_real_distribution<double> V(0.5, 2.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    // a hub column (vertex 3) and a hub row (vertex 5): the atomics' contention and a long row
+    e.add(i % 7 == 0 ? 5 : R(g), i % 5 == 0 ? 3 : R(g), V(g));
+  }
+  return e;
+}
+
+template <class V>
+void require_same_out_weights(const dcsr_matrix<V, H>& ref, const dcsr_matrix<V, D>& dev) {
+  const vertex_t n = ref.rows();
+  array<double, H> want(static_cast<std::size_t>(n));
+  array<double, D> got(static_cast<std::size_t>(n));
+  detail::pagerank_kernels<H>::out_weights<V>(ref.view(), want.data(), n);
+  detail::pagerank_kernels<D>::out_weights<V>(dev.view(), got.data(), n);
+  const auto w = to_vector(want), g = to_vector(got);
+  double total = 0;
+  for (std::size_t u = 0; u < w.size(); ++u) {
+    CAPTURE(u);
+    total += w[u];
+    if constexpr (is_pattern_v<V>) REQUIRE(g[u] == w[u]);  // counts: exact
+    else REQUIRE(std::fabs(g[u] - w[u]) <= 1e-12 * std::fabs(w[u]));
+  }
+  if constexpr (is_pattern_v<V>) CHECK(total == double(ref.nnz()));
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("pagerank out-weights: device equals the reference, packed and grown by batches", V, double, pattern) {
+  std::mt19937_64 g(5);
+  const vertex_t n = 2000;
+  dcsr_config cfg;
+  cfg.dups = duplicates::collapse;
+  const test::edges e = random_edges(g, 30000, n);
+  auto ref = dcsr_matrix<V, H>::from_coo(make_coo<V, H>(e.r, e.c, test::values<V>(e)), n, n, cfg);
+  auto dev = dcsr_matrix<V, D>::from_coo(make_coo<V, D>(e.r, e.c, test::values<V>(e)), n, n, cfg);
+  REQUIRE(detail::kernels<D>::rows_in_place(dev.view(), dev.to_csr().row_ptr.data()));
+  require_same_out_weights(ref, dev);  // packed: the flat pass
+  for (int b = 0; b < 3; ++b) {
+    const test::edges more = random_edges(g, 3000, n);
+    ref.insert_batch(make_coo<V, H>(more.r, more.c, test::values<V>(more)));
+    dev.insert_batch(make_coo<V, D>(more.r, more.c, test::values<V>(more)));
+  }
+  CHECK_FALSE(detail::kernels<D>::rows_in_place(dev.view(), dev.to_csr().row_ptr.data()));
+  require_same_out_weights(ref, dev);  // rows in several segments: the walk
+  ref.defragment();
+  dev.defragment();
+  require_same_out_weights(ref, dev);
+}
+
+TEST_CASE("pagerank update: device sums and vectors equal the reference") {
+  std::mt19937_64 g(9);
+  const vertex_t n = 100003;
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<double> y(n), rank(n), w(n);
+  for (vertex_t u = 0; u < n; ++u) {
+    y[u] = U(g) / n;
+    rank[u] = U(g) / n;
+    w[u] = u % 11 == 0 ? 0.0 : double(1 + u % 17);  // every 11th vertex dangling
+  }
+  array<double, H> hr = to_space<H>(rank), hs{std::size_t(n)}, hy = to_space<H>(y), hw = to_space<H>(w);
+  array<double, D> dr = to_space<D>(rank), ds{std::size_t(n)}, dy = to_space<D>(y), dw = to_space<D>(w);
+  const auto a = detail::pagerank_kernels<H>::update(hy.data(), hr.data(), hs.data(), nullptr, hw.data(), n, 0.85, 0.15 / n);
+  const auto b = detail::pagerank_kernels<D>::update(dy.data(), dr.data(), ds.data(), nullptr, dw.data(), n, 0.85, 0.15 / n);
+  CHECK(b.change == doctest::Approx(a.change).epsilon(1e-12));
+  CHECK(b.dangling == doctest::Approx(a.dangling).epsilon(1e-12));
+  // The GPU may fuse d * y + base into one rounding (FMA): equal within an ulp or two, not bitwise.
+  auto require_close = [](const std::vector<double>& got, const std::vector<double>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t u = 0; u < got.size(); ++u) {
+      CAPTURE(u);
+      REQUIRE(std::fabs(got[u] - want[u]) <= 1e-15 * std::fabs(want[u]));
+    }
+  };
+  require_close(to_vector(dr), to_vector(hr));
+  require_close(to_vector(ds), to_vector(hs));
+}
+
+TEST_CASE("pagerank update into float x: device equals the reference within float rounding") {
+  std::mt19937_64 g(13);
+  const vertex_t n = 50021;
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<double> y(n), rank(n), w(n);
+  for (vertex_t u = 0; u < n; ++u) {
+    y[u] = U(g) / n;
+    rank[u] = U(g) / n;
+    w[u] = u % 13 == 0 ? 0.0 : double(1 + u % 29);
+  }
+  array<double, H> hr = to_space<H>(rank), hy = to_space<H>(y), hw = to_space<H>(w);
+  array<double, D> dr = to_space<D>(rank), dy = to_space<D>(y), dw = to_space<D>(w);
+  array<float, H> hx{std::size_t(n)};
+  array<float, D> dx{std::size_t(n)};
+  detail::pagerank_kernels<H>::update(hy.data(), hr.data(), nullptr, hx.data(), hw.data(), n, 0.85, 0.15 / n);
+  detail::pagerank_kernels<D>::update(dy.data(), dr.data(), nullptr, dx.data(), dw.data(), n, 0.85, 0.15 / n);
+  const std::vector<float> a = to_vector(hx), b = to_vector(dx);
+  const std::vector<double> r = to_vector(hr);
+  for (vertex_t u = 0; u < n; ++u) {
+    CAPTURE(u);
+    const double want = w[u] > 0 ? r[u] / w[u] : 0.0;  // the double x, rounded once
+    REQUIRE(std::fabs(double(a[u]) - want) <= std::ldexp(want, -24));
+    REQUIRE(std::fabs(double(b[u]) - double(a[u])) <= std::ldexp(std::fabs(double(a[u])), -23));  // FMA: an ulp
+  }
+  // and back: widening is exact
+  array<double, D> back{std::size_t(n)};
+  detail::pagerank_kernels<D>::to_double(dx.data(), back.data(), n);
+  array<float, D> again{std::size_t(n)};
+  detail::pagerank_kernels<D>::to_float(back.data(), again.data(), n);
+  CHECK(to_vector(again) == b);
+}
+
+TEST_CASE_TEMPLATE("csr_merge mixed read: float x, double sums, within 2^-24 of the double read in both twins", V,
+                   double, pattern) {
+  for (test::shape sh : {test::shape::uniform, test::shape::power_law, test::shape::one_huge_row}) {
+    CAPTURE(int(sh));
+    auto c = test::random_csr<V>(31 + std::uint64_t(sh), 20000, 20000, 300000, sh);
+    if constexpr (!is_pattern_v<V>) {  // non-negative weights, as PageRank's
+      auto v = to_vector(c.val);
+      for (auto& x : v) x = std::fabs(x);
+      c.val = to_space<H>(v);
+    }
+    std::mt19937_64 g(3);
+    std::uniform_real_distribution<double> U(0, 1e-4);
+    std::vector<double> x(20000);
+    for (auto& e : x) e = U(g);
+    std::vector<float> x32(x.begin(), x.end());
+    const auto hm = to_csr_merge(c);
+    const auto dm = to_csr_merge(clone_csr<D>(c));
+    array<double, H> y_ref{20000}, y_h{20000};
+    array<double, D> y_d{20000};
+    spmv<plus_times<double>>(hm, to_space<H>(x), y_ref);
+    spmv_mixed(hm, to_space<H>(x32), y_h);
+    spmv_mixed(dm, to_space<D>(x32), y_d);
+    const auto want = to_vector(y_ref), ref32 = to_vector(y_h), got = to_vector(y_d);
+    for (std::size_t r = 0; r < want.size(); ++r) {
+      CAPTURE(r);
+      REQUIRE(std::fabs(ref32[r] - want[r]) <= std::ldexp(want[r], -24) + 1e-14 * want[r]);
+      REQUIRE(std::fabs(got[r] - ref32[r]) <= 1e-12 * ref32[r]);  // the same products, summed in another order
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("pagerank reads float x where the tolerance allows, within the stated bound of double reads", S,
+                   host_space, device_space) {
+  const vertex_t n = 20000;
+  const auto c = test::random_csr<pattern>(77, n, n, 250000, test::shape::power_law);
+  const auto At = dcsr_matrix<pattern, S>::from_csr(clone_csr<S>(c));
+  pagerank_options o;
+  o.kernel = "csr_merge";
+  o.tol = 1e-9;  // tol n = 2e-5 >= 2^-16: mixed reads
+  const pagerank_result mixed = pagerank(At, o);
+  o.mixed_precision = false;
+  const pagerank_result exact = pagerank(At, o);
+  REQUIRE(mixed.converged);
+  REQUIRE(exact.converged);
+  CHECK(mixed.mixed_reads == mixed.iterations);
+  CHECK(exact.mixed_reads == 0);
+  const double d = o.damping, bound = d / (1 - d) * (o.tol * n + std::ldexp(1.0, -24));
+  double l1 = 0, sum = 0;
+  for (std::size_t v = 0; v < mixed.score.size(); ++v) l1 += std::fabs(mixed.score[v] - exact.score[v]), sum += mixed.score[v];
+  CHECK(l1 <= 2 * bound);  // each within the bound of the fixed point
+  CHECK(sum == doctest::Approx(1.0).epsilon(1e-9));
+  o.mixed_precision = true;
+  o.tol = 1e-10;  // tol n = 2e-6: below 2^-16, double reads only
+  CHECK(pagerank(At, o).mixed_reads == 0);
+  o.tol = 1e-9;
+  o.kernel = "dcsr";  // a kernel without a mixed read
+  CHECK(pagerank(At, o).mixed_reads == 0);
+}
