@@ -40,6 +40,7 @@ pagerank_result public_pagerank(fg::pagerank_result&& r, bool warm_started) {
   out.warm_started = warm_started;
   out.seconds = r.seconds;
   out.view_seconds = r.view_seconds;
+  out.mixed_reads = r.mixed_reads;
   out.kernel = std::move(r.kernel);
   out.kernel_reason = std::move(r.kernel_reason);
   return out;
@@ -52,6 +53,7 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   p.tol = o.tol;
   p.max_iter = o.max_iter;
   p.kernel = o.kernel;
+  p.mixed_precision = o.mixed_precision;
   p.progress = o.progress;
   fg::validate(p);
   const bool by_weight = o.weighted && !fg::is_pattern_v<V>;

@@ -35,6 +35,7 @@ fg::stream_options engine_options(const stream_options& o) {
   s.pagerank.tol = o.pagerank.tol;
   s.pagerank.max_iter = o.pagerank.max_iter;
   s.pagerank.kernel = o.pagerank.kernel;
+  s.pagerank.mixed_precision = o.pagerank.mixed_precision;
   s.pagerank.progress = o.pagerank.progress;
   s.closure = o.closure;
   s.apps.bfs_source = o.bfs_source, s.apps.sssp_source = o.sssp_source, s.apps.wcc = o.wcc, s.apps.triangles = o.triangles;

@@ -35,6 +35,7 @@ const std::vector<option_spec> pagerank_options = {
     {"damping", "D", "damping factor (networkx's alpha), default 0.85"},
     {"tol", "T", "stop when the L1 change < T * n (networkx's rule), default 1e-10"},
     {"max-iter", "N", "at most N iterations, default 1000"},
+    {"double-reads", nullptr, "read the scores as double in every SpMV (default: as float where tol n >= 2^-16)"},
     {"top", "K", "print the K highest scores (default 10 without --out)"},
     {"out", "FILE", "write 'id score' lines for every vertex"},
 };

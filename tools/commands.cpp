@@ -49,6 +49,7 @@ fluxgraph::pagerank_options pagerank_opts(const options& o) {
   p.tol = o.number("tol", 1e-10, 1e-300, 1.0);
   p.max_iter = int(o.integer("max-iter", 1000, 1, 100000000));
   p.kernel = o.get("kernel", "auto");
+  p.mixed_precision = !o.has("double-reads");
   if (isatty(STDERR_FILENO))  // progress only for a person watching, never into logs
     p.progress = [](int it, double change) { fmt::print(stderr, "\riteration {:5d}  L1 change {:.3e}", it, change); };
   return p;
@@ -87,7 +88,8 @@ void print_top(const std::vector<std::int64_t>& id, const std::vector<double>& s
 void report(const options& o, const std::vector<std::int64_t>& id, const fluxgraph::pagerank_result& r,
             const fluxgraph::pagerank_options& p) {
   if (p.progress) fmt::print(stderr, "\n");
-  fmt::print("kernel: {} ({}; view built in {:.4f} s)\n", r.kernel, r.kernel_reason, r.view_seconds);
+  fmt::print("kernel: {} ({}; view built in {:.4f} s{})\n", r.kernel, r.kernel_reason, r.view_seconds,
+             r.mixed_reads > 0 ? fmt::format("; {} reads of float scores", r.mixed_reads) : "");
   fmt::print("pagerank: {} iterations, {} (L1 change {:.3e}, tolerance {:.3e}), {:.4f} s\n", r.iterations,
              r.converged ? "converged" : "NOT converged", r.last_change, p.tol * double(r.score.size()), r.seconds);
   if (o.values.count("out")) {

@@ -87,6 +87,10 @@ struct pagerank_options {
   bool weighted = true;   ///< on a weighted graph, edges count by their weight (networkx's default)
   bool warm = true;       ///< start from the last result's scores (new vertices at 1/n)
   std::string kernel = "auto";  ///< the SpMV kernel: the engine's cost model picks, or a name
+  /// Reads the scores as float (double sums) where the kernel can and tol n >= 2^-16: each read
+  /// within 2^-24 of the double one, 1/256 of the stopping threshold at most; half the bytes of the
+  /// gather on large graphs. false: double reads only.
+  bool mixed_precision = true;
   /// Called after every iteration with (iteration, L1 change), e.g. for a progress line.
   std::function<void(int, double)> progress;
 };
@@ -99,6 +103,7 @@ struct pagerank_result {
   bool warm_started = false;
   double seconds = 0;         ///< the iterations
   double view_seconds = 0;    ///< building the kernel's view of the store (profile, selection, conversion)
+  int mixed_reads = 0;        ///< reads of float scores (pagerank_options::mixed_precision)
   std::string kernel, kernel_reason;
 };
 

@@ -221,10 +221,12 @@ class Graph:
 
     # --- algorithms -----------------------------------------------------------------------------
     def pagerank(self, alpha=0.85, tol=1e-10, max_iter=1000, warm=True, weighted=True, kernel="auto",
-                 array="numpy"):
+                 array="numpy", mixed_precision=True):
         """PageRank scores by vertex (networkx.pagerank semantics: stop when the L1 change < n tol).
         warm: start from the last call's scores, so after a small batch fewer iterations are needed.
         weighted: a weighted graph's edges count by weight. array='cupy' returns a CuPy array.
+        mixed_precision: read the scores as float (double sums) where tol n >= 2^-16, each read
+        within 2^-24 of a double one; False: double reads only.
         Graph.pagerank_info holds iterations, convergence, time and the SpMV kernel."""
         if not 0 <= alpha < 1:
             raise ValueError(f"alpha must be in [0, 1), got {alpha}")
@@ -233,7 +235,7 @@ class Graph:
         if array not in ("numpy", "cupy"):
             raise ValueError(f"array must be 'numpy' or 'cupy', got {array!r}")
         scores, self.pagerank_info = self._g.pagerank(float(alpha), float(tol), _count(max_iter, "max_iter"),
-                                                      bool(weighted), bool(warm), kernel)
+                                                      bool(weighted), bool(warm), kernel, bool(mixed_precision))
         if array == "cupy":
             import cupy
 

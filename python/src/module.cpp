@@ -155,9 +155,10 @@ PYBIND11_MODULE(_fluxgraph, m) {
                on_device ? fluxgraph::memory::device : fluxgraph::memory::host);
       })
       .def("pagerank", [](graph& g, double damping, double tol, int max_iter, bool weighted, bool warm,
-                          const std::string& kernel) {
+                          const std::string& kernel, bool mixed) {
         fluxgraph::pagerank_options o;
         o.damping = damping, o.tol = tol, o.max_iter = max_iter, o.weighted = weighted, o.warm = warm, o.kernel = kernel;
+        o.mixed_precision = mixed;
         fluxgraph::pagerank_result r;
         {
           py::gil_scoped_release release;
@@ -171,6 +172,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
         info["seconds"] = r.seconds;
         info["kernel"] = r.kernel;
         info["kernel_reason"] = r.kernel_reason;
+        info["mixed_reads"] = r.mixed_reads;
         return py::make_tuple(owned(std::move(r.score)), info);
       })
       .def("closure", [](const graph& g) {

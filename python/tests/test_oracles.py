@@ -55,6 +55,23 @@ def test_weighted_pagerank_equals_networkx(device):
     assert np.abs(g.pagerank(tol=1e-12, weighted=False) - np.array([unweighted[v] for v in range(500)])).sum() < 1e-8 * 500
 
 
+def test_pagerank_float_reads_within_their_bound(device):
+    # wiki-Vote at tol 1e-8: tol n = 7.1e-5 >= 2^-16, so csr_merge reads the scores as float
+    path = data("pagerank", "graphs", "wiki-Vote.txt.gz")
+    g = fluxgraph.read(path, device=device)
+    src, dst = file_edges(path)
+    n = g.num_vertices
+    ref = nx.pagerank(nx_graph(src, dst, n), alpha=0.85, tol=1e-12, max_iter=1000)
+    ref = np.array([ref[v] for v in range(n)])
+    bound = 0.85 / 0.15 * (1e-8 * n + 2.0**-24)
+    mixed = g.pagerank(tol=1e-8, kernel="csr_merge", warm=False)
+    assert g.pagerank_info["mixed_reads"] == g.pagerank_info["iterations"] > 0
+    assert np.abs(mixed - ref).sum() <= bound
+    exact = g.pagerank(tol=1e-8, kernel="csr_merge", warm=False, mixed_precision=False)
+    assert g.pagerank_info["mixed_reads"] == 0
+    assert np.abs(exact - ref).sum() <= bound
+
+
 @pytest.mark.parametrize("name", ["OL.cedge.data_7035.txt.gz", "go_cc_parents.txt.gz"])
 def test_closure_equals_networkx(name, device):
     path = data("closure", name)

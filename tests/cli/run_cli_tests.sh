@@ -405,6 +405,21 @@ for g in "$DATA"/pagerank/graphs/*; do
     fi
   done
 done
+# Float reads of the scores (pagerank_options::mixed_precision): on by default where tol n >= 2^-16
+# (wiki-Vote at --tol 1e-8: 7.1e-5) on a kernel that has them, off with --double-reads; both within
+# their bound of networkx, d/(1-d) (tol n + 2^-24) = 4.0e-4.
+for extra in "" "--double-reads"; do
+  what="pagerank wiki-Vote --kernel csr_merge --tol 1e-8${extra:+ $extra}"
+  out="$TMP/mixed${extra:+-double}.out"
+  # shellcheck disable=SC2086 # $extra is zero or one word
+  run pagerank "$DATA/pagerank/graphs/wiki-Vote.txt.gz" --kernel csr_merge --tol 1e-8 $extra --out "$out"
+  said=no
+  [[ $OUT_TEXT == *"reads of float scores"* ]] && said=yes
+  if [ -z "$extra" ] && [ $said = no ]; then fail "$what" "no float reads reported: ${OUT_TEXT:0:300}"
+  elif [ -n "$extra" ] && [ $said = yes ]; then fail "$what" "float reads despite --double-reads: ${OUT_TEXT:0:300}"
+  else L1_TOL=4.1e-4 scores_check "$what" "$out" "$DATA/pagerank/expected/wiki-Vote.pr" networkx
+  fi
+done
 # Many small batches (the store grows, fragments and compacts on its way) give the same result, and
 # so does --delete-fraction 0 (plain streaming).
 for spec in karate.mtx:5 west0067.mtx:13 hartford_drug.edgelist:17; do
