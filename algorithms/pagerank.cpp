@@ -91,8 +91,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
       res.kernel = early.kernel;
       res.kernel_reason = "pays for itself within the first " + std::to_string(probe) + " reads: " + early.reason;
     }
-  }
-  if (!deferred) {  // a forced kernel still gets the model's view of it in the reason
+  } else {  // a forced kernel still gets the model's view of it in the reason
     const selection sel = select_kernel(model, prof, reads, opt.kernel);
     res.kernel = sel.kernel;
     res.kernel_reason = sel.reason;

@@ -59,10 +59,9 @@ void spmv_mixed(const csr_merge_matrix<V, S>& A, const array<float, S>& x, array
   detail::check_spmv_sizes(x.size(), y.size(), A.csr.rows, A.csr.cols);
   if (A.tiles > 0) detail::csr_merge_kernels<S>::template spmv<plus_times<double>>(A.view(), x.data(), y.data());
 }
-template void spmv_mixed(const csr_merge_matrix<pattern, host_space>&, const array<float, host_space>&, array<double, host_space>&);
-template void spmv_mixed(const csr_merge_matrix<pattern, device_space>&, const array<float, device_space>&, array<double, device_space>&);
-template void spmv_mixed(const csr_merge_matrix<double, host_space>&, const array<float, host_space>&, array<double, host_space>&);
-template void spmv_mixed(const csr_merge_matrix<double, device_space>&, const array<float, device_space>&, array<double, device_space>&);
+#define FG_MIXED(V, S) template void spmv_mixed(const csr_merge_matrix<V, S>&, const array<float, S>&, array<double, S>&);
+FG_MIXED(pattern, host_space) FG_MIXED(pattern, device_space) FG_MIXED(double, host_space) FG_MIXED(double, device_space)
+#undef FG_MIXED
 
 #define FG_CONVERT(V)                                                                            \
   template csr_merge_matrix<V, host_space> to_csr_merge(const csr_matrix<V, host_space>&);       \

@@ -51,7 +51,7 @@ dcsr_view<V> dcsr_matrix<V, S>::view() const noexcept {
   return {rows_, cols_, cfg_.max_segments, 2 * offset_t(row_cap_), self->sizes_.data(),
           self->nseg_.data(), self->seg_.data(), self->col_.data(),
           is_pattern_v<V> ? nullptr : self->val_.data(), rows_ > 0 ? double(nnz_) / rows_ : 0.0,
-          max_nseg_ <= 1};
+          max_nseg_ <= 1, alloc_ptr_ == nnz_ ? nnz_ : -1};
 }
 
 template <class V, class S>

@@ -124,6 +124,10 @@ struct dcsr_view {
   stored_t<V>* val = nullptr;  ///< null for pattern
   double mean_row = 0;         ///< nnz / rows, for kernels that pick a vector width
   bool single_segment = false; ///< no row has more than one segment (kernels may read it as CSR)
+  /// nnz when positions [0, nnz) hold exactly the stored entries (the allocation pointer is nnz: no
+  /// slack, no abandoned segment), in some row order; else -1. A pass over every entry that needs
+  /// no row can then run flat.
+  offset_t dense = -1;
 
   /// Physical position of the p-th entry of row r (p < capacity of its segments).
   FG_HD offset_t locate(vertex_t r, offset_t p) const {

@@ -9,7 +9,6 @@
 
 #include "algorithms/detail/app_kernels.hpp"
 #include "algorithms/detail/edge_chunk.hpp"
-#include "storage/detail/kernels.hpp"
 #include "storage/device/policy.hpp"
 #if defined(FG_WITH_CUDA)
 #include "algorithms/cuda/frontier_edges.cuh"
@@ -69,22 +68,14 @@ void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, 
 #endif
 }
 
-/// f(j) for every stored entry j of g, in no order. A store that is CSR already (packed, rows in
-/// order: kernels::rows_in_place) is one flat pass over [0, nnz), a thread an entry; any other walks
-/// its rows' segments (for_each_edge). On the GPU the walk's search a chunk was the cost: PageRank's
-/// out-weights on rmat-24 took 8 ms, three SpMVs (session 32's trace).
+/// f(j) for every stored entry j of g, in no order. A dense store (dcsr_view::dense: no slack) is
+/// one flat pass over [0, nnz), a thread an entry; any other walks its rows' segments
+/// (for_each_edge). On the GPU the walk's search a chunk was the cost: PageRank's out-weights on
+/// rmat-24 took 8 ms, three SpMVs (session 32's trace).
 template <class V, class F>
 void for_each_stored_entry(const dcsr_view<V>& g, F f) {
-  if (g.rows <= 0) return;
-  array<offset_t, device_space> row_ptr(std::size_t(g.rows) + 1);
-  kernels<device_space>::scan_sizes(g.sizes, g.rows, row_ptr.data(), nullptr);
-  if (kernels<device_space>::rows_in_place(g, row_ptr.data())) {
-    offset_t nnz = 0;
-    memory::copy_to_host(&nnz, row_ptr.data() + g.rows, sizeof nnz);
-    parallel_for(nnz, f);
-  } else {
-    for_each_edge(g, nullptr, g.rows, FG_LAMBDA(vertex_t, vertex_t, offset_t j) { f(std::int64_t(j)); });
-  }
+  if (g.dense >= 0) parallel_for(g.dense, f);
+  else for_each_edge(g, nullptr, g.rows, FG_LAMBDA(vertex_t, vertex_t, offset_t j) { f(std::int64_t(j)); });
 }
 
 }  // namespace fg::detail

@@ -33,6 +33,9 @@ FG_HD inline void add_row(row_moments& m, offset_t len) {
 // summed in one thread first leaves the reduction 1/64 of the combines.
 constexpr std::int64_t rows_per_item = 64;
 FG_HD inline std::int64_t items(std::int64_t rows) { return (rows + rows_per_item - 1) / rows_per_item; }
+FG_HD inline std::int64_t item_end(std::int64_t i, std::int64_t rows) {
+  return (i + 1) * rows_per_item < rows ? (i + 1) * rows_per_item : rows;
+}
 }  // namespace
 
 row_moments P::csr_rows(const offset_t* rp, vertex_t rows) {
@@ -40,8 +43,7 @@ row_moments P::csr_rows(const offset_t* rp, vertex_t rows) {
       policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(items(rows)),
       FG_LAMBDA(std::int64_t i) {
         row_moments m;
-        const std::int64_t end = (i + 1) * rows_per_item < rows ? (i + 1) * rows_per_item : rows;
-        for (std::int64_t r = i * rows_per_item; r < end; ++r) add_row(m, rp[r + 1] - rp[r]);
+        for (std::int64_t r = i * rows_per_item; r < item_end(i, rows); ++r) add_row(m, rp[r + 1] - rp[r]);
         return m;
       },
       row_moments{}, combine_moments{});
@@ -53,8 +55,7 @@ row_moments P::dcsr_rows(const dcsr_view<V>& A) {
       policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(items(A.rows)),
       FG_LAMBDA(std::int64_t i) {
         row_moments m;
-        const std::int64_t end = (i + 1) * rows_per_item < A.rows ? (i + 1) * rows_per_item : A.rows;
-        for (std::int64_t r = i * rows_per_item; r < end; ++r) {
+        for (std::int64_t r = i * rows_per_item; r < item_end(i, A.rows); ++r) {
           add_row(m, A.sizes[r]);
           m.segments += A.nseg[r];
           m.capacity += A.capacity(vertex_t(r));

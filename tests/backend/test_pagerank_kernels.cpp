@@ -1,7 +1,7 @@
 // PageRank's vector kernels, device twin against the reference: the out-weights on a packed store
-// (read flat, balanced_edges.hpp's for_each_stored_entry) and on a store grown by batches (read by
-// segments), pattern and weighted; the fused update's sums, into double or float x; and csr_merge's
-// mixed read (float x, double sums) that PageRank takes on large graphs.
+// and on a size-ordered one (read flat: balanced_edges.hpp's for_each_stored_entry) and on a store
+// grown by batches (read by segments), pattern and weighted; the fused update's sums, into double or
+// float x; and csr_merge's mixed read (float x, double sums) that PageRank takes on large graphs.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,7 +10,6 @@
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "algorithms/pagerank.hpp"
 #include "storage/csr_merge.hpp"
-#include "storage/detail/kernels.hpp"
 #include "tests/format_support.hpp"
 #include "tests/support.hpp"
 
@@ -47,6 +46,21 @@ void require_same_out_weights(const dcsr_matrix<V, H>& ref, const dcsr_matrix<V,
   }
   if constexpr (is_pattern_v<V>) CHECK(total == double(ref.nnz()));
 }
+
+/// An update's inputs: y and the old ranks random in [0, 1/n), out-weights 1 + u mod `weights`, and
+/// every `dangling`-th vertex without out-edges.
+struct update_inputs {
+  std::vector<double> y, rank, w;
+  update_inputs(std::uint64_t seed, vertex_t n, vertex_t dangling, vertex_t weights) : y(n), rank(n), w(n) {
+    std::mt19937_64 g(seed);
+    std::uniform_real_distribution<double> U(0, 1);
+    for (vertex_t u = 0; u < n; ++u) {
+      y[u] = U(g) / n;
+      rank[u] = U(g) / n;
+      w[u] = u % dangling == 0 ? 0.0 : double(1 + u % weights);
+    }
+  }
+};
 }  // namespace
 
 TEST_CASE_TEMPLATE("pagerank out-weights: device equals the reference, packed and grown by batches", V, double, pattern) {
@@ -57,30 +71,25 @@ TEST_CASE_TEMPLATE("pagerank out-weights: device equals the reference, packed an
   const test::edges e = random_edges(g, 30000, n);
   auto ref = dcsr_matrix<V, H>::from_coo(make_coo<V, H>(e.r, e.c, test::values<V>(e)), n, n, cfg);
   auto dev = dcsr_matrix<V, D>::from_coo(make_coo<V, D>(e.r, e.c, test::values<V>(e)), n, n, cfg);
-  REQUIRE(detail::kernels<D>::rows_in_place(dev.view(), dev.to_csr().row_ptr.data()));
+  REQUIRE(dev.view().dense == dev.nnz());
   require_same_out_weights(ref, dev);  // packed: the flat pass
   for (int b = 0; b < 3; ++b) {
     const test::edges more = random_edges(g, 3000, n);
     ref.insert_batch(make_coo<V, H>(more.r, more.c, test::values<V>(more)));
     dev.insert_batch(make_coo<V, D>(more.r, more.c, test::values<V>(more)));
   }
-  CHECK_FALSE(detail::kernels<D>::rows_in_place(dev.view(), dev.to_csr().row_ptr.data()));
-  require_same_out_weights(ref, dev);  // rows in several segments: the walk
-  ref.defragment();
-  dev.defragment();
-  require_same_out_weights(ref, dev);
+  REQUIRE(dev.view().dense == -1);
+  require_same_out_weights(ref, dev);  // rows in several segments, with slack: the walk
+  ref.defragment(dcsr_layout::size_order);
+  dev.defragment(dcsr_layout::size_order);
+  REQUIRE(dev.view().dense == dev.nnz());
+  require_same_out_weights(ref, dev);  // dense, rows out of order: the flat pass still
 }
 
 TEST_CASE("pagerank update: device sums and vectors equal the reference") {
-  std::mt19937_64 g(9);
   const vertex_t n = 100003;
-  std::uniform_real_distribution<double> U(0, 1);
-  std::vector<double> y(n), rank(n), w(n);
-  for (vertex_t u = 0; u < n; ++u) {
-    y[u] = U(g) / n;
-    rank[u] = U(g) / n;
-    w[u] = u % 11 == 0 ? 0.0 : double(1 + u % 17);  // every 11th vertex dangling
-  }
+  const update_inputs in(9, n, 11, 17);
+  const auto &y = in.y, &rank = in.rank, &w = in.w;
   array<double, H> hr = to_space<H>(rank), hs{std::size_t(n)}, hy = to_space<H>(y), hw = to_space<H>(w);
   array<double, D> dr = to_space<D>(rank), ds{std::size_t(n)}, dy = to_space<D>(y), dw = to_space<D>(w);
   const auto a = detail::pagerank_kernels<H>::update(hy.data(), hr.data(), hs.data(), nullptr, hw.data(), n, 0.85, 0.15 / n);
@@ -100,15 +109,9 @@ TEST_CASE("pagerank update: device sums and vectors equal the reference") {
 }
 
 TEST_CASE("pagerank update into float x: device equals the reference within float rounding") {
-  std::mt19937_64 g(13);
   const vertex_t n = 50021;
-  std::uniform_real_distribution<double> U(0, 1);
-  std::vector<double> y(n), rank(n), w(n);
-  for (vertex_t u = 0; u < n; ++u) {
-    y[u] = U(g) / n;
-    rank[u] = U(g) / n;
-    w[u] = u % 13 == 0 ? 0.0 : double(1 + u % 29);
-  }
+  const update_inputs in(13, n, 13, 29);
+  const auto &y = in.y, &rank = in.rank, &w = in.w;
   array<double, H> hr = to_space<H>(rank), hy = to_space<H>(y), hw = to_space<H>(w);
   array<double, D> dr = to_space<D>(rank), dy = to_space<D>(y), dw = to_space<D>(w);
   array<float, H> hx{std::size_t(n)};
