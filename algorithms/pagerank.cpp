@@ -50,6 +50,13 @@ std::vector<double> warm_start(const std::vector<double>& given, vertex_t n) {
 }
 }  // namespace
 
+void best_first(std::vector<std::pair<vertex_t, double>>& s, std::size_t k) {
+  std::sort(s.begin(), s.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::size_t keep = std::min(k, s.size());
+  while (keep > 0 && keep < s.size() && s[keep].second == s[keep - 1].second) ++keep;
+  s.resize(keep);
+}
+
 double pagerank_expected_reads(const pagerank_options& opt, vertex_t n) {
   const double prior = opt.damping > 0 ? std::ceil(std::log(opt.tol * n / 2) / std::log(opt.damping)) : 1.0;
   return std::clamp(prior, 1.0, double(opt.max_iter));
@@ -276,24 +283,8 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   return res;
 }
 
-incremental_pagerank::incremental_pagerank(pagerank_options opt) : opt_(std::move(opt)) {
-  validate(opt_);
-  opt_.initial.clear();
-}
-
-template <class V, class S>
-const pagerank_result& incremental_pagerank::update(const dcsr_matrix<V, S>& At) {
-  opt_.initial = std::move(last_.score);  // empty the first time and after reset(): a cold start
-  last_ = pagerank(At, opt_);
-  opt_.initial.clear();
-  ++updates_;
-  total_iterations_ += last_.iterations;
-  return last_;
-}
-
 #define FG_INSTANTIATE(V, S)                                                                   \
-  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&);        \
-  template const pagerank_result& incremental_pagerank::update(const dcsr_matrix<V, S>&);
+  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&);
 FG_INSTANTIATE(pattern, host_space)
 FG_INSTANTIATE(pattern, device_space)
 FG_INSTANTIATE(double, host_space)

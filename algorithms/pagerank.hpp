@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -60,32 +61,13 @@ double pagerank_expected_reads(const pagerank_options& opt, vertex_t n);
 template <class V, class Space>
 pagerank_result pagerank(const dcsr_matrix<V, Space>& in_edges, const pagerank_options& opt);
 
+/// @brief Sorts (vertex, score) pairs best first (ties to the smaller vertex) and keeps the first k
+///        and any tied with the k-th.
+void best_first(std::vector<std::pair<vertex_t, double>>& scores, std::size_t k);
+
 /// @brief Checks the options every PageRank entry point checks.
 /// @throws fg::invalid_argument for damping outside [0, 1), tol <= 0 or not finite, max_iter < 1.
 void validate(const pagerank_options& opt);
-
-/// @brief PageRank over a changing graph: each update() starts from the previous update's scores
-///        (pagerank_options::initial), with the same tolerance. After a small batch the previous
-///        scores are close to the new fixed point, so fewer iterations reach the tolerance.
-class incremental_pagerank {
- public:
-  explicit incremental_pagerank(pagerank_options opt);
-  /// @brief PageRank of the store as it is now, warm-started from the last result (cold the first
-  ///        time and after reset()). The store may have grown: new vertices start at 1/n.
-  template <class V, class Space>
-  const pagerank_result& update(const dcsr_matrix<V, Space>& in_edges);
-  const pagerank_result& last() const noexcept { return last_; }
-  /// The next update starts cold (e.g. after a batch that changed most of the graph).
-  void reset() { last_ = {}; }
-  int updates() const noexcept { return updates_; }
-  std::int64_t total_iterations() const noexcept { return total_iterations_; }
-
- private:
-  pagerank_options opt_;
-  pagerank_result last_;
-  int updates_ = 0;
-  std::int64_t total_iterations_ = 0;
-};
 
 
 }  // namespace fg

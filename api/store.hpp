@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/dynamic_pagerank.hpp"
 #include "algorithms/pagerank.hpp"
 #include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
@@ -95,6 +96,8 @@ class store final : public graph::impl {
   /// Brings the in-edge copies up to the batch the out-edge store just took (a copy that fails to
   /// follow is dropped: PageRank rebuilds it).
   void follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del);
+  /// PageRank kept current by dynamic_pagerank (pattern graphs, pagerank_options::warm).
+  pagerank_result kept_pagerank(const fg::pagerank_options& p);
   /// The unweighted in-edge copy (PageRank's, BFS's pull), built on first use.
   const fg::dcsr_matrix<fg::pattern, S>& in_pattern();
   /// R as a pattern store (the closure's input): the store itself, or an unweighted copy.
@@ -109,6 +112,12 @@ class store final : public graph::impl {
   pagerank_result last_;  ///< the warm start
   bool last_weighted_ = false;
   double last_damping_ = -1;
+  /// Unweighted PageRank kept current (pattern graphs, warm): fed every batch (before(), after()),
+  /// updated when asked (algorithms/dynamic_pagerank.hpp). Made at the first such PageRank, and
+  /// again when its damping or tolerance change.
+  std::unique_ptr<fg::dynamic_pagerank<S>> kept_;
+  fg::pagerank_options kept_opt_;
+  bool keep_last_ = false;  ///< last_ is a warm PageRank of the graph as it is: kept_ starts from it at the next batch
 };
 
 /// The engine's PageRank result as the public one.

@@ -57,6 +57,9 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   p.progress = o.progress;
   fg::validate(p);
   const bool by_weight = o.weighted && !fg::is_pattern_v<V>;
+  if constexpr (fg::is_pattern_v<V>) {
+    if (o.warm) return kept_pagerank(p);
+  }
   const bool warm = o.warm && !last_.score.empty() && last_weighted_ == by_weight && last_damping_ == o.damping;
   if (warm) p.initial = last_.score;
   fg::pagerank_result r;
@@ -70,6 +73,22 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   last_.score = out.score;
   last_weighted_ = by_weight;
   last_damping_ = o.damping;
+  return out;
+}
+
+// PageRank kept current over the batches (pattern graphs): a first call (or one with another
+// damping or tolerance) runs from scratch and the next batch starts kept scores from it; later
+// calls push from what the batches since changed.
+template <class V, class S>
+pagerank_result store<V, S>::kept_pagerank(const fg::pagerank_options& p) {
+  if (kept_ && kept_opt_.damping == p.damping && kept_opt_.tol == p.tol) {
+    kept_->update(g_.store(), in_pattern());
+    return public_pagerank(kept_->result(), !kept_->stats().cold);
+  }
+  kept_.reset();
+  pagerank_result out = public_pagerank(fg::pagerank(in_pattern(), p), false);
+  last_.score = out.score;
+  kept_opt_ = p, keep_last_ = true;
   return out;
 }
 

@@ -94,9 +94,19 @@ batch_result store<V, S>::apply_ids(const edge_span<I>* ins, const edge_span<I>*
   std::optional<fg::coo_matrix<V, S>> in, out;
   if (ins) in = batch(*ins, true);
   if (del) out = batch(*del, false);
+  if constexpr (fg::is_pattern_v<V>) {
+    if (keep_last_) {  // a one-off PageRank pays nothing for keeping: the first batch after it does
+      kept_ = std::make_unique<fg::dynamic_pagerank<S>>(kept_opt_);
+      kept_->adopt(g_.store(), in_pattern(), last_.score);
+      keep_last_ = false;
+    }
+    if (kept_) kept_->before(g_.store(), in ? &*in : nullptr, out ? &*out : nullptr);
+  }
   if (in && out) g_.apply(*in, *out);
   else if (in) g_.insert(*in);
   else g_.remove(*out);
+  if constexpr (fg::is_pattern_v<V>)
+    if (kept_) kept_->after(g_.store());  // before follow(), which takes the batches' arrays
   follow(in ? &*in : nullptr, out ? &*out : nullptr);
   const fg::dcsr_stats& after = g_.store().stats();
   batch_result r;
@@ -156,6 +166,7 @@ void store<V, S>::follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V
 template <class V, class S>
 void store<V, S>::resize(vertex_id n) {
   if (n < 0 || n > max_id + 1) throw invalid_argument("resize: " + std::to_string(n) + " vertices is out of range");
+  if (n > g_.num_vertices()) keep_last_ = false;  // the last scores are of fewer vertices
   g_.grow(fg::vertex_t(n));
   if (in_pattern_) in_pattern_->grow(fg::vertex_t(n));
   if (in_weighted_) in_weighted_->grow(fg::vertex_t(n));

@@ -67,6 +67,7 @@ batch_report report_of(const fg::batch_report& r) {
   b.store_seconds = r.store_seconds, b.insert_seconds = r.insert_seconds, b.delete_seconds = r.delete_seconds;
   b.defrag = decision(r.defrag), b.defrag_seconds = r.defrag_seconds;
   b.pr_iterations = r.pr_iterations, b.pr_seconds = r.pr_seconds;
+  b.pr_restarted = r.pr_restarted, b.pr_bound = r.pr_bound, b.pr_error = r.pr_error, b.pr_edges = r.pr_edges;
   b.cold_iterations = r.cold_iterations, b.cold_seconds = r.cold_seconds;
   b.closure_pairs = r.closure_pairs, b.closure_rounds = r.closure_rounds, b.closure_recomputed = r.closure_recomputed;
   b.closure_seconds = r.closure_seconds, b.closure_scratch_seconds = r.closure_scratch_seconds;
@@ -98,6 +99,7 @@ struct stream::impl {
   virtual const fg::stream_totals& totals() const = 0;
   virtual fg::dcsr_stats stats(std::int64_t& capacity) const = 0;
   virtual const fg::pagerank_result& scores() const = 0;
+  virtual std::vector<std::pair<fg::vertex_t, double>> top(std::size_t k) const = 0;
   virtual std::int64_t closure_pairs() const = 0;
   virtual std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const = 0;
   virtual std::string backend() const = 0;
@@ -132,6 +134,7 @@ struct session final : stream::impl {
     return s.current_graph().store().stats();
   }
   const fg::pagerank_result& scores() const override { return s.scores(); }
+  std::vector<std::pair<fg::vertex_t, double>> top(std::size_t k) const override { return s.top(k); }
   std::int64_t closure_pairs() const override { return s.closure().nnz(); }
   std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const override { return s.edges(); }
   std::string backend() const override {
@@ -216,6 +219,11 @@ store_stats stream::stats() const {
   return s;
 }
 pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->pagerank_per_batch); }
+std::vector<std::pair<vertex_id, double>> stream::top(std::size_t k) const {
+  std::vector<std::pair<vertex_id, double>> t;
+  for (const auto& [v, score] : p_->top(k)) t.emplace_back(v, score);
+  return t;
+}
 std::int64_t stream::closure_pairs() const { return p_->closure_pairs(); }
 coo stream::edges() const {
   coo c;

@@ -35,6 +35,8 @@ void add_analyses(CLI::App& bench, int& status);
 
 /// The graph applications: BFS/SSSP GTEPS, WCC, triangles, LCC, CDLP, incremental BFS/WCC, Boost.
 void add_apps(CLI::App& bench, int& status);
+/// A stream with PageRank kept current per batch against the stream without it and PageRank from scratch.
+void add_incremental(CLI::App& bench, int& status);
 /// The distributed store under mpirun: balance, bytes per batch and per PageRank iteration.
 void add_dist(CLI::App& bench, int& status);
 

@@ -16,6 +16,7 @@ void add_benchmarks(CLI::App& bench, CLI::App& top, int& status) {
   add_apps(bench, status);
   add_dist(bench, status);
   add_stream(bench, status);
+  add_incremental(bench, status);
   add_analyses(bench, status);
 }
 

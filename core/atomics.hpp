@@ -90,6 +90,53 @@ FG_HD inline T fetch_add_shared(T* p, T v) {
 #endif
 }
 
+/// *p += v on a double; returns the old value (residual pushes: algorithms/dynamic_pagerank.hpp).
+/// The sum's last bits depend on the threads' order.
+FG_HD inline double fetch_add_double(double* p, double v) {
+#if defined(__CUDA_ARCH__)
+  return atomicAdd(p, v);
+#else
+  auto* bits = reinterpret_cast<std::uint64_t*>(p);
+  std::uint64_t seen = __atomic_load_n(bits, __ATOMIC_RELAXED);
+  for (;;) {
+    double old, sum;
+    std::memcpy(&old, &seen, 8);
+    sum = old + v;
+    std::uint64_t want;
+    std::memcpy(&want, &sum, 8);
+    if (__atomic_compare_exchange_n(bits, &seen, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+  }
+#endif
+}
+
+/// *p += v on a double that every thread of a kernel adds to (a total): on the GPU one atomic a
+/// warp for the sum of its threads' v (see fetch_add_shared).
+FG_HD inline void add_shared_double(double* p, double v) {
+#if defined(__CUDA_ARCH__)
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group g = cg::coalesced_threads();
+  const double sum = cg::reduce(g, v, cg::plus<double>());
+  if (g.thread_rank() == 0) atomicAdd(p, sum);
+#else
+  fetch_add_double(p, v);
+#endif
+}
+
+/// *p = v on a double; returns the old value.
+FG_HD inline double exchange_double(double* p, double v) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(
+      static_cast<long long>(atomicExch(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(__double_as_longlong(v)))));
+#else
+  std::uint64_t want, old;
+  std::memcpy(&want, &v, 8);
+  old = __atomic_exchange_n(reinterpret_cast<std::uint64_t*>(p), want, __ATOMIC_RELAXED);
+  double r;
+  std::memcpy(&r, &old, 8);
+  return r;
+#endif
+}
+
 /// *p = min(*p, v) for a non-negative double: such doubles order as their bit patterns do, so an
 /// integer min on the bits is exact (SSSP distances; +inf is the largest).
 FG_HD inline void min_nonneg(double* p, double v) {
@@ -131,6 +178,13 @@ FG_HD inline void store(T* p, T v) {
 #else
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
 #endif
+}
+
+/// Whether this thread is the first to set *mark to stamp (stamps only grow: no clearing pass; a
+/// list built so holds each vertex once).
+FG_HD inline bool claim(std::int32_t* mark, std::int32_t stamp) {
+  const std::int32_t m = load(mark);
+  return m != stamp && cas(mark, m, stamp) == m;
 }
 
 }  // namespace fg::atomic

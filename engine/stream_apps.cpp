@@ -1,7 +1,6 @@
 // The graph applications a stream keeps current (engine/stream_apps.hpp). They need both
 // orientations (BFS and SSSP push along out-edges, BFS pulls along in-edges, the triangle count
-// looks up (v, u)), so the applications keep the store in the orientation the session's graph does
-// not have, and give it every batch.
+// looks up (v, u)): the session keeps the store in the other orientation too and hands it over.
 #include "engine/stream_apps.hpp"
 
 #include <chrono>
@@ -19,24 +18,11 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-template <class S>
-std::unique_ptr<graph<pattern, S>> flipped(const graph<pattern, S>& g) {
-  coo_matrix<pattern, S> c = g.store().to_coo();
-  coo_matrix<pattern, S> t;
-  t.nnz = c.nnz;
-  t.row = std::move(c.col);
-  t.col = std::move(c.row);
-  const vertex_t n = g.num_vertices();
-  dcsr_config cfg = g.store().config();
-  return std::make_unique<graph<pattern, S>>(g.oriented() == orientation::out ? orientation::in : orientation::out,
-                                             dcsr_matrix<pattern, S>::from_coo(t, n, n, cfg));
-}
 }  // namespace
 
 template <class S>
 struct stream_apps<S>::state {
   stream_app_options opt;
-  std::unique_ptr<graph<pattern, S>> other;  // the store in the other orientation
   vertex_t bfs_source = -1, sssp_source = -1;  // dense, once the input id arrived
   std::unique_ptr<incremental_bfs<S>> bfs;
   std::unique_ptr<incremental_sssp<S>> sssp;
@@ -49,20 +35,6 @@ struct stream_apps<S>::state {
     for (std::size_t v = 0; v < ids.size(); ++v)
       if (ids[v] == id) return vertex_t(v);
     return -1;
-  }
-  void follow(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del, bool separate) {
-    graph<pattern, S>& o = *other;
-    if (separate) {
-      o.insert(o.batch(ins.src, ins.dst));
-      if (del.size() > 0) o.remove(o.batch(del.src, del.dst));
-    } else if (ins.size() > 0 && del.size() > 0) {
-      o.apply(o.batch(ins.src, ins.dst), o.batch(del.src, del.dst));
-    } else if (del.size() > 0) {
-      o.remove(o.batch(del.src, del.dst));
-    } else {
-      o.insert(o.batch(ins.src, ins.dst));
-    }
-    o.grow(g.num_vertices());
   }
   void check(bool same, const char* what, std::int64_t batch) const {
     if (!same)
@@ -86,28 +58,26 @@ void stream_apps<S>::invalidate() {
 }
 
 template <class S>
-stream_app_report stream_apps<S>::update(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del,
-                                         bool separate, const std::vector<std::int64_t>& ids, std::int64_t batch,
-                                         bool compare) {
+stream_app_report stream_apps<S>::update(const graph<pattern, S>& g, const graph<pattern, S>& other,
+                                         const edge_list& ins, const edge_list& del, bool separate,
+                                         const std::vector<std::int64_t>& ids, std::int64_t batch, bool compare) {
   try {
-    return run(g, ins, del, separate, ids, batch, compare);
+    return run(g, other, ins, del, separate, ids, batch, compare);
   } catch (...) {
-    invalidate();  // half-updated states (or the other orientation) must not be extended next batch
+    invalidate();  // half-updated states must not be extended next batch
     throw;
   }
 }
 
 template <class S>
-stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del,
-                                      bool separate, const std::vector<std::int64_t>& ids, std::int64_t batch,
-                                      bool compare) {
+stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const graph<pattern, S>& other, const edge_list& ins,
+                                      const edge_list& del, bool separate, const std::vector<std::int64_t>& ids,
+                                      std::int64_t batch, bool compare) {
   state& st = *s_;
   const auto t0 = clock_type::now();
-  if (!st.other) st.other = flipped(g);  // from the store as it is now: the batch is in it
-  else st.follow(g, ins, del, separate);
   const bool out_is_g = g.oriented() == orientation::out;
-  const dcsr_matrix<pattern, S>& out = out_is_g ? g.store() : st.other->store();
-  const dcsr_matrix<pattern, S>& in = out_is_g ? st.other->store() : g.store();
+  const dcsr_matrix<pattern, S>& out = out_is_g ? g.store() : other.store();
+  const dcsr_matrix<pattern, S>& in = out_is_g ? other.store() : g.store();
   const dcsr_view<pattern> in_view = in.view();
   const edge_batch<S> I{to_space<S>(ins.src), to_space<S>(ins.dst), {}}, D{to_space<S>(del.src), to_space<S>(del.dst), {}};
   // The rules take the deletes before the inserts; a batch whose deletes came after (an edge in

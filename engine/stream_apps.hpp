@@ -35,18 +35,21 @@ class stream_apps {
  public:
   explicit stream_apps(const stream_app_options& opt);
   ~stream_apps();
-  /// After the store `g` took the batch (ins, del in the file's direction; `separate`: the deletes
+  /// After the store `g` and its twin in the other orientation (`other`, the session's: one copy
+  /// for every analysis) took the batch (ins, del in the file's direction; `separate`: the deletes
   /// were a store batch after the inserts, so an edge in both is gone). `ids`: the stream's input
   /// ids. compare: also from scratch, fg::error naming the batch when they differ.
-  stream_app_report update(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del, bool separate,
-                           const std::vector<std::int64_t>& ids, std::int64_t batch, bool compare);
+  stream_app_report update(const graph<pattern, S>& g, const graph<pattern, S>& other, const edge_list& ins,
+                           const edge_list& del, bool separate, const std::vector<std::int64_t>& ids, std::int64_t batch,
+                           bool compare);
   /// The store changed without update() (a batch failed half-way, or update() threw): the next
-  /// update rebuilds everything from the store.
+  /// update starts every application from scratch.
   void invalidate();
 
  private:
-  stream_app_report run(const graph<pattern, S>& g, const edge_list& ins, const edge_list& del, bool separate,
-                        const std::vector<std::int64_t>& ids, std::int64_t batch, bool compare);
+  stream_app_report run(const graph<pattern, S>& g, const graph<pattern, S>& other, const edge_list& ins,
+                        const edge_list& del, bool separate, const std::vector<std::int64_t>& ids, std::int64_t batch,
+                        bool compare);
   struct state;
   std::unique_ptr<state> s_;
 };

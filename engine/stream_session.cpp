@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -48,10 +49,15 @@ struct stream_session<S>::state {
   stream_options opt;
   pagerank_options quiet;  // the per-batch runs: no progress line
   fg::graph<pattern, S> g;
-  incremental_pagerank inc;
+  // The store in the other orientation (out-edges when g holds in-edges), kept by the same batches
+  // for the analyses that need both: PageRank's pushes, the applications. Built from g when first
+  // needed, and again after a batch that reached one store and not the other.
+  std::unique_ptr<fg::graph<pattern, S>> mirror;
+  std::unique_ptr<dynamic_pagerank<S>> dyn;  // per-batch PageRank
   dcsr_matrix<pattern, S> plus;  // R⁺ of the store (closure)
   std::unique_ptr<stream_apps<S>> apps;  // BFS, SSSP, WCC, triangles (stream_options::apps)
-  pagerank_result last;          // finish()'s cold run
+  pagerank_result last;          // finish()'s cold run, or the per-batch scores gathered
+  bool gathered = false;         // per batch: last holds the latest batch's scores
   const pagerank_result* scores = nullptr;
   stream_totals totals;
   double reads = -1;  // SpMVs expected before the next batch; < 0: not known yet
@@ -61,7 +67,7 @@ struct stream_session<S>::state {
   std::int64_t lines = 0;         // edge lines consumed
 
   state(const stream_options& o, vertex_t n)
-      : opt(o), quiet(silenced(o.pagerank)), g(orientation_for(o), n), inc(quiet) {
+      : opt(o), quiet(silenced(o.pagerank)), g(orientation_for(o), n) {
     FG_EXPECTS(n >= 0, "stream_session: negative vertex count");
     FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure || o.apps.any(),
                "stream_session: compare goes with per-batch PageRank, the closure or a graph application");
@@ -69,14 +75,16 @@ struct stream_session<S>::state {
     if (!o.durability.dir.empty()) recover();
     if (o.closure) plus = transitive_closure(g.store());
     if (o.apps.any()) apps = std::make_unique<stream_apps<S>>(o.apps);
+    if (o.pagerank_per_batch) dyn = std::make_unique<dynamic_pagerank<S>>(quiet);
   }
   static pagerank_options silenced(pagerank_options p) {
     p.progress = nullptr;
     return p;
   }
 
-  // The reads before the next batch: the per-batch PageRank's last count (a cold run's a priori
-  // count before the first, for the vertices there are now), else the caller's figure.
+  // The reads before the next batch: the per-batch PageRank's last (its pushes read a share of the
+  // out-edges, not g; a run from scratch reads g once an iteration; a cold run's a priori count
+  // before the first, for the vertices there are now), else the caller's figure.
   double expected_reads() const {
     if (!opt.pagerank_per_batch) return opt.expected_reads;
     return reads >= 0 ? reads : pagerank_expected_reads(opt.pagerank, g.num_vertices());
@@ -90,41 +98,96 @@ struct stream_session<S>::state {
                     coo_matrix<pattern, S>& added);
   void analyse(const coo_matrix<pattern, S>& added, batch_report& r);
   void run_apps(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r) {
-    if (apps) r.apps = apps->update(g, ins, del, order == batch_order::inserts_then_deletes, ids, r.batch, opt.compare);
+    if (apps)
+      r.apps = apps->update(g, *mirror, ins, del, order == batch_order::inserts_then_deletes, ids, r.batch, opt.compare);
   }
+  bool mirrored() const { return dyn || apps; }
+  // The mirror as g is now (a copy with rows and columns swapped).
+  void build_mirror() {
+    coo_matrix<pattern, S> c = g.store().to_coo();
+    coo_matrix<pattern, S> t;
+    t.nnz = c.nnz;
+    t.row = std::move(c.col);
+    t.col = std::move(c.row);
+    const vertex_t n = g.num_vertices();
+    const orientation other = g.oriented() == orientation::out ? orientation::in : orientation::out;
+    mirror = std::make_unique<fg::graph<pattern, S>>(other, dcsr_matrix<pattern, S>::from_coo(t, n, n, g.store().config()));
+  }
+  void grow(vertex_t n) {
+    if (n > g.num_vertices()) g.grow(n);
+    if (mirror) mirror->grow(g.num_vertices());
+  }
+  // A batch reached g and not (all of) the mirror, or the analyses' state: start them over.
+  void lost_track() {
+    mirror.reset();
+    if (dyn) dyn->invalidate();
+    if (apps) apps->invalidate();
+  }
+  void apply_to(fg::graph<pattern, S>& to, const coo_matrix<pattern, S>& ins, const coo_matrix<pattern, S>& del,
+                batch_order order, batch_report* r);
   void close(const coo_matrix<pattern, S>& added, batch_report& r);
   void add_up(const batch_report& r);
+  // The per-batch scores on the host (once a batch).
+  const pagerank_result& gather() {
+    if (!gathered) last = dyn->result(), gathered = true;
+    return last;
+  }
 };
 
-// The store update of one batch, timed; the closure keeps the oriented insert batch (its Δ₀).
+// One store's share of a batch (its inserts and deletes as batches in its orientation), in
+// `order`; r, when given, gets the times.
+template <class S>
+void stream_session<S>::state::apply_to(fg::graph<pattern, S>& to, const coo_matrix<pattern, S>& ins,
+                                        const coo_matrix<pattern, S>& del, batch_order order, batch_report* r) {
+  batch_report ignored;
+  batch_report& t = r ? *r : ignored;
+  const bool both = ins.nnz > 0 && del.nnz > 0;
+  auto start = clock_type::now();
+  if (order == batch_order::deletes_first && both) {
+    to.apply(ins, del);
+    memory::synchronize();
+    t.store_seconds = since(start);
+    return;
+  }
+  if (order == batch_order::deletes_first && del.nnz > 0) {
+    to.remove(del);
+    memory::synchronize();
+    t.store_seconds = t.delete_seconds = since(start);
+    return;
+  }
+  to.insert(ins);  // an empty insert batch is a no-op the store still counts: as `stream FILE` did
+  memory::synchronize();
+  t.insert_seconds = since(start);
+  if (order == batch_order::inserts_then_deletes && del.nnz > 0) {
+    start = clock_type::now();
+    to.remove(del);
+    memory::synchronize();
+    t.delete_seconds = since(start);
+  }
+  t.store_seconds = t.insert_seconds + t.delete_seconds;
+}
+
+// The store update of one batch, timed, then the mirror's (untimed: the analyses' share); the
+// closure keeps the oriented insert batch (its Δ₀). PageRank sees the mirror before and after.
 template <class S>
 void stream_session<S>::state::update_store(const edge_list& ins, const edge_list& del, batch_order order,
                                             batch_report& r, coo_matrix<pattern, S>& added) {
   added = g.batch(ins.src, ins.dst, ins.weight);
-  const bool both = ins.size() > 0 && del.size() > 0;
-  auto t = clock_type::now();
-  if (order == batch_order::deletes_first && both) {
-    g.apply(added, g.batch(del.src, del.dst));
-    memory::synchronize();
-    r.store_seconds = since(t);
+  std::optional<coo_matrix<pattern, S>> mi, md;
+  if (mirror) {
+    mi = mirror->batch(ins.src, ins.dst), md = mirror->batch(del.src, del.dst);
+    if (dyn) dyn->before(mirror->store(), &*mi, &*md);
+  }
+  apply_to(g, added, g.batch(del.src, del.dst), order, &r);  // throws with g unchanged (or its inserts in)
+  if (!mirror) return;
+  try {
+    apply_to(*mirror, *mi, *md, order, nullptr);
+    mirror->grow(g.num_vertices());
+  } catch (const fluxgraph::error&) {
+    lost_track();  // g holds the batch: the mirror is rebuilt from it when next needed
     return;
   }
-  if (order == batch_order::deletes_first && del.size() > 0) {
-    g.remove(g.batch(del.src, del.dst));
-    memory::synchronize();
-    r.store_seconds = r.delete_seconds = since(t);
-    return;
-  }
-  g.insert(added);  // an empty insert batch is a no-op the store still counts: as `stream FILE` did
-  memory::synchronize();
-  r.insert_seconds = since(t);
-  if (order == batch_order::inserts_then_deletes && del.size() > 0) {
-    t = clock_type::now();
-    g.remove(g.batch(del.src, del.dst));
-    memory::synchronize();
-    r.delete_seconds = since(t);
-  }
-  r.store_seconds = r.insert_seconds + r.delete_seconds;
+  if (dyn) dyn->after(mirror->store());
 }
 
 // A durable session's start: the journal's snapshot, then its log's batches (store updates only:
@@ -162,6 +225,7 @@ void stream_session<S>::state::recover() {
 // The snapshot's graph as one insert batch, compacted; its ids and position.
 template <class S>
 void stream_session<S>::state::restore(const snapshot& base) {
+  lost_track();  // the mirror and the analyses follow the store's batches, and this is none
   if (base.vertices > g.num_vertices()) g.grow(vertex_t(base.vertices));
   const std::vector<vertex_t> src = entry_rows(base);
   if (!src.empty()) {
@@ -253,20 +317,36 @@ void stream_session<S>::state::snapshot_now(batch_report* r) {
 // After the store update: the defragmentation policy, then PageRank and the closure.
 template <class S>
 void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batch_report& r) {
+  if (mirrored() && !mirror) build_mirror();  // lost with a batch that reached g alone
   auto t = clock_type::now();
   r.defrag = g.maybe_defragment(expected_reads(), opt.defrag);
   memory::synchronize();
   if (r.defrag.defragment) r.defrag_seconds = since(t);
   if (opt.pagerank_per_batch) {
-    const pagerank_result& pr = inc.update(g.store());
-    r.pr_iterations = pr.iterations;
-    r.pr_seconds = pr.seconds + pr.view_seconds;
-    reads = std::max(1, pr.iterations);
-    scores = &inc.last();
+    const dynamic_pagerank_stats& pr = dyn->update(mirror->store(), g.store());
+    r.pr_iterations = pr.cold_iterations + pr.rounds;
+    r.pr_seconds = pr.seconds;
+    r.pr_restarted = pr.cold;
+    r.pr_bound = pr.bound;
+    r.pr_edges = pr.edges;
+    // What the next update reads of g: nothing when it pushes (the pushes read the mirror's rows).
+    reads = pr.cold ? pr.cold_iterations : 0.0;
+    gathered = false;
+    scores = &last;
     if (opt.compare) {
       const pagerank_result c = pagerank(g.store(), quiet);
       r.cold_iterations = c.iterations;
       r.cold_seconds = c.seconds + c.view_seconds;
+      const std::vector<double>& kept = gather().score;
+      r.pr_error = 0;
+      for (std::size_t v = 0; v < kept.size(); ++v) r.pr_error += std::fabs(kept[v] - c.score[v]);
+      // Both within their bounds of the fixed point: the scratch run's is d/(1-d) times its last
+      // change, plus its float reads' 2^-24 (pagerank_options::mixed_precision).
+      const double d = quiet.damping, scratch = d / (1 - d) * (c.last_change + std::ldexp(1.0, -24));
+      if (!(r.pr_error <= r.pr_bound + scratch))
+        throw error("stream --pagerank --compare: after batch " + std::to_string(r.batch) + " the kept scores are " +
+                    std::to_string(r.pr_error) + " (L1) from the ones computed from scratch, past the bounds (" +
+                    std::to_string(r.pr_bound) + " + " + std::to_string(scratch) + ")");
     }
   }
   if (opt.closure) close(added, r);
@@ -309,6 +389,9 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.defrag_seconds += r.defrag_seconds;
   t.last_defrag = {r.defrag.defragment, r.defrag.reason};
   t.pr_iterations += r.pr_iterations;
+  t.pr_restarts += r.pr_restarted ? 1 : 0;
+  t.pr_bound = std::max(t.pr_bound, r.pr_bound);
+  t.pr_error = std::max(t.pr_error, r.pr_error);
   t.cold_iterations += r.cold_iterations;
   t.pr_seconds += r.pr_seconds;
   t.cold_seconds += r.cold_seconds;
@@ -346,9 +429,10 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   r.deletes = del.size();
   const dcsr_stats before = st.g.store().stats();
   coo_matrix<pattern, S> added;
+  if (st.mirrored() && !st.mirror) st.build_mirror();
   try {
     st.update_store(ins, del, order, r, added);
-    if (vertices > st.g.num_vertices()) st.g.grow(vertices);
+    st.grow(vertices);
     if (st.log) st.log_batch(ins, del, order, origin, r);
     else if (origin.new_ids) st.ids.insert(st.ids.end(), origin.new_ids->begin(), origin.new_ids->end());
     if (!st.log) st.lines += origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size());
@@ -359,8 +443,8 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
     st.run_apps(ins, del, order, r);
   } catch (...) {
     // The store may hold part or all of the batch (a failed delete after its inserts, a journal
-    // or an analysis that failed after the store update) that the applications never saw.
-    if (st.apps) st.apps->invalidate();
+    // or an analysis that failed after the store update) that the mirror and analyses never saw.
+    st.lost_track();
     throw;
   }
   r.edges = st.g.num_edges();
@@ -391,7 +475,7 @@ final_report stream_session<S>::finish() {
   state& st = *s_;
   final_report f;
   if (st.opt.pagerank_per_batch) {
-    f.pagerank = st.scores;
+    if (st.scores) f.pagerank = &st.gather();
     return f;
   }
   if (!st.opt.pagerank_at_end) return f;
@@ -439,9 +523,20 @@ const fg::graph<pattern, S>& stream_session<S>::current_graph() const noexcept {
 template <class S>
 const stream_totals& stream_session<S>::totals() const noexcept { return s_->totals; }
 template <class S>
-const pagerank_result& stream_session<S>::scores() const noexcept {
+const pagerank_result& stream_session<S>::scores() const {
   static const pagerank_result none;
+  if (s_->scores == &s_->last && s_->opt.pagerank_per_batch) return s_->gather();
   return s_->scores ? *s_->scores : none;
+}
+
+template <class S>
+std::vector<std::pair<vertex_t, double>> stream_session<S>::top(std::size_t k) const {
+  if (s_->opt.pagerank_per_batch && s_->scores && !s_->gathered) return s_->dyn->top(k);
+  const std::vector<double>& score = scores().score;
+  std::vector<std::pair<vertex_t, double>> best(score.size());
+  for (std::size_t v = 0; v < score.size(); ++v) best[v] = {vertex_t(v), score[v]};
+  best_first(best, k);
+  return best;
 }
 template <class S>
 const dcsr_matrix<pattern, S>& stream_session<S>::closure() const {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/dynamic_pagerank.hpp"
 #include "algorithms/pagerank.hpp"
 #include "core/types.hpp"
 #include "engine/defrag_policy.hpp"
@@ -28,7 +29,9 @@ namespace fg {
 using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
 
 struct stream_options {
-  bool pagerank_per_batch = false;  ///< warm-started PageRank after every batch
+  /// PageRank kept current after every batch (algorithms/dynamic_pagerank.hpp: residual pushes from
+  /// the batch's edges, within a stated bound of the exact scores)
+  bool pagerank_per_batch = false;
   bool pagerank_at_end = true;      ///< finish() runs PageRank from scratch when not per batch
   /// Both PageRanks' options. The per-batch runs drop `progress` (a batch reports instead).
   pagerank_options pagerank;
@@ -77,8 +80,12 @@ struct batch_report {
   defrag_decision defrag;          ///< the policy's decision after the batch
   double defrag_seconds = 0;       ///< the defragmentation, when the decision was to defragment
   // Per-batch PageRank (stream_options::pagerank_per_batch); `cold_*` with compare.
-  int pr_iterations = 0;
-  double pr_seconds = 0;           ///< iterations + the kernel's view
+  int pr_iterations = 0;           ///< push rounds (+ iterations when it started over)
+  double pr_seconds = 0;
+  bool pr_restarted = false;       ///< computed from scratch (the first batch, or one that changed too much)
+  double pr_bound = 0;             ///< the scores are within this (L1) of the exact PageRank
+  std::int64_t pr_edges = 0;       ///< out-edges its pushes read
+  double pr_error = -1;            ///< with compare: L1 distance to the from-scratch scores
   int cold_iterations = 0;
   double cold_seconds = 0;
   // The closure (stream_options::closure): extended from the batch, or recomputed after deletes.
@@ -181,8 +188,13 @@ class stream_session {
   vertex_t num_vertices() const noexcept { return current_graph().num_vertices(); }
   offset_t num_edges() const noexcept { return current_graph().num_edges(); }
   const stream_totals& totals() const noexcept;
-  /// The latest PageRank (per batch or finish()); empty scores before the first.
-  const pagerank_result& scores() const noexcept;
+  /// The latest PageRank (per batch or finish()); empty scores before the first. Per batch the
+  /// scores are gathered to the host at the first call after a batch.
+  const pagerank_result& scores() const;
+  /// The k best (dense id, score) of the latest PageRank, best first, ties to the smaller id, then
+  /// any tied with the k-th; per batch found where the scores are (the device), without gathering
+  /// them all.
+  std::vector<std::pair<vertex_t, double>> top(std::size_t k) const;
   /// The closure's pairs (stream_options::closure; in the store's orientation: with PageRank the
   /// store holds in-edges, so these are the reversed pairs — the same number).
   const dcsr_matrix<pattern, Space>& closure() const;

@@ -266,6 +266,9 @@ class dcsr_matrix {
   std::size_t bytes() const noexcept;
   /// Bytes of the duplicate-check index a device store keeps beside them (0 when it keeps none).
   std::size_t index_bytes() const noexcept { return set_.slots.bytes(); }
+  /// The duplicate check's pair index, for lookups of whole pairs (slot null when the store keeps
+  /// none); it holds exactly the stored pairs whenever a batch is not running.
+  edge_set_view pair_index() const noexcept { return set_.view(); }
   dcsr_view<V> view() const noexcept;
 
  private:

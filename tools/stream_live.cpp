@@ -87,17 +87,17 @@ struct json_line {
     return *this;
   }
   json_line& flag(const char* name, bool value) { return field(name, value ? "true" : "false"); }
-  // [[id,score],...]: the k best scores, ties to the smaller input id.
-  json_line& top(const std::vector<double>& score, const std::vector<std::int64_t>& id, std::int64_t k) {
-    std::vector<std::size_t> idx(score.size());
-    std::iota(idx.begin(), idx.end(), std::size_t(0));
-    const auto kk = std::ptrdiff_t(std::min<std::int64_t>(k, std::int64_t(idx.size())));
-    std::partial_sort(idx.begin(), idx.begin() + kk, idx.end(), [&](std::size_t a, std::size_t b) {
-      return score[a] != score[b] ? score[a] > score[b] : id[a] < id[b];
+  // [[id,score],...]: the k best scores, ties to the smaller input id (`best`: the stream's top k
+  // with every score tied with the k-th, by dense id).
+  json_line& top(std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id, std::int64_t k) {
+    auto input = [&](fluxgraph::vertex_id v) { return id[std::size_t(v)]; };
+    std::sort(best.begin(), best.end(), [&](const auto& x, const auto& y) {
+      return x.second != y.second ? x.second > y.second : input(x.first) < input(y.first);
     });
+    const auto kk = std::ptrdiff_t(std::min<std::int64_t>(k, std::int64_t(best.size())));
     fmt::format_to(std::back_inserter(b), ",\"top\":[");
     for (std::ptrdiff_t i = 0; i < kk; ++i)
-      fmt::format_to(std::back_inserter(b), "{}[{},{}]", i ? "," : "", id[idx[std::size_t(i)]], score[idx[std::size_t(i)]]);
+      fmt::format_to(std::back_inserter(b), "{}[{},{}]", i ? "," : "", input(best[std::size_t(i)].first), best[std::size_t(i)].second);
     fmt::format_to(std::back_inserter(b), "]");
     return *this;
   }
@@ -204,7 +204,9 @@ int run_stream_live(const options& o) {
     j.field("edges", r.edges).field("vertices", r.vertices).field("lines", fmt::format("[{},{}]", b.first_line, b.last_line));
     j.field("wait_us", std::llround(wait)).field("apply_us", std::llround(apply));
     j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
-    if (per_batch) j.field("pr_iterations", r.pr_iterations).top(session.scores().score, id, k);
+    if (per_batch)
+      j.field("pr_iterations", r.pr_iterations).field("pr_us", std::llround(r.pr_seconds * 1e6)).field("pr_edges", r.pr_edges)
+          .field("pr_bound", r.pr_bound).flag("pr_restarted", r.pr_restarted).top(session.top(std::size_t(k)), id, k);
     if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
     if (so.bfs_source >= 0) j.field("bfs_reached", r.bfs_reached);
     if (so.sssp_source >= 0) j.field("sssp_reached", r.sssp_reached);
@@ -227,8 +229,12 @@ int run_stream_live(const options& o) {
   // Where the time went: the stage that never waits is the stream's limit.
   const fluxgraph::live_times t = reader.times();
   j.field("apply_s", std::accumulate(applying.begin(), applying.end(), 0.0)).field("parse_s", t.parse);
+  std::vector<double> apply_us(applying.size());
+  for (std::size_t i = 0; i < applying.size(); ++i) apply_us[i] = applying[i] * 1e6;
+  j.field("apply_us_p50", std::llround(percentile(apply_us, 0.5))).field("apply_us_p90", std::llround(percentile(apply_us, 0.9)));
   j.field("input_wait_s", t.input_wait).field("map_s", t.map);
-  if (f.has_pagerank) j.field("pr_iterations", f.pagerank.iterations).flag("pr_converged", f.pagerank.converged).top(f.pagerank.score, id, k);
+  if (f.has_pagerank)
+    j.field("pr_iterations", f.pagerank.iterations).flag("pr_converged", f.pagerank.converged).top(session.top(std::size_t(k)), id, k);
   if (closing) j.field("closure_pairs", session.closure_pairs());
   j.print();
   return 0;

@@ -30,11 +30,6 @@ struct merge_weights {  // the least weight at the least row; sums add (the orde
     return r;
   }
 };
-// Whether this thread is the first to set *mark to stamp (stamps only grow: no clearing pass).
-FG_HD inline bool claim(std::int32_t* mark, std::int32_t stamp) {
-  const std::int32_t m = atomic::load(mark);
-  return m != stamp && atomic::cas(mark, m, stamp) == m;
-}
 FG_HD inline bool in_bitmap(const std::uint32_t* bits, vertex_t u) { return (bits[u >> 5] >> (u & 31)) & 1u; }
 template <class T>
 T read_back(const array<T, device_space>& a) {
@@ -170,7 +165,7 @@ vertex_t K::bfs_seed(const vertex_t* u, const vertex_t* v, std::size_t m, std::i
     if (lu < 0) return;
     const std::uint32_t l = std::uint32_t(lu) + 1;
     const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + v[i]), l);
-    if (l < old && claim(mark + v[i], stamp)) list[atomic::fetch_add_shared(cnt, offset_t(1))] = v[i];
+    if (l < old && atomic::claim(mark + v[i], stamp)) list[atomic::fetch_add_shared(cnt, offset_t(1))] = v[i];
   });
   return vertex_t(read_back(c));
 }
@@ -185,7 +180,7 @@ vertex_t K::bfs_lower(const dcsr_view<pattern>& out, const vertex_t* frontier, v
     const vertex_t w = col[j];
     const std::uint32_t l = std::uint32_t(atomic::load(level + u)) + 1;
     const auto old = atomic::fetch_min(reinterpret_cast<std::uint32_t*>(level + w), l);
-    if (l < old && claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, offset_t(1))] = w;
+    if (l < old && atomic::claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, offset_t(1))] = w;
   });
   return vertex_t(read_back(c));
 }

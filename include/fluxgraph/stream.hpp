@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fluxgraph/graph.hpp"
@@ -113,8 +114,12 @@ struct batch_report {
   double store_seconds = 0, insert_seconds = 0, delete_seconds = 0;
   defrag_decision defrag;       ///< the policy's decision after the batch
   double defrag_seconds = 0;
-  int pr_iterations = 0;        ///< per-batch PageRank
+  int pr_iterations = 0;        ///< per-batch PageRank: push rounds (+ iterations when it restarted)
   double pr_seconds = 0;
+  bool pr_restarted = false;    ///< computed from scratch (the first batch, or one that changed too much)
+  double pr_bound = 0;          ///< the scores are within this (L1) of the exact PageRank
+  std::int64_t pr_edges = 0;    ///< out-edges its pushes read (the graph's are `edges`)
+  double pr_error = -1;         ///< with compare: L1 distance to the from-scratch scores
   int cold_iterations = 0;      ///< with compare
   double cold_seconds = 0;
   std::int64_t closure_pairs = 0;
@@ -142,7 +147,10 @@ struct stream_totals {
   double defrag_seconds = 0;
   defrag_decision last_defrag;
   std::int64_t pr_iterations = 0, cold_iterations = 0;
+  std::int64_t pr_restarts = 0;  ///< per-batch PageRank runs that started over
   double pr_seconds = 0, cold_seconds = 0;
+  double pr_bound = 0;           ///< the largest per-batch bound (L1)
+  double pr_error = -1;          ///< with compare: the largest L1 distance to the from-scratch scores
   std::int64_t closure_extended = 0, closure_recomputed = 0, closure_rounds = 0;
   double closure_seconds = 0, closure_scratch_seconds = 0;
   std::int64_t apps_recomputed = 0;  ///< batches after which an application ran from scratch
@@ -215,6 +223,11 @@ class stream {
   store_stats stats() const;
   /// The latest PageRank (per batch or finish()), by dense id; empty before the first.
   pagerank_result scores() const;
+  /// The k best (dense id, score) of the latest PageRank, best first, ties to the smaller id, and
+  /// past the k-th any tied with it (a caller that breaks ties its own way picks from them). Per
+  /// batch they are selected where the scores live (the GPU), so a caller that prints the top of
+  /// every batch moves k scores, not all of them.
+  std::vector<std::pair<vertex_id, double>> top(std::size_t k) const;
   /// The transitive closure's pairs (stream_options::closure).
   std::int64_t closure_pairs() const;
   /// The edges in the store, sorted by (src, dst).

@@ -45,8 +45,11 @@ class Stream:
 
     Stream(n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
            alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto")
-    pagerank: warm-started PageRank after every batch; closure: the transitive closure extended
-    from each batch; compare: each also from scratch (a closure that differs raises). defrag:
+    pagerank: PageRank kept current after every batch, at the cost of the batch (residual pushes
+    from the edges it changed; docs/dynamic-pagerank.md), each batch's scores within apply()'s
+    pr_bound (L1) of the exact ones; closure: the transitive closure extended from each batch;
+    compare: each also from scratch (pr_error: the L1 distance; a closure that differs, or scores
+    past the bounds, raise). defrag:
     "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
     for it). Each edge counts once; ids are dense (0..n-1). The GIL is released while it works:
     call one Stream from one thread at a time (as with a Graph).
@@ -73,7 +76,8 @@ class Stream:
 
     def apply(self, insert=None, delete=None, vertices=0):
         """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict:
-        batch, stored, removed, edges, vertices, pr_iterations, closure_pairs, times..."""
+        batch, stored, removed, edges, vertices, pr_iterations, pr_bound, pr_restarted, closure_pairs,
+        times... (pr_error, cold_seconds with compare)"""
         isrc, idst = _pair(insert, "insert")
         dsrc, ddst = _pair(delete, "delete")
         return self._s.apply(isrc, idst, dsrc, ddst, _count(vertices, "vertices"))
@@ -85,6 +89,11 @@ class Stream:
     def scores(self):
         """The latest PageRank, by vertex (empty before the first)."""
         return self._s.scores()
+
+    def top(self, k=10):
+        """The k best (vertex, score) pairs, best first (and any tied with the k-th): found on the
+        GPU without moving every score, so a per-batch top costs k scores, not n."""
+        return self._s.top(_count(k, "k"))
 
     def edges(self):
         """(src, dst) of the edges in the store, sorted."""

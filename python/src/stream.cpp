@@ -22,7 +22,9 @@ py::dict report_of(const fluxgraph::batch_report& r) {
   d["removed"] = r.removed, d["edges"] = r.edges, d["vertices"] = r.vertices;
   d["store_seconds"] = r.store_seconds, d["defragmented"] = r.defrag.defragmented, d["defrag_reason"] = r.defrag.reason;
   d["defrag_seconds"] = r.defrag_seconds, d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds;
-  d["cold_iterations"] = r.cold_iterations, d["closure_pairs"] = r.closure_pairs;
+  d["pr_restarted"] = r.pr_restarted, d["pr_bound"] = r.pr_bound, d["pr_edges"] = r.pr_edges;
+  d["cold_iterations"] = r.cold_iterations, d["cold_seconds"] = r.cold_seconds, d["closure_pairs"] = r.closure_pairs;
+  if (r.pr_error >= 0) d["pr_error"] = r.pr_error;
   d["closure_rounds"] = r.closure_rounds, d["closure_recomputed"] = r.closure_recomputed;
   d["closure_seconds"] = r.closure_seconds, d["bfs_reached"] = r.bfs_reached, d["sssp_reached"] = r.sssp_reached;
   d["components"] = r.components, d["triangles"] = r.triangles, d["apps_recomputed"] = r.apps_recomputed;
@@ -85,6 +87,7 @@ void register_stream(py::module_& m) {
         return d;
       })
       .def("scores", [](const stream& s) { return owned(s.scores().score); })
+      .def("top", [](const stream& s, std::size_t k) { return s.top(k); })
       .def("edges", [](const stream& s) {
         fluxgraph::coo c = s.edges();
         return py::make_tuple(owned(std::move(c.src)), owned(std::move(c.dst)));
@@ -94,6 +97,7 @@ void register_stream(py::module_& m) {
         py::dict d;
         d["batches"] = t.batches, d["inserts"] = t.inserts, d["deletes"] = t.deletes, d["store_seconds"] = t.store_seconds;
         d["defragmentations"] = t.defragmentations, d["pr_iterations"] = t.pr_iterations, d["pr_seconds"] = t.pr_seconds;
+        d["pr_restarts"] = t.pr_restarts, d["pr_bound"] = t.pr_bound, d["cold_seconds"] = t.cold_seconds;
         d["closure_seconds"] = t.closure_seconds;
         return d;
       })

@@ -37,6 +37,37 @@ def test_stream_keeps_pagerank_and_the_closure_current(device):
     assert "Stream(400 vertices" in repr(s)
 
 
+def test_kept_pagerank_equals_networkx_after_every_batch_of_a_real_graph(device):
+    # email-Eu-core in 36 mixed batches (file edges in random order, 10% of the stored edges
+    # deleted every third batch): after each, the kept scores are within the stated bound of
+    # networkx's (plus networkx's own stopping error, d/(1-d) n tol at its tol).
+    src, dst = file_edges(data("pagerank", "graphs", "email-Eu-core.txt"))
+    ids = np.unique(np.concatenate([src, dst]))
+    src, dst = np.searchsorted(ids, src), np.searchsorted(ids, dst)
+    n = len(ids)
+    rng = np.random.default_rng(7)
+    order = rng.permutation(len(src))
+    s = fluxgraph.Stream(n, pagerank=True, tol=1e-12, device=device)
+    present, pushed, batches = set(), 0, 36
+    for b, chunk in enumerate(np.array_split(order, batches)):
+        gone = [e for e in sorted(present) if rng.random() < 0.1] if b % 3 == 2 else []
+        r = s.apply(insert=(src[chunk], dst[chunk]), delete=([u for u, _ in gone], [v for _, v in gone]))
+        present -= set(gone)
+        present |= set(zip(src[chunk].tolist(), dst[chunk].tolist()))
+        G = nx.DiGraph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(present)
+        want = nx.pagerank(G, alpha=0.85, tol=1e-15, max_iter=100000)
+        got = s.scores()
+        err = np.abs(got - np.array([want[v] for v in range(n)])).sum()
+        assert err <= r["pr_bound"] + 0.85 / 0.15 * n * 1e-15, (b, err, r["pr_bound"])
+        assert r["pr_bound"] <= 0.85 / 0.15 * 1e-12 * n
+        best = s.top(5)
+        assert [v for v, _ in best[:5]] == sorted(range(n), key=lambda v: (-got[v], v))[:5]
+        pushed += not r["pr_restarted"]
+    assert pushed >= batches - 6  # the first batches (a third of the graph and more) start over; the rest push
+
+
 def test_stream_errors_leave_it_unchanged():
     s = fluxgraph.Stream()
     s.apply(insert=([0, 1], [1, 2]))

@@ -159,9 +159,11 @@ TEST_CASE("api: a random stream of mixed batches equals the edge-set model; Page
     for (int b = 0; b < 12; ++b) {
       std::vector<std::int64_t> is, id, ds, dd;
       const std::int64_t n = 50 + 30 * b;
-      for (int i = 0; i < 200; ++i) is.push_back(std::int64_t(rng() % n)), id.push_back(std::int64_t(rng() % n));
+      // Large batches first, then ones that change a few percent of the edges: PageRank kept
+      // current pushes from those (a batch that changes a quarter of the graph starts over).
+      for (int i = 0; i < (b < 3 ? 200 : 30); ++i) is.push_back(std::int64_t(rng() % n)), id.push_back(std::int64_t(rng() % n));
       for (const auto& e : model)
-        if (rng() % 5 == 0) ds.push_back(e.first), dd.push_back(e.second);
+        if (rng() % (b < 3 ? 5 : 50) == 0) ds.push_back(e.first), dd.push_back(e.second);
       g.apply(fluxgraph::edge_span<std::int64_t>{is.data(), id.data(), is.size()},
               fluxgraph::edge_span<std::int64_t>{ds.data(), dd.data(), ds.size()});
       for (std::size_t i = 0; i < ds.size(); ++i) model.erase({ds[i], dd[i]});
@@ -179,7 +181,8 @@ TEST_CASE("api: a random stream of mixed batches equals the edge-set model; Page
       REQUIRE(cold.score.size() == last.score.size());
       double l1 = 0;
       for (std::size_t v = 0; v < cold.score.size(); ++v) l1 += std::abs(cold.score[v] - last.score[v]);
-      // Each is within d / (1 - d) tol n of the fixed point (L1).
+      // Each is within d / (1 - d) tol n of the fixed point (L1): the kept scores by their bound.
+      CHECK(last.converged);
       CHECK(l1 < 2 * 0.85 / 0.15 * 1e-10 * double(g.num_vertices()));
     }
   }

@@ -1,5 +1,5 @@
-// Streaming on both twins: the defragmentation policy run between batches keeps the content, and
-// warm-started PageRank after each batch agrees with a cold start within the tolerance bound.
+// Streaming on both twins: the defragmentation policy run between batches keeps the content, and a
+// warm-started PageRank agrees with a cold start within the tolerance bound.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -97,42 +97,6 @@ TEST_CASE_TEMPLATE("the limit policy defragments exactly when a row reached k se
   }
   CHECK(seen);
   CHECK(g.num_edges() == 49);
-}
-
-TEST_CASE_TEMPLATE("warm-started PageRank after each batch equals a cold start within the bound", S, host_space,
-                   device_space) {
-  const edge_file f = power_law_file(9, 3000, 40000);
-  pagerank_options opt;
-  opt.tol = 1e-9;
-  opt.kernel = "dcsr";
-  const double n = double(f.num_vertices), d = opt.damping;
-  pagerank_options tight = opt;
-  tight.tol = 1e-15;
-  incremental_pagerank inc(opt);
-  graph<pattern, S> g(orientation::in, vertex_t(f.num_vertices));
-  int warm = 0, cold = 0, batches = 0;
-  for (std::size_t first = 0; first < f.src.size(); first += 2000, ++batches) {
-    g.insert(f, first, std::min(f.src.size(), first + 2000));
-    const pagerank_result& w = inc.update(g.store());
-    const pagerank_result c = pagerank(g.store(), opt);
-    const pagerank_result exact = pagerank(g.store(), tight);
-    REQUIRE(w.converged);
-    REQUIRE(c.converged);
-    // Each stopped at an L1 change < tol n, so each is within d/(1-d) tol n of the fixed point.
-    const double bound = d / (1 - d) * opt.tol * n;
-    CHECK(l1(w.score, exact.score) <= bound);
-    CHECK(l1(c.score, exact.score) <= bound);
-    CHECK(l1(w.score, c.score) <= 2 * bound);
-    CHECK(w.iterations <= c.iterations + 1);
-    if (batches >= 10) {  // the second half: each batch adds <= 10% of the edges
-      warm += w.iterations;
-      cold += c.iterations;
-    }
-  }
-  CHECK(inc.updates() == batches);
-  CHECK(inc.total_iterations() > 0);
-  MESSAGE("iterations over the last 10 batches: warm ", warm, ", cold ", cold);
-  CHECK(warm < cold * 4 / 5);  // measured 234 vs 358 on both twins
 }
 
 TEST_CASE_TEMPLATE("warm start: new vertices start at 1/n, the start is normalised, bad starts are rejected", S,

@@ -1,0 +1,77 @@
+// Kernels of PageRank kept current by residual pushes (algorithms/dynamic_pagerank.hpp). Twins:
+//   dynamic_pagerank_kernels<host_space>   algorithms/reference/dynamic_pagerank_step.cpp
+//   dynamic_pagerank_kernels<device_space> algorithms/device/dynamic_pagerank_step.cpp (OpenMP or CUDA)
+// y is the unnormalised score (the solution of (I - dP) y = 1, P the out-degree-scaled adjacency with
+// dangling columns zero) and r its residual, r = 1 - y + d P y, kept exact under pushes and batches.
+// The twins push in different orders, so their y differ within the stopping rule, not bit for bit.
+#pragma once
+#include <cstdint>
+
+#include "core/array.hpp"
+#include "storage/dcsr.hpp"
+#include "storage/edge_set.hpp"
+
+namespace fg::detail {
+
+struct residual_sums {
+  double residual = 0;  ///< sum |r|
+  double mass = 0;      ///< sum y
+  double dangling = 0;  ///< sum y over the vertices without out-edges
+  double edges = 0;     ///< push: entries the frontier's rows hold
+};
+
+template <class Space>
+struct dynamic_pagerank_kernels;
+
+#define FG_DYNAMIC_PAGERANK_KERNELS(Space)                                                                        \
+  /* the distinct pairs (row[i], col[i]) of both lists as sorted keys row << 32 | col (ids as unsigned) */        \
+  static array<std::uint64_t, Space> keys(const vertex_t* row, const vertex_t* col, std::size_t m,                \
+                                          const vertex_t* row2, const vertex_t* col2, std::size_t m2);           \
+  /* found[i] = whether the out-edge store holds key[i] (rows past it: no); by its pair index when the view   \
+     has one (set.slot), else by walking the keys' rows */                                                      \
+  static void holds(const dcsr_view<pattern>& out, const edge_set_view& set, const std::uint64_t* key,            \
+                    std::size_t k, std::uint8_t* found);                                                        \
+  /* A batch's effect on r, y: pair i went (was[i] && !is[i]) or came (!was[i] && is[i]); deg = out-degrees    \
+     after the batch; net (n, zero on entry and on return) counts per source. A source u of degree k -> k'    \
+     keeps what each of its kept edges carries, q = y[u] / k (y[u] / k' when k = 0): a gone edge takes d q    \
+     from r at its target, a new one adds d q, and y[u] becomes k' q (r[u] moves by the opposite). Returns the \
+     pairs that went or came */                                                                                \
+  static std::int64_t seed(const std::uint64_t* key, const std::uint8_t* was, const std::uint8_t* is, std::size_t k, \
+                           const vertex_t* deg, vertex_t n, std::int32_t* net, double* y, double* r, double damping); \
+  /* Pushes from the frontier: a vertex v takes its residual into y and pushes d r[v] / deg[v] to each out-  \
+     neighbour, and those whose |r| passes eps (1 + deg) are pushed next. One round on the GPU (every        \
+     frontier vertex, then the next frontier: returns its size, in next, each vertex once); with OpenMP and  \
+     in the reference, a FIFO in one thread until no vertex is over the threshold or the |r| taken reaches   \
+     `budget` (returns 0). Adds the entries read to *edges, sum |r[v]| taken to taken->residual and sum r[v]  \
+     to taken->mass */                                                                                         \
+  static vertex_t push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y,          \
+                       double* r, double* share, double damping, double eps, double budget, vertex_t* next,       \
+                       std::int32_t* mark, std::int32_t stamp, std::int64_t* edges, residual_sums* taken);     \
+  /* the vertices [0, n) whose |r| passes eps (1 + deg), in id order; returns how many */                      \
+  static vertex_t over(const double* r, const vertex_t* deg, vertex_t n, double eps, vertex_t* list);            \
+  static residual_sums sums(const double* y, const double* r, const vertex_t* deg, vertex_t n);                  \
+  /* sum |r[v] - shift| */                                                                                      \
+  static double shifted_l1(const double* r, double shift, vertex_t n);                                          \
+  /* x[u] = y[u] / deg[u] (0 when deg[u] = 0) */                                                             \
+  static void spread(const double* y, const vertex_t* deg, double* x, vertex_t n);                               \
+  /* r = 1 - y + d z (z = P y, pulled over the in-edges) */                                                    \
+  static void residual(const double* y, const double* z, double* r, vertex_t n, double damping);                 \
+  /* y[v] = a * y[v] for v < n; y = 1, r = 0 for v in [n, to) */                                               \
+  static void scale(double* y, double a, vertex_t n);                                                           \
+  static void extend(double* y, double* r, vertex_t from, vertex_t to);                                          \
+  /* the vertices with y >= floor, in id order, and their y; returns how many */                              \
+  static vertex_t at_least(const double* y, vertex_t n, double floor, vertex_t* list, double* value);             \
+  /* score = y / mass */                                                                                       \
+  static void normalise(const double* y, double mass, double* score, vertex_t n);
+
+template <>
+struct dynamic_pagerank_kernels<host_space> {
+  FG_DYNAMIC_PAGERANK_KERNELS(host_space)
+};
+template <>
+struct dynamic_pagerank_kernels<device_space> {
+  FG_DYNAMIC_PAGERANK_KERNELS(device_space)
+};
+#undef FG_DYNAMIC_PAGERANK_KERNELS
+
+}  // namespace fg::detail

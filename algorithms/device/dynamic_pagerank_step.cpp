@@ -1,0 +1,194 @@
+// Device twin of algorithms/reference/dynamic_pagerank_step.cpp. Residuals move by double atomics
+// (a push lands on a target that other pushes of the round reach too), so the sums' last bits
+// depend on the threads' order; r stays the residual of y to within that rounding.
+#include <thrust/binary_search.h>
+#include <thrust/copy.h>
+#include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
+#include <thrust/unique.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "algorithms/detail/app_kernels.hpp"
+#include "algorithms/detail/dynamic_pagerank_kernels.hpp"
+#include "algorithms/detail/push_fifo.hpp"
+#include "algorithms/device/balanced_edges.hpp"
+#include "core/atomics.hpp"
+#include "storage/device/policy.hpp"
+
+namespace fg::detail {
+using K = dynamic_pagerank_kernels<device_space>;
+
+namespace {
+constexpr std::uint64_t none = ~std::uint64_t(0);
+FG_HD inline vertex_t row_of(std::uint64_t k) { return vertex_t(std::uint32_t(k >> 32)); }
+FG_HD inline vertex_t col_of(std::uint64_t k) { return vertex_t(std::uint32_t(k)); }
+FG_HD inline bool above(double r, vertex_t deg, double eps) { return std::fabs(r) > eps * (1.0 + deg); }
+struct add_residual_sums {
+  FG_HD residual_sums operator()(const residual_sums& a, const residual_sums& b) const {
+    return {a.residual + b.residual, a.mass + b.mass, a.dangling + b.dangling, a.edges + b.edges};
+  }
+};
+// Two counts a kernel adds to (a list's length, pairs changed), read back with one copy.
+struct counters {
+  array<std::int64_t, device_space> c{2};
+  counters() { memory::zero_on_device(c.data(), c.bytes()); }
+  std::int64_t* data() { return c.data(); }
+  std::vector<std::int64_t> read() const { return to_vector(c); }
+};
+}  // namespace
+
+array<std::uint64_t, device_space> K::keys(const vertex_t* row, const vertex_t* col, std::size_t m,
+                                           const vertex_t* row2, const vertex_t* col2, std::size_t m2) {
+  array<std::uint64_t, device_space> k(m + m2);
+  std::uint64_t* kp = k.data();
+  parallel_for(std::int64_t(m + m2), FG_LAMBDA(std::int64_t i) {
+    const bool first = std::size_t(i) < m;
+    const vertex_t r = first ? row[i] : row2[std::size_t(i) - m], c = first ? col[i] : col2[std::size_t(i) - m];
+    kp[i] = r < 0 || c < 0 ? none : edge_set_view::key(r, c);  // a bad id: the store rejects the batch
+  });
+  claim_sort_scratch(k.bytes());
+  thrust::sort(policy(), kp, kp + m + m2);
+  std::size_t n = std::size_t(thrust::unique(policy(), kp, kp + m + m2) - kp);
+  n = std::size_t(thrust::lower_bound(policy(), kp, kp + n, none) - kp);
+  array<std::uint64_t, device_space> out(n);
+  if (n > 0) memory::copy_on_device(out.data(), kp, n * sizeof(std::uint64_t));
+  return out;
+}
+
+void K::holds(const dcsr_view<pattern>& out, const edge_set_view& set, const std::uint64_t* key, std::size_t k,
+              std::uint8_t* found) {
+  if (k == 0) return;
+  if (!set.slot) {
+    app_kernels<device_space>::contains(out, key, k, found);
+    return;
+  }
+  const vertex_t rows = out.rows;
+  parallel_for(std::int64_t(k), FG_LAMBDA(std::int64_t i) {
+    const vertex_t r = row_of(key[i]);
+    found[i] = r < rows && set.contains(key[i]) ? 1 : 0;
+  });
+}
+
+std::int64_t K::seed(const std::uint64_t* key, const std::uint8_t* was, const std::uint8_t* is, std::size_t k,
+                     const vertex_t* deg, vertex_t n, std::int32_t* net, double* y, double* r, double damping) {
+  if (k == 0) return 0;
+  const auto m = std::int64_t(k);
+  counters c;
+  std::int64_t* changed = c.data();
+  parallel_for(m, FG_LAMBDA(std::int64_t i) {
+    if (was[i] == is[i]) return;
+    atomic::fetch_add(net + row_of(key[i]), is[i] ? 1 : -1);
+    atomic::fetch_add_shared(changed, std::int64_t(1));
+  });
+  // What each edge of u carried before the batch: y[u] over its degree then (k' - net).
+  parallel_for(m, FG_LAMBDA(std::int64_t i) {
+    if (was[i] == is[i]) return;
+    const vertex_t u = row_of(key[i]), after = deg[u], before = after - net[u];
+    const double q = before > 0 ? y[u] / before : after > 0 ? y[u] / after : 0.0;
+    atomic::fetch_add_double(r + col_of(key[i]), is[i] ? damping * q : -damping * q);
+  });
+  // The kept edges keep carrying q: y[u] = k' q, and the residual moves by the opposite.
+  parallel_for(m, FG_LAMBDA(std::int64_t i) {
+    const vertex_t u = row_of(key[i]);
+    if (u < 0 || u >= n || (i > 0 && row_of(key[i - 1]) == u) || net[u] == 0) return;
+    const vertex_t after = deg[u], before = after - net[u];
+    if (before > 0 && after > 0) {
+      const double moved = y[u] * (double(after) / before) - y[u];
+      y[u] += moved;
+      atomic::fetch_add_double(r + u, -moved);
+    }
+    net[u] = 0;
+  });
+  return c.read()[0];
+}
+
+vertex_t K::push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y, double* r,
+                 double* share, double damping, double eps, double budget, vertex_t* next, std::int32_t* mark,
+                 std::int32_t stamp, std::int64_t* edges, residual_sums* taken) {
+  if (nf <= 0) return 0;
+  const vertex_t* deg = out.sizes;
+  const vertex_t* col = out.col;
+#if !defined(FG_WITH_CUDA)
+  (void)share, (void)next, (void)col;
+  return push_fifo(out, frontier, nf, y, r, damping, eps, budget, mark, stamp, edges, taken);
+#else
+  (void)budget;
+  // Every frontier vertex's residual moves into y before any push of the round lands, so what a
+  // push adds to a frontier vertex waits in r for the next round.
+  const residual_sums t = thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(nf),
+      FG_LAMBDA(std::int64_t i) {
+        const vertex_t v = frontier[i];
+        const double got = atomic::exchange_double(r + v, 0.0);
+        y[v] += got;
+        share[i] = deg[v] > 0 ? damping * got / deg[v] : 0.0;
+        return residual_sums{std::fabs(got), got, 0.0, double(deg[v])};
+      },
+      residual_sums{}, add_residual_sums{});
+  counters c;
+  std::int64_t* cnt = c.data();
+  for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t i, vertex_t, offset_t j) {
+    const double s = share[i];
+    const vertex_t w = col[j];
+    const double now = atomic::fetch_add_double(r + w, s) + s;
+    if (above(now, deg[w], eps) && atomic::claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, std::int64_t(1))] = w;
+  });
+  *edges += std::int64_t(t.edges);
+  taken->residual += t.residual, taken->mass += t.mass;
+  return vertex_t(c.read()[0]);
+#endif
+}
+
+vertex_t K::over(const double* r, const vertex_t* deg, vertex_t n, double eps, vertex_t* list) {
+  auto end = thrust::copy_if(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
+                             list, FG_LAMBDA(vertex_t v) { return above(r[v], deg[v], eps); });
+  return vertex_t(end - list);
+}
+
+residual_sums K::sums(const double* y, const double* r, const vertex_t* deg, vertex_t n) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+      FG_LAMBDA(std::int64_t v) { return residual_sums{std::fabs(r[v]), y[v], deg[v] == 0 ? y[v] : 0.0, 0.0}; },
+      residual_sums{}, add_residual_sums{});
+}
+
+double K::shifted_l1(const double* r, double shift, vertex_t n) {
+  return thrust::transform_reduce(
+      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+      FG_LAMBDA(std::int64_t v) { return std::fabs(r[v] - shift); }, 0.0, thrust::plus<double>());
+}
+
+void K::spread(const double* y, const vertex_t* deg, double* x, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t u) { x[u] = deg[u] > 0 ? y[u] / deg[u] : 0.0; });
+}
+
+void K::residual(const double* y, const double* z, double* r, vertex_t n, double damping) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { r[v] = 1.0 - y[v] + damping * z[v]; });
+}
+
+void K::scale(double* y, double a, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { y[v] *= a; });
+}
+
+void K::extend(double* y, double* r, vertex_t from, vertex_t to) {
+  parallel_for(to - from, FG_LAMBDA(std::int64_t i) {
+    y[from + i] = 1.0;
+    r[from + i] = 0.0;
+  });
+}
+
+vertex_t K::at_least(const double* y, vertex_t n, double floor, vertex_t* list, double* value) {
+  auto end = thrust::copy_if(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
+                             list, FG_LAMBDA(vertex_t v) { return y[v] >= floor; });
+  const auto c = vertex_t(end - list);
+  parallel_for(c, FG_LAMBDA(std::int64_t i) { value[i] = y[list[i]]; });
+  return c;
+}
+
+void K::normalise(const double* y, double mass, double* score, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { score[v] = y[v] / mass; });
+}
+
+}  // namespace fg::detail

@@ -1,0 +1,343 @@
+// PageRank kept current by residual pushes (algorithms/dynamic_pagerank.hpp): the orchestration
+// of the kernels in algorithms/detail/dynamic_pagerank_kernels.hpp.
+#include "algorithms/dynamic_pagerank.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <utility>
+
+#include "algorithms/detail/dynamic_pagerank_kernels.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "core/semiring.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fg {
+
+namespace {
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+/// A batch that changes more than this share of the edges is recomputed: pushes from residuals
+/// spread over much of the graph do the work of power iterations with atomics instead of pulls.
+constexpr double cold_share = 0.25;
+/// Thresholds by level (docs/dynamic-pagerank.md): a level pushes every vertex with |r[v]| >
+/// eps (1 + deg v) until none is left, which leaves sum |r| <= eps (n + m). The first level's eps
+/// leaves at most `first_level` times the residual the target allows; each next one divides eps by
+/// `level_step`, and the pushes stop at the first level after which the bound holds: the largest
+/// residuals go first (Gauss-Southwell's order), and no push is made once the scores are within
+/// the target.
+constexpr double first_level = 4096, level_step = 8;
+constexpr int max_levels = 16;
+/// A level's rounds stop when one took less than 1/tail_share of the residual the target still
+/// needs gone (state::push).
+constexpr double tail_share = 32;
+}  // namespace
+
+template <class S>
+struct dynamic_pagerank<S>::state {
+  using K = detail::dynamic_pagerank_kernels<S>;
+  pagerank_options opt;
+  bool known = false;  ///< y and r are a residual pair of the graph after the last batch seen
+  vertex_t n = 0;      ///< vertices y and r cover
+  std::size_t cap = 0;
+  array<double, S> y, r, share;
+  array<std::int32_t, S> net, mark;
+  array<vertex_t, S> list, next;
+  std::int32_t stamp = 0;
+  std::int64_t changed = 0;      ///< pairs the batches since the last update added or removed
+  array<std::uint64_t, S> keys;  ///< before(): the batch's distinct pairs
+  array<std::uint8_t, S> was;
+  bool armed = false;
+  double mass = 0;       ///< sum y after the last update
+  double top_floor = 0;  ///< top(): half the y of the last k-th best
+  dynamic_pagerank_stats st;
+  std::string cold_kernel;
+
+  explicit state(const pagerank_options& o) : opt(o) {
+    validate(opt);
+    opt.initial.clear();
+    opt.progress = nullptr;
+  }
+  double damping() const { return opt.damping; }
+  // The scores' bound (docs/dynamic-pagerank.md): pi = y / s is within ||G pi - pi||_1 / (1 - d) of
+  // the exact PageRank (G the Google matrix, which contracts differences of probability vectors by
+  // d), and G pi - pi = (r - gamma 1) / s with gamma = 1 - (d D + (1 - d) s) / n, D the dangling
+  // part of s. One pass over r.
+  double bound(const detail::residual_sums& sums) const {
+    const double d = damping(), s = sums.mass;
+    const double gamma = 1 - (d * sums.dangling + (1 - d) * s) / double(n);
+    return K::shifted_l1(r.data(), gamma, n) / ((1 - d) * s);
+  }
+  // The bound a from-scratch run's stopping rule gives: d/(1-d) tol n.
+  double target() const { return damping() / (1 - damping()) * opt.tol * double(n); }
+  // The residual sum at which the bound meets the target when r has no uniform part, for mass s.
+  double allowed(double s) const { return target() * (1 - damping()) * s; }
+
+  void next_stamp() {
+    if (stamp >= std::numeric_limits<std::int32_t>::max() - 1) {
+      zero(mark);
+      stamp = 0;
+    }
+    ++stamp;
+  }
+  // Room for v vertices; new ones start at y = 1, r = 0: exact for a vertex with no in-edges, and
+  // the edges that reach it arrive as a batch's pairs.
+  void ensure(vertex_t v) {
+    if (std::size_t(v) > cap) {
+      const std::size_t c = std::max<std::size_t>(std::size_t(v), std::size_t(1.5 * double(cap)));
+      y = grown(y, c), r = grown(r, c);
+      net = grown(net, c), mark = grown(mark, c);
+      zero(net, cap), zero(mark, cap);
+      list = array<vertex_t, S>(c), next = array<vertex_t, S>(c), share = array<double, S>(c);
+      cap = c;
+    }
+    if (v > n) K::extend(y.data(), r.data(), n, v);
+    n = std::max(n, v);
+  }
+  void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, array<double, S>& into) const;
+  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
+  void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
+  detail::residual_sums push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e, detail::residual_sums sums,
+                             double goal);
+  double converge(const dcsr_matrix<pattern, S>& out);
+};
+
+// into = 1 - y + d P y, P y pulled over the in-edge store.
+template <class S>
+void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+                                                array<double, S>& into) const {
+  FG_EXPECTS(in.rows() == n && out.rows() == n, "dynamic_pagerank: the in- and out-edge stores differ in size");
+  array<double, S> x{std::size_t(n)}, z{std::size_t(n)};
+  K::spread(y.data(), out.view().sizes, x.data(), n);
+  spmv<plus_times<double>>(in, x, z);
+  K::residual(y.data(), z.data(), into.data(), n, damping());
+}
+
+// From scratch: PageRank's power iteration over the in-edges, scaled to the y of (I - dP) y = 1
+// (pi = c/n y with c = d * dangling + 1 - d), and its residual computed exactly.
+template <class S>
+void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
+  const pagerank_result pr = pagerank(in, opt);
+  st.cold = true;
+  st.cold_iterations = pr.iterations;
+  cold_kernel = pr.kernel;
+  start_from(out, in, pr.score);
+}
+
+// y and r from scores pi of the graph now (a probability vector).
+template <class S>
+void dynamic_pagerank<S>::state::start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+                                           const std::vector<double>& scores) {
+  FG_EXPECTS(scores.size() == std::size_t(n), "dynamic_pagerank: scores for another number of vertices");
+  const array<double, S> pi = to_space<S>(scores);
+  copy_prefix(y, pi, std::size_t(n));
+  const double c = damping() * K::sums(y.data(), r.data(), out.view().sizes, n).dangling + (1 - damping());
+  K::scale(y.data(), double(n) / c, n);
+  exact_residual(out, in, r);
+  known = true;
+}
+
+// Rounds of pushes from list[0, nf) at threshold eps (1 + deg), with `sums` an upper bound on the
+// residual sum and a lower bound on the mass as the rounds move them: a push of t takes |t| from
+// the residual sum and puts at most d |t| back, and moves the mass by at most |t|. The rounds stop
+// when no vertex is over the threshold, when the bound holds, or when a round took less than
+// 1/tail_share of what the target still needs: the tail of a level (chains of low-degree vertices
+// passing a shrinking residual on, a round a hop) is left to the next level's scan. Returns the
+// bounds at the end.
+template <class S>
+detail::residual_sums dynamic_pagerank<S>::state::push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e,
+                                                       detail::residual_sums sums, double goal) {
+  const dcsr_view<pattern> v = out.view();
+  for (; nf > 0; ++st.rounds) {
+    next_stamp();
+    st.pushes += nf;
+    detail::residual_sums taken;
+    // What the target still needs taken: the residual sum falls by at least (1 - d) per unit taken.
+    const double budget = std::max(0.0, (sums.residual - goal) / (1 - damping()));
+    const vertex_t got = K::push(v, list.data(), nf, y.data(), r.data(), share.data(), damping(), e, budget,
+                                 next.data(), mark.data(), stamp, &st.edges, &taken);
+    std::swap(list, next);
+    nf = got;
+    sums.residual -= (1 - damping()) * taken.residual;
+    sums.mass -= taken.residual;
+    if (sums.residual <= goal) break;
+    if ((1 - damping()) * taken.residual * tail_share < sums.residual - goal) break;
+  }
+  return sums;
+}
+
+// Levels of pushes until the bound holds (or max_levels); the bound at the end.
+template <class S>
+double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) {
+  const vertex_t* deg = out.view().sizes;
+  detail::residual_sums sums = K::sums(y.data(), r.data(), deg, n);
+  double b = bound(sums);
+  double e = first_level * allowed(sums.mass) / (double(n) + double(out.nnz()));
+  for (int level = 0; level < max_levels && b > target(); ++level, e /= level_step) {
+    const vertex_t nf = K::over(r.data(), deg, n, e, list.data());
+    if (nf == 0) continue;
+    ++st.levels;
+    // The residual sum to reach: where the bound would meet the target if |r|'s spread about its
+    // mean kept its ratio to sum |r| (10% under it).
+    push(out, nf, e, sums, 0.9 * sums.residual * target() / b);
+    sums = K::sums(y.data(), r.data(), deg, n);
+    b = bound(sums);
+  }
+  mass = sums.mass;
+  st.residual = sums.residual;
+  return b;
+}
+
+template <class S>
+dynamic_pagerank<S>::dynamic_pagerank(const pagerank_options& opt) : s_(std::make_unique<state>(opt)) {}
+template <class S>
+dynamic_pagerank<S>::~dynamic_pagerank() = default;
+template <class S>
+dynamic_pagerank<S>::dynamic_pagerank(dynamic_pagerank&&) noexcept = default;
+template <class S>
+dynamic_pagerank<S>& dynamic_pagerank<S>::operator=(dynamic_pagerank&&) noexcept = default;
+
+template <class S>
+void dynamic_pagerank<S>::adopt(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+                                const std::vector<double>& scores) {
+  state& s = *s_;
+  s.ensure(out.rows());
+  s.start_from(out, in, scores);
+  s.changed = 0;
+  s.armed = false;
+}
+
+template <class S>
+void dynamic_pagerank<S>::before(const dcsr_matrix<pattern, S>& out, const coo_matrix<pattern, S>* ins,
+                                 const coo_matrix<pattern, S>* del) {
+  state& s = *s_;
+  s.armed = !s.known;  // nothing to seed when the next update starts over
+  if (!s.known) return;
+  const auto rows = [](const coo_matrix<pattern, S>* b) { return b && b->nnz > 0 ? b->row.data() : nullptr; };
+  const auto cols = [](const coo_matrix<pattern, S>* b) { return b && b->nnz > 0 ? b->col.data() : nullptr; };
+  const auto size = [](const coo_matrix<pattern, S>* b) { return b ? std::size_t(b->nnz) : std::size_t(0); };
+  s.keys = state::K::keys(rows(ins), cols(ins), size(ins), rows(del), cols(del), size(del));
+  s.was = array<std::uint8_t, S>(s.keys.size());
+  state::K::holds(out.view(), out.pair_index(), s.keys.data(), s.keys.size(), s.was.data());
+  s.armed = true;  // only once the probe is done: a throw leaves it unarmed
+}
+
+template <class S>
+void dynamic_pagerank<S>::after(const dcsr_matrix<pattern, S>& out) {
+  state& s = *s_;
+  if (!s.armed) {  // a batch this object did not see before it landed
+    s.known = false;
+    return;
+  }
+  s.armed = false;
+  s.ensure(out.rows());
+  if (!s.known) return;  // the next update starts over anyway
+  array<std::uint8_t, S> is(s.keys.size());
+  state::K::holds(out.view(), out.pair_index(), s.keys.data(), s.keys.size(), is.data());
+  s.changed += state::K::seed(s.keys.data(), s.was.data(), is.data(), s.keys.size(), out.view().sizes, s.n,
+                              s.net.data(), s.y.data(), s.r.data(), s.damping());
+}
+
+template <class S>
+const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<pattern, S>& out,
+                                                          const dcsr_matrix<pattern, S>& in) {
+  state& s = *s_;
+  const auto t0 = clock_type::now();
+  s.ensure(out.rows());
+  s.st = {};
+  s.st.changed = s.changed;
+  s.st.target = s.target();
+  const offset_t m = out.nnz();
+  std::ostringstream why;
+  why.precision(3);
+  if (s.n == 0) {
+    why << "no vertices";
+  } else if (!s.known) {
+    why << "from scratch: no scores to start from";
+    s.cold(out, in);
+  } else if (double(s.changed) > cold_share * double(std::max<offset_t>(m, 1))) {
+    why << "from scratch: the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << ")";
+    s.cold(out, in);
+  } else {
+    why << "pushed from the " << s.changed << " edges the batches changed";
+  }
+  if (s.st.cold) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
+  s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
+  s.known = true;
+  s.st.reason = why.str();
+  s.changed = 0;
+  memory::synchronize();
+  s.st.seconds = since(t0);
+  return s.st;
+}
+
+template <class S>
+pagerank_result dynamic_pagerank<S>::result() const {
+  const state& s = *s_;
+  pagerank_result p;
+  p.iterations = s.st.cold_iterations + s.st.rounds;
+  p.converged = s.st.bound <= s.st.target;
+  p.last_change = s.st.bound;
+  p.seconds = s.st.seconds;
+  p.kernel = s.st.cold ? s.cold_kernel + "+push" : "push";
+  p.kernel_reason = s.st.reason;
+  if (s.n == 0 || !s.known) return p;
+  array<double, S> score(std::size_t(s.n));
+  state::K::normalise(s.y.data(), s.mass, score.data(), s.n);
+  p.score = to_vector(score);
+  return p;
+}
+
+template <class S>
+std::vector<std::pair<vertex_t, double>> dynamic_pagerank<S>::top(std::size_t k) const {
+  state& s = *s_;
+  std::vector<std::pair<vertex_t, double>> best;
+  if (k == 0 || s.n == 0 || !s.known) return best;
+  // Candidates over a floor: half the last k-th best (the scores move little between batches),
+  // else the mean; lowered until k are in.
+  double floor = s.top_floor > 0 ? s.top_floor : s.mass / double(s.n);
+  array<double, S> value(std::size_t(s.n));
+  vertex_t c = 0;
+  for (;;) {
+    c = state::K::at_least(s.y.data(), s.n, floor, s.next.data(), value.data());
+    if (std::size_t(c) >= k || floor == 0) break;
+    floor = floor > 1e-300 ? floor / 4 : 0;
+  }
+  const std::vector<vertex_t> id = read_many<S>(s.next.data(), std::size_t(c));
+  const std::vector<double> y = read_many<S>(value.data(), std::size_t(c));
+  best.resize(std::size_t(c));
+  for (std::size_t i = 0; i < best.size(); ++i) best[i] = {id[i], y[i] / s.mass};
+  best_first(best, k);
+  if (!best.empty()) s.top_floor = best.back().second * s.mass / 2;
+  return best;
+}
+
+template <class S>
+const dynamic_pagerank_stats& dynamic_pagerank<S>::stats() const noexcept { return s_->st; }
+
+template <class S>
+void dynamic_pagerank<S>::invalidate() noexcept {
+  s_->known = false;
+  s_->armed = false;
+  s_->changed = 0;
+}
+
+template <class S>
+double dynamic_pagerank<S>::residual_drift(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) const {
+  const state& s = *s_;
+  array<double, S> exact(std::size_t(s.n));
+  s.exact_residual(out, in, exact);
+  const std::vector<double> a = to_vector(exact), b = to_vector(s.r);
+  double worst = 0;
+  for (std::size_t v = 0; v < a.size(); ++v) worst = std::max(worst, std::fabs(a[v] - b[v]));
+  return worst;
+}
+
+template class dynamic_pagerank<host_space>;
+template class dynamic_pagerank<device_space>;
+
+}  // namespace fg

@@ -1,0 +1,188 @@
+// PageRank kept current by residual pushes (algorithms/dynamic_pagerank.hpp), on both twins: after
+// every batch of random insert, delete and mixed streams the scores are within the stated bound of
+// a from-scratch run at tol 1e-15 (an independent power iteration), the kept residual is the exact
+// residual of the kept scores, and deletions that empty rows or cut vertices off are covered.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "algorithms/dynamic_pagerank.hpp"
+#include "engine/graph.hpp"
+#include "tests/support.hpp"
+
+using namespace fg;
+
+namespace {
+
+double l1(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += std::fabs(a[i] - b[i]);
+  return s;
+}
+
+// An out-edge store, its in-edge twin and the kept PageRank, fed the same batches (deletes first).
+template <class S>
+struct kept {
+  graph<pattern, S> out{orientation::out, 0}, in{orientation::in, 0};
+  dynamic_pagerank<S> pr;
+  explicit kept(const pagerank_options& o) : pr(o) {}
+
+  const dynamic_pagerank_stats& apply(const std::vector<vertex_t>& is, const std::vector<vertex_t>& id,
+                                      const std::vector<vertex_t>& ds, const std::vector<vertex_t>& dd, vertex_t n = 0) {
+    const auto oi = out.batch(is, id), od = out.batch(ds, dd);
+    pr.before(out.store(), &oi, &od);
+    out.apply(oi, od);
+    in.apply(in.batch(is, id), in.batch(ds, dd));
+    const vertex_t v = std::max({n, out.num_vertices(), in.num_vertices()});
+    out.grow(v), in.grow(v);
+    pr.after(out.store());
+    return pr.update(out.store(), in.store());
+  }
+  // From scratch, far past the kept run's tolerance: within 1e-13 of the fixed point.
+  std::vector<double> exact() const {
+    pagerank_options t;
+    t.tol = 1e-15;
+    t.kernel = "dcsr";
+    t.mixed_precision = false;
+    t.max_iter = 100000;
+    return pagerank(in.store(), t).score;
+  }
+  void check(const char* what) {
+    const dynamic_pagerank_stats& st = pr.stats();
+    const pagerank_result r = pr.result();
+    INFO(what << ": " << st.reason);
+    REQUIRE(r.score.size() == std::size_t(in.num_vertices()));
+    CHECK(st.bound <= st.target);
+    CHECK(l1(r.score, exact()) <= st.bound + 1e-12);
+    // r is the residual of y (rounding of its atomics aside), however many batches moved it.
+    CHECK(pr.residual_drift(out.store(), in.store()) <= 1e-9);
+  }
+};
+
+// Skewed ids (hubs near 0), as R-MAT streams are.
+vertex_t skewed(std::mt19937_64& g, vertex_t n) {
+  const double u = std::uniform_real_distribution<double>(0, 1)(g);
+  return std::min(n - 1, vertex_t(double(n) * u * u * u));
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("kept PageRank after 240 random insert, delete and mixed batches is within its bound", S, host_space,
+                   device_space) {
+  pagerank_options o;
+  o.tol = 1e-9;
+  kept<S> k(o);
+  std::mt19937_64 g(11);
+  const vertex_t n = 1500;
+  std::set<std::pair<vertex_t, vertex_t>> edges;  // what the stores hold
+  std::int64_t pushed = 0, restarts = 0;
+  for (int b = 0; b < 240; ++b) {
+    const int kind = b < 20 ? 0 : b % 3;  // grow first, then insert / delete / mixed in turn
+    std::vector<vertex_t> is, id, ds, dd;
+    const int size = 20 + int(g() % 150);
+    if (kind != 1)
+      for (int i = 0; i < size; ++i) is.push_back(skewed(g, n)), id.push_back(vertex_t(g() % n));
+    if (kind != 0 && !edges.empty())
+      for (int i = 0; i < size; ++i) {  // mostly stored edges; some absent, some repeated
+        auto it = edges.begin();
+        std::advance(it, std::ptrdiff_t(g() % edges.size()));
+        ds.push_back(g() % 8 == 0 ? vertex_t(g() % n) : it->first), dd.push_back(it->second);
+      }
+    const dynamic_pagerank_stats& st = k.apply(is, id, ds, dd);
+    for (std::size_t i = 0; i < ds.size(); ++i) edges.erase({ds[i], dd[i]});
+    for (std::size_t i = 0; i < is.size(); ++i) edges.insert({is[i], id[i]});
+    REQUIRE(k.out.num_edges() == offset_t(edges.size()));
+    pushed += st.edges, restarts += st.cold;
+    k.check("random stream");
+  }
+  MESSAGE("out-edges pushed over 240 batches: ", pushed, " (", k.out.num_edges(), " stored); restarts ", restarts);
+  CHECK(restarts < 20);  // the first batch, and batches that rewrote a large share of the graph
+}
+
+TEST_CASE_TEMPLATE("kept PageRank: deletions that empty rows, cut vertices off and remove a hub's edges", S, host_space,
+                   device_space) {
+  pagerank_options o;
+  o.tol = 1e-10;
+  kept<S> k(o);
+  std::vector<vertex_t> is, id;
+  for (vertex_t v = 1; v < 400; ++v) {  // a hub 0 <-> everyone, a ring, a chain off vertex 7
+    is.push_back(0), id.push_back(v);
+    is.push_back(v), id.push_back(0);
+    is.push_back(v), id.push_back(v % 399 + 1);
+  }
+  k.apply(is, id, {}, {});
+  k.check("built");
+  // Grow slowly, so that the later batches push rather than start over.
+  for (vertex_t v = 400; v < 600; v += 20) {
+    std::vector<vertex_t> a, b;
+    for (vertex_t w = v; w < v + 20; ++w) a.push_back(w - 1), b.push_back(w);
+    k.apply(a, b, {}, {});
+    k.check("chain");
+  }
+  // Empty vertex 5's row (it becomes dangling) and cut vertex 6 off (no in-edges left).
+  k.apply({}, {}, {5, 5, 0, 5}, {0, 6, 6, 6});
+  CHECK_FALSE(k.pr.stats().cold);
+  k.check("row of 5 emptied, 6 cut off");
+  // Remove 30 of the hub's out-edges, and give the chain's end an edge back to the hub.
+  std::vector<vertex_t> hs, hd;
+  for (vertex_t v = 100; v < 130; ++v) hs.push_back(0), hd.push_back(v);
+  k.apply({599}, {0}, hs, hd);
+  k.check("hub shrunk");
+  // A mixed batch that deletes and re-inserts one edge (present after), a self-loop, duplicates,
+  // an absent edge, and a new vertex far past the others with no edges (vertices given).
+  k.apply({3, 3, 9, 9}, {4, 4, 9, 9}, {3, 42}, {4, 43}, 700);
+  CHECK(k.out.num_vertices() == 700);
+  k.check("mixed");
+  // Every edge of the hub goes: most vertices lose their only in-edge from it.
+  std::vector<vertex_t> all_s, all_d;
+  for (vertex_t v = 1; v < 400; ++v) all_s.push_back(0), all_d.push_back(v), all_s.push_back(v), all_d.push_back(0);
+  k.apply({}, {}, all_s, all_d);
+  k.check("hub removed");
+}
+
+TEST_CASE("kept PageRank: the twins agree within the sum of their bounds, and top() matches the scores") {
+  pagerank_options o;
+  o.tol = 1e-10;
+  kept<host_space> a(o);
+  kept<device_space> b(o);
+  std::mt19937_64 g(5);
+  for (int batch = 0; batch < 40; ++batch) {
+    std::vector<vertex_t> is, id;
+    for (int i = 0; i < 200; ++i) is.push_back(skewed(g, 3000)), id.push_back(skewed(g, 3000));
+    a.apply(is, id, {}, {});
+    b.apply(is, id, {}, {});
+    const pagerank_result ra = a.pr.result(), rb = b.pr.result();
+    CHECK(l1(ra.score, rb.score) <= a.pr.stats().bound + b.pr.stats().bound + 1e-12);
+    std::vector<std::pair<vertex_t, double>> all;
+    for (std::size_t v = 0; v < rb.score.size(); ++v) all.emplace_back(vertex_t(v), rb.score[v]);
+    best_first(all, 10);
+    const auto top = b.pr.top(10);
+    REQUIRE(top.size() == all.size());
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      CHECK(top[i].first == all[i].first);
+      CHECK(top[i].second == doctest::Approx(all[i].second).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("kept PageRank: a batch that changes most of the graph starts over; a store changed behind it too") {
+  pagerank_options o;
+  o.tol = 1e-10;
+  kept<host_space> k(o);
+  std::vector<vertex_t> is, id;
+  for (vertex_t v = 0; v < 100; ++v) is.push_back(v), id.push_back((v * 7 + 1) % 100);
+  CHECK(k.apply(is, id, {}, {}).cold);  // nothing known yet
+  CHECK_FALSE(k.apply({1}, {2}, {}, {}).cold);
+  std::vector<vertex_t> more_s, more_d;
+  for (vertex_t v = 0; v < 100; ++v) more_s.push_back(v), more_d.push_back((v * 3 + 2) % 100);
+  CHECK(k.apply(more_s, more_d, {}, {}).cold);  // about half the edges are new
+  k.check("restarted");
+  k.out.insert(k.out.batch({5}, {6}));  // behind its back: after() without before()
+  k.in.insert(k.in.batch({5}, {6}));
+  k.pr.after(k.out.store());
+  CHECK(k.pr.update(k.out.store(), k.in.store()).cold);
+  k.check("after a batch it did not see");
+}
