@@ -35,6 +35,15 @@ constexpr int max_levels = 16;
 /// A level's rounds stop when one took less than 1/tail_share of the residual the target still
 /// needs gone (state::push).
 constexpr double tail_share = 32;
+/// Power iterations from the last scores replace the pushes when they are predicted to read at most
+/// this share of what the pushes would, an entry a push reads counting push_cost entries a pull
+/// reads (a push's is a random double atomic, or a FIFO's dependent access; a pull's a streamed
+/// gather): measured 4.7 on the 2-core CPU build (cnr-2000: FIFO 7 ns an entry, pull 1.5) and 7 on
+/// the H100 (rmat-22: pushes 11.5 G entries/s, an SpMV 84 G/s). Counts, not times, so that a stream
+/// takes the same path every time it runs.
+constexpr double pull_share = 0.8, push_cost = 5;
+/// After this many updates by power iterations, the next one pushes again: its measure is renewed.
+constexpr int pulls_before_retry = 8;
 }  // namespace
 
 template <class S>
@@ -56,6 +65,10 @@ struct dynamic_pagerank<S>::state {
   double top_floor = 0;  ///< top(): half the y of the last k-th best
   dynamic_pagerank_stats st;
   std::string cold_kernel;
+  // The cost model (pull_pays): entries the last push read per pair changed, and the last power
+  // iterations' count. 0: not measured yet.
+  double push_edges_per_change = 0;
+  int pull_iterations = 0, pulls_in_row = 0;
 
   explicit state(const pagerank_options& o) : opt(o) {
     validate(opt);
@@ -99,7 +112,10 @@ struct dynamic_pagerank<S>::state {
     n = std::max(n, v);
   }
   void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, array<double, S>& into) const;
-  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
+  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, bool from_last = false);
+  std::vector<double> scores(const dcsr_matrix<pattern, S>& out) const;
+  std::vector<double> normalised(double sum) const;
+  bool pull_pays(offset_t m, std::ostringstream& why) const;
   void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
   detail::residual_sums push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e, detail::residual_sums sums,
                              double goal);
@@ -120,12 +136,29 @@ void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& o
 // From scratch: PageRank's power iteration over the in-edges, scaled to the y of (I - dP) y = 1
 // (pi = c/n y with c = d * dangling + 1 - d), and its residual computed exactly.
 template <class S>
-void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
-  const pagerank_result pr = pagerank(in, opt);
-  st.cold = true;
+void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+                                     bool from_last) {
+  pagerank_options o = opt;
+  if (from_last) o.initial = scores(out);
+  const pagerank_result pr = pagerank(in, o);
+  (from_last ? st.pulled : st.cold) = true;
   st.cold_iterations = pr.iterations;
   cold_kernel = pr.kernel;
+  pull_iterations = pr.iterations;
   start_from(out, in, pr.score);
+}
+
+// The scores y / sum y, on the host.
+template <class S>
+std::vector<double> dynamic_pagerank<S>::state::scores(const dcsr_matrix<pattern, S>& out) const {
+  return normalised(K::sums(y.data(), r.data(), out.view().sizes, n).mass);
+}
+
+template <class S>
+std::vector<double> dynamic_pagerank<S>::state::normalised(double sum) const {
+  array<double, S> score{std::size_t(n)};
+  K::normalise(y.data(), sum, score.data(), n);
+  return to_vector(score);
 }
 
 // y and r from scores pi of the graph now (a probability vector).
@@ -176,6 +209,7 @@ double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) 
   const vertex_t* deg = out.view().sizes;
   detail::residual_sums sums = K::sums(y.data(), r.data(), deg, n);
   double b = bound(sums);
+  st.seeded_bound = b;
   double e = first_level * allowed(sums.mass) / (double(n) + double(out.nnz()));
   for (int level = 0; level < max_levels && b > target(); ++level, e /= level_step) {
     const vertex_t nf = K::over(r.data(), deg, n, e, list.data());
@@ -190,6 +224,22 @@ double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) 
   mass = sums.mass;
   st.residual = sums.residual;
   return b;
+}
+
+// Whether power iterations from the last scores are predicted well under the pushes for the pairs
+// changed, in entries read: the pushes by the last push's entries per pair changed (times
+// push_cost), the iterations by the last run's count (+ 1: the residual's SpMV) times the edges.
+// Every pulls_before_retry pulls, a push renews its measure.
+template <class S>
+bool dynamic_pagerank<S>::state::pull_pays(offset_t m, std::ostringstream& why) const {
+  if (push_edges_per_change <= 0 || pull_iterations <= 0 || pulls_in_row >= pulls_before_retry) return false;
+  const double push = push_cost * push_edges_per_change * double(changed);
+  const double pull = double(pull_iterations + 1) * double(m);
+  if (pull > pull_share * push) return false;
+  why << "pulled: power iterations from the last scores predicted to read " << pull / double(m)
+      << " times the edges, pushes " << push / double(m) << " (" << push_edges_per_change << " entries a pair changed, x"
+      << push_cost << ")";
+  return true;
 }
 
 template <class S>
@@ -262,11 +312,16 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
   } else if (double(s.changed) > cold_share * double(std::max<offset_t>(m, 1))) {
     why << "from scratch: the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << ")";
     s.cold(out, in);
+  } else if (s.pull_pays(m, why)) {
+    s.cold(out, in, true);
   } else {
     why << "pushed from the " << s.changed << " edges the batches changed";
   }
-  if (s.st.cold) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
+  if (s.st.cold || s.st.pulled) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
   s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
+  s.pulls_in_row = s.st.pulled ? s.pulls_in_row + 1 : 0;
+  if (!s.st.cold && !s.st.pulled && s.st.changed > 0)  // the measure pull_pays predicts the next push by
+    s.push_edges_per_change = double(s.st.edges) / double(s.st.changed);
   s.known = true;
   s.st.reason = why.str();
   s.changed = 0;
@@ -286,9 +341,7 @@ pagerank_result dynamic_pagerank<S>::result() const {
   p.kernel = s.st.cold ? s.cold_kernel + "+push" : "push";
   p.kernel_reason = s.st.reason;
   if (s.n == 0 || !s.known) return p;
-  array<double, S> score(std::size_t(s.n));
-  state::K::normalise(s.y.data(), s.mass, score.data(), s.n);
-  p.score = to_vector(score);
+  p.score = s.normalised(s.mass);
   return p;
 }
 

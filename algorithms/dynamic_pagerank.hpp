@@ -36,14 +36,17 @@ struct coo_matrix;
 /// What one update did.
 struct dynamic_pagerank_stats {
   bool cold = false;          ///< recomputed by a from-scratch PageRank, then certified by pushes
-  std::string reason;         ///< why it pushed or started over
+  bool pulled = false;        ///< recomputed by power iterations from the last scores (pulls over the
+                              ///< in-edges), then certified: the cost model put them under the pushes
+  std::string reason;         ///< why it pushed, pulled or started over
   std::int64_t changed = 0;   ///< edges the batches since the last update added or removed
   int levels = 0;             ///< threshold levels pushed (docs/dynamic-pagerank.md)
   int rounds = 0;             ///< push rounds
   std::int64_t pushes = 0;    ///< vertices pushed (summed over the rounds)
   std::int64_t edges = 0;     ///< out-edges the pushes read
-  int cold_iterations = 0;    ///< the from-scratch run's iterations (cold)
+  int cold_iterations = 0;    ///< the power iterations (cold or pulled)
   double residual = 0;        ///< sum |r| after
+  double seeded_bound = 0;    ///< the bound before any push: where the batches left the last scores
   double bound = 0;           ///< the scores are within this (L1) of the exact PageRank
   double target = 0;          ///< the bound the tolerance asks for: d/(1-d) tol n
   double seconds = 0;

@@ -67,7 +67,7 @@ batch_report report_of(const fg::batch_report& r) {
   b.store_seconds = r.store_seconds, b.insert_seconds = r.insert_seconds, b.delete_seconds = r.delete_seconds;
   b.defrag = decision(r.defrag), b.defrag_seconds = r.defrag_seconds;
   b.pr_iterations = r.pr_iterations, b.pr_seconds = r.pr_seconds;
-  b.pr_restarted = r.pr_restarted, b.pr_bound = r.pr_bound, b.pr_error = r.pr_error, b.pr_edges = r.pr_edges;
+  b.pr_restarted = r.pr_restarted, b.pr_pulled = r.pr_pulled, b.pr_bound = r.pr_bound, b.pr_error = r.pr_error, b.pr_edges = r.pr_edges;
   b.cold_iterations = r.cold_iterations, b.cold_seconds = r.cold_seconds;
   b.closure_pairs = r.closure_pairs, b.closure_rounds = r.closure_rounds, b.closure_recomputed = r.closure_recomputed;
   b.closure_seconds = r.closure_seconds, b.closure_scratch_seconds = r.closure_scratch_seconds;

@@ -39,8 +39,9 @@ double pct(std::vector<double> v, double p) {
 
 struct run_times {
   std::vector<double> apply, pagerank, scratch;  // ms a batch
-  double error = 0, bound = 0;
-  int restarts = 0;
+  std::vector<double> seeded, change, edges;     // the bound the batch left / target; L1 change; edges read / m
+  double error = 0, bound = 0, target = 0;
+  int restarts = 0, pulls = 0;
   std::int64_t rounds = 0;
 };
 
@@ -56,6 +57,8 @@ run_times stream_once(const edge_list& e, const std::vector<fg::edge_list>& ins,
   s.warm_up();
   s.apply(base, {}, e.n);  // PageRank from scratch: the start every kept run pays once
   run_times t;
+  t.target = so.pagerank.damping / (1 - so.pagerank.damping) * o.tol * double(e.n);
+  std::vector<double> before = pagerank ? s.scores().score : std::vector<double>{};
   for (std::size_t b = 0; b < ins.size(); ++b) {
     const batch_report r = s.apply(ins[b], del[b], e.n);
     t.apply.push_back(1e3 * (r.seconds() - r.cold_seconds));
@@ -63,8 +66,15 @@ run_times stream_once(const edge_list& e, const std::vector<fg::edge_list>& ins,
     t.pagerank.push_back(1e3 * r.pr_seconds);
     if (so.compare) t.scratch.push_back(1e3 * r.cold_seconds), t.error = std::max(t.error, r.pr_error);
     t.bound = std::max(t.bound, r.pr_bound);
-    t.restarts += r.pr_restarted;
+    t.restarts += r.pr_restarted, t.pulls += r.pr_pulled;
     t.rounds += r.pr_iterations;
+    t.seeded.push_back(r.pr_seeded_bound / t.target);
+    t.edges.push_back(double(r.pr_edges) / double(std::max<offset_t>(1, r.edges)));
+    std::vector<double> after = s.scores().score;  // untimed: the scores' move over the batch
+    double moved = 0;
+    for (std::size_t v = 0; v < after.size(); ++v) moved += std::fabs(after[v] - (v < before.size() ? before[v] : 0.0));
+    t.change.push_back(moved);
+    before = std::move(after);
   }
   return t;
 }
@@ -106,9 +116,13 @@ int run_incremental(const incremental_options& o) {
       const run_times without = stream_once(e, ins, del, base, false, o);
       const double a50 = pct(with.apply, 0.5), w50 = pct(without.apply, 0.5), p50 = pct(with.pagerank, 0.5);
       fmt::print("  batch {:.0e} ({} timed): apply {:.3f} ms p50 / {:.3f} p90 with PageRank (PageRank {:.3f} / {:.3f}, "
-                 "{:.1f} rounds a batch, {} restarts), {:.3f} ms without: {:.1f} vs {:.1f} M edges/s\n",
+                 "{:.1f} rounds a batch, {} restarts, {} by power iterations), {:.3f} ms without: {:.1f} vs {:.1f} M edges/s\n",
                  double(size), count, a50, pct(with.apply, 0.9), p50, pct(with.pagerank, 0.9),
-                 double(with.rounds) / double(count), with.restarts, w50, double(size) / a50 / 1e3, double(size) / w50 / 1e3);
+                 double(with.rounds) / double(count), with.restarts, with.pulls, w50, double(size) / a50 / 1e3,
+                 double(size) / w50 / 1e3);
+      fmt::print("    a batch moved the scores {:.2e} (L1, p50) against a target bound of {:.2e}; the bound it left was "
+                 "{:.1f}x the target (p50); the pushes read {:.3f} of the graph's edges (p50)\n",
+                 pct(with.change, 0.5), with.target, pct(with.seeded, 0.5), pct(with.edges, 0.5));
       if (o.scratch) {
         const double s50 = pct(with.scratch, 0.5);
         const double total_kept = std::accumulate(with.pagerank.begin(), with.pagerank.end(), 0.0);

@@ -327,10 +327,12 @@ void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batc
     r.pr_iterations = pr.cold_iterations + pr.rounds;
     r.pr_seconds = pr.seconds;
     r.pr_restarted = pr.cold;
+    r.pr_pulled = pr.pulled;
     r.pr_bound = pr.bound;
+    r.pr_seeded_bound = pr.seeded_bound;
     r.pr_edges = pr.edges;
     // What the next update reads of g: nothing when it pushes (the pushes read the mirror's rows).
-    reads = pr.cold ? pr.cold_iterations : 0.0;
+    reads = pr.cold || pr.pulled ? pr.cold_iterations : 0.0;
     gathered = false;
     scores = &last;
     if (opt.compare) {
@@ -390,6 +392,7 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.last_defrag = {r.defrag.defragment, r.defrag.reason};
   t.pr_iterations += r.pr_iterations;
   t.pr_restarts += r.pr_restarted ? 1 : 0;
+  t.pr_pulls += r.pr_pulled ? 1 : 0;
   t.pr_bound = std::max(t.pr_bound, r.pr_bound);
   t.pr_error = std::max(t.pr_error, r.pr_error);
   t.cold_iterations += r.cold_iterations;

@@ -83,7 +83,9 @@ struct batch_report {
   int pr_iterations = 0;           ///< push rounds (+ iterations when it started over)
   double pr_seconds = 0;
   bool pr_restarted = false;       ///< computed from scratch (the first batch, or one that changed too much)
+  bool pr_pulled = false;          ///< by power iterations from the last scores (predicted under the pushes)
   double pr_bound = 0;             ///< the scores are within this (L1) of the exact PageRank
+  double pr_seeded_bound = 0;      ///< the same before the pushes: the batch left the last scores that far
   std::int64_t pr_edges = 0;       ///< out-edges its pushes read
   double pr_error = -1;            ///< with compare: L1 distance to the from-scratch scores
   int cold_iterations = 0;

@@ -8,6 +8,7 @@
 # numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # amg-rounds (issue 21's Galerkin products, three rounds of 11 runs each: the spread between calls),
 # profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same), trace-spmv (one of the small graphs' SpMVs),
+# incremental (issue 50: PageRank kept current through stream -, against from scratch, bench incremental),
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 # NVLink multicast stays off on the GPU machines (KINDS.md): a program that uses it can take the
 # host's shared GPUs out of service. Every program below inherits these.
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-parts=,${1:-tests,sanitize,bench,live,wal,spmv,select,closure,python,apps,analyses,numerics,locality,dist},
+parts=,${1:-tests,sanitize,bench,live,incremental,wal,spmv,select,closure,python,apps,analyses,numerics,locality,dist},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -115,6 +116,15 @@ done
 [ ${#inc_set[@]} -gt 0 ] && want closure && step closure-inc 90 build/cuda/fluxgraph bench closure --no-split --incremental 0.0001,0.01 \
   "${inc_set[@]}"
 want live && step live 300 scripts/stream-e2e.sh
+# PageRank kept current (issue 50, docs/dynamic-pagerank.md): rmat-22 through `stream -` with and
+# without it, the real graphs' streams against PageRank from scratch, and bench incremental.
+want incremental && step incremental-live 300 scripts/stream-pagerank.sh build/cuda/fluxgraph "100000 10000"
+inc_graphs=()
+for f in cnr-2000.mtx.gz:100000 soc-Slashdot0902.txt.gz:20000; do [ -e ".data/${f%%:*}" ] && inc_graphs+=("$f"); done
+want incremental && step incremental-compare 120 bash -c 'for g; do build/cuda/fluxgraph stream .data/${g%%:*} --batch ${g##*:} \
+  --pagerank --compare | grep -E "^incremental|^from scratch" | sed "s|^|${g%%:*}: |"; done' _ "${inc_graphs[@]}"
+want incremental && step incremental 300 build/cuda/fluxgraph bench incremental --batches 1e3,1e4,1e5 --count 10 rmat:22 \
+  $(for g in "${inc_graphs[@]}"; do echo ".data/${g%%:*}"; done)
 want wal && step wal 300 scripts/wal-overhead.sh
 # The Python API against the C++ API on the same NumPy batches (issue 17: <= 1.2x inserts, <= 1.05x PageRank).
 py=$(sed -n "s/^FG_PYTHON:FILEPATH=//p" build/cuda/CMakeCache.txt 2>/dev/null)
@@ -233,6 +243,9 @@ fi
 show apps && echo "-- graph applications (bench apps) --" && grep -vE "^device" "$out/apps.log"
 show python-api && echo "-- Python API vs C++ API --" && cat "$out/python-api.log"
 show live && echo "-- stream - end to end --" && grep -E "stream -|_us:" "$out/live.log"
+show incremental-live && echo "-- stream - --pagerank (rmat-22) --" && cat "$out/incremental-live.log"
+show incremental-compare && echo "-- stream --pagerank --compare --" && cat "$out/incremental-compare.log"
+show incremental && echo "-- bench incremental --" && grep -vE "^device" "$out/incremental.log"
 show wal && echo "-- stream - with --wal (durability's cost) --" && grep -E "^batch" "$out/wal.log"
 echo "-- transitive closure (pairs and iterations vs the published table) --"
 [ -e "$out/closure.log" ] && sed -n '/^graph /,$p' "$out/closure.log"

@@ -89,7 +89,7 @@ struct table {
     if (r.defrag.defragmented) fmt::print("  {:>10.3f}", r.defrag_seconds * 1e3);
     else fmt::print("  {:>10}", "-");
     if (per_batch)
-      fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", fmt::format("{}{}", r.pr_iterations, r.pr_restarted ? "*" : ""),
+      fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", fmt::format("{}{}", r.pr_iterations, r.pr_restarted ? "*" : r.pr_pulled ? "+" : ""),
                  r.pr_seconds * 1e3, r.pr_bound);
     if (compare && per_batch) fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", r.cold_iterations, r.cold_seconds * 1e3, r.pr_error);
     if (closing)
@@ -199,9 +199,9 @@ int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where
   const fluxgraph::stream_end end = session.finish();
   const fluxgraph::stream_totals& tot = session.totals();
   if (so.pagerank_per_batch) {
-    fmt::print("incremental pagerank: {} rounds over {} batches, {:.3f} s ({} from scratch, marked *); scores within "
-               "{:.3g} (L1) of the exact ones after every batch\n",
-               tot.pr_iterations, tot.batches, tot.pr_seconds, tot.pr_restarts, tot.pr_bound);
+    fmt::print("incremental pagerank: {} rounds over {} batches, {:.3f} s ({} from scratch, marked *; {} by power iterations "
+               "from the last scores, +); scores within {:.3g} (L1) of the exact ones after every batch\n",
+               tot.pr_iterations, tot.batches, tot.pr_seconds, tot.pr_restarts, tot.pr_pulls, tot.pr_bound);
     if (so.compare)
       fmt::print("from scratch after every batch: {} iterations, {:.3f} s; incremental {:.1f}x faster; largest L1 distance "
                  "{:.3g}\n",

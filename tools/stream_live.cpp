@@ -206,7 +206,7 @@ int run_stream_live(const options& o) {
     j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
     if (per_batch)
       j.field("pr_iterations", r.pr_iterations).field("pr_us", std::llround(r.pr_seconds * 1e6)).field("pr_edges", r.pr_edges)
-          .field("pr_bound", r.pr_bound).flag("pr_restarted", r.pr_restarted).top(session.top(std::size_t(k)), id, k);
+          .field("pr_bound", r.pr_bound).flag("pr_restarted", r.pr_restarted).flag("pr_pulled", r.pr_pulled).top(session.top(std::size_t(k)), id, k);
     if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
     if (so.bfs_source >= 0) j.field("bfs_reached", r.bfs_reached);
     if (so.sssp_source >= 0) j.field("sssp_reached", r.sssp_reached);

@@ -17,7 +17,6 @@ struct residual_sums {
   double residual = 0;  ///< sum |r|
   double mass = 0;      ///< sum y
   double dangling = 0;  ///< sum y over the vertices without out-edges
-  double edges = 0;     ///< push: entries the frontier's rows hold
 };
 
 template <class Space>

@@ -27,15 +27,23 @@ FG_HD inline vertex_t col_of(std::uint64_t k) { return vertex_t(std::uint32_t(k)
 FG_HD inline bool above(double r, vertex_t deg, double eps) { return std::fabs(r) > eps * (1.0 + deg); }
 struct add_residual_sums {
   FG_HD residual_sums operator()(const residual_sums& a, const residual_sums& b) const {
-    return {a.residual + b.residual, a.mass + b.mass, a.dangling + b.dangling, a.edges + b.edges};
+    return {a.residual + b.residual, a.mass + b.mass, a.dangling + b.dangling};
   }
 };
-// Two counts a kernel adds to (a list's length, pairs changed), read back with one copy.
+// What a round's kernels add up, read back with one copy (a round waits for the device once): a
+// list's length and entries read (integers), and two sums (doubles, in the last two slots: zero
+// bits are 0.0).
 struct counters {
-  array<std::int64_t, device_space> c{2};
+  array<std::int64_t, device_space> c{4};
   counters() { memory::zero_on_device(c.data(), c.bytes()); }
   std::int64_t* data() { return c.data(); }
+  double* sums() { return reinterpret_cast<double*>(c.data() + 2); }
   std::vector<std::int64_t> read() const { return to_vector(c); }
+  static double as_double(std::int64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  }
 };
 }  // namespace
 
@@ -116,28 +124,30 @@ vertex_t K::push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex
 #else
   (void)budget;
   // Every frontier vertex's residual moves into y before any push of the round lands, so what a
-  // push adds to a frontier vertex waits in r for the next round.
-  const residual_sums t = thrust::transform_reduce(
-      policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(nf),
-      FG_LAMBDA(std::int64_t i) {
-        const vertex_t v = frontier[i];
-        const double got = atomic::exchange_double(r + v, 0.0);
-        y[v] += got;
-        share[i] = deg[v] > 0 ? damping * got / deg[v] : 0.0;
-        return residual_sums{std::fabs(got), got, 0.0, double(deg[v])};
-      },
-      residual_sums{}, add_residual_sums{});
+  // push adds to a frontier vertex waits in r for the next round. Sums by warp-wide atomics, so
+  // that the round waits for the device once, at its end.
   counters c;
   std::int64_t* cnt = c.data();
+  double* sum = c.sums();
+  parallel_for(nf, FG_LAMBDA(std::int64_t i) {
+    const vertex_t v = frontier[i];
+    const double got = atomic::exchange_double(r + v, 0.0);
+    y[v] += got;
+    share[i] = deg[v] > 0 ? damping * got / deg[v] : 0.0;
+    atomic::fetch_add_shared(cnt + 1, std::int64_t(deg[v]));
+    atomic::add_shared_double(sum, std::fabs(got));
+    atomic::add_shared_double(sum + 1, got);
+  });
   for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t i, vertex_t, offset_t j) {
     const double s = share[i];
     const vertex_t w = col[j];
     const double now = atomic::fetch_add_double(r + w, s) + s;
     if (above(now, deg[w], eps) && atomic::claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, std::int64_t(1))] = w;
   });
-  *edges += std::int64_t(t.edges);
-  taken->residual += t.residual, taken->mass += t.mass;
-  return vertex_t(c.read()[0]);
+  const std::vector<std::int64_t> got = c.read();
+  *edges += got[1];
+  taken->residual += counters::as_double(got[2]), taken->mass += counters::as_double(got[3]);
+  return vertex_t(got[0]);
 #endif
 }
 
@@ -150,7 +160,7 @@ vertex_t K::over(const double* r, const vertex_t* deg, vertex_t n, double eps, v
 residual_sums K::sums(const double* y, const double* r, const vertex_t* deg, vertex_t n) {
   return thrust::transform_reduce(
       policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
-      FG_LAMBDA(std::int64_t v) { return residual_sums{std::fabs(r[v]), y[v], deg[v] == 0 ? y[v] : 0.0, 0.0}; },
+      FG_LAMBDA(std::int64_t v) { return residual_sums{std::fabs(r[v]), y[v], deg[v] == 0 ? y[v] : 0.0}; },
       residual_sums{}, add_residual_sums{});
 }
 

@@ -117,6 +117,7 @@ struct batch_report {
   int pr_iterations = 0;        ///< per-batch PageRank: push rounds (+ iterations when it restarted)
   double pr_seconds = 0;
   bool pr_restarted = false;    ///< computed from scratch (the first batch, or one that changed too much)
+  bool pr_pulled = false;       ///< by power iterations from the last scores (predicted under the pushes)
   double pr_bound = 0;          ///< the scores are within this (L1) of the exact PageRank
   std::int64_t pr_edges = 0;    ///< out-edges its pushes read (the graph's are `edges`)
   double pr_error = -1;         ///< with compare: L1 distance to the from-scratch scores
@@ -148,6 +149,7 @@ struct stream_totals {
   defrag_decision last_defrag;
   std::int64_t pr_iterations = 0, cold_iterations = 0;
   std::int64_t pr_restarts = 0;  ///< per-batch PageRank runs that started over
+  std::int64_t pr_pulls = 0;     ///< ... that ran power iterations from the last scores
   double pr_seconds = 0, cold_seconds = 0;
   double pr_bound = 0;           ///< the largest per-batch bound (L1)
   double pr_error = -1;          ///< with compare: the largest L1 distance to the from-scratch scores

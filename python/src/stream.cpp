@@ -22,7 +22,7 @@ py::dict report_of(const fluxgraph::batch_report& r) {
   d["removed"] = r.removed, d["edges"] = r.edges, d["vertices"] = r.vertices;
   d["store_seconds"] = r.store_seconds, d["defragmented"] = r.defrag.defragmented, d["defrag_reason"] = r.defrag.reason;
   d["defrag_seconds"] = r.defrag_seconds, d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds;
-  d["pr_restarted"] = r.pr_restarted, d["pr_bound"] = r.pr_bound, d["pr_edges"] = r.pr_edges;
+  d["pr_restarted"] = r.pr_restarted, d["pr_pulled"] = r.pr_pulled, d["pr_bound"] = r.pr_bound, d["pr_edges"] = r.pr_edges;
   d["cold_iterations"] = r.cold_iterations, d["cold_seconds"] = r.cold_seconds, d["closure_pairs"] = r.closure_pairs;
   if (r.pr_error >= 0) d["pr_error"] = r.pr_error;
   d["closure_rounds"] = r.closure_rounds, d["closure_recomputed"] = r.closure_recomputed;
