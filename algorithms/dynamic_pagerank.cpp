@@ -139,7 +139,13 @@ template <class S>
 void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
                                      bool from_last) {
   pagerank_options o = opt;
-  if (from_last) o.initial = scores(out);
+  if (from_last) {
+    o.initial = scores(out);
+    // Few iterations from close scores: the store as it is, no view built for them (a view's
+    // profile and conversion cost more than the reads they would save: rmat-22's pulled batches took
+    // 34 ms with the selector's view, for ~3 iterations of 0.8 ms).
+    if (o.kernel == "auto") o.kernel = "dcsr";
+  }
   const pagerank_result pr = pagerank(in, o);
   (from_last ? st.pulled : st.cold) = true;
   st.cold_iterations = pr.iterations;
@@ -228,13 +234,13 @@ double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) 
 
 // Whether power iterations from the last scores are predicted well under the pushes for the pairs
 // changed, in entries read: the pushes by the last push's entries per pair changed (times
-// push_cost), the iterations by the last run's count (+ 1: the residual's SpMV) times the edges.
-// Every pulls_before_retry pulls, a push renews its measure.
+// push_cost), the iterations by the last run's count, + 2 (the out-weights' pass and the
+// residual's SpMV), times the edges. Every pulls_before_retry pulls, a push renews its measure.
 template <class S>
 bool dynamic_pagerank<S>::state::pull_pays(offset_t m, std::ostringstream& why) const {
   if (push_edges_per_change <= 0 || pull_iterations <= 0 || pulls_in_row >= pulls_before_retry) return false;
   const double push = push_cost * push_edges_per_change * double(changed);
-  const double pull = double(pull_iterations + 1) * double(m);
+  const double pull = double(pull_iterations + 2) * double(m);
   if (pull > pull_share * push) return false;
   why << "pulled: power iterations from the last scores predicted to read " << pull / double(m)
       << " times the edges, pushes " << push / double(m) << " (" << push_edges_per_change << " entries a pair changed, x"
