@@ -139,6 +139,7 @@ template <class S>
 void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
                                      bool from_last) {
   pagerank_options o = opt;
+  o.out_degree = out.view().sizes;  // the out-edge store's row sizes: no pass over the in-edges for them
   if (from_last) {
     o.initial = scores(out);
     // Few iterations from close scores: the store as it is, no view built for them (a view's

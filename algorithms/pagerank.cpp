@@ -116,7 +116,8 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   const bool mixed_ok = opt.mixed_precision && opt.tol * n >= std::ldexp(1.0, -16);
   array<float, S> scaled32;
   bool in32 = false;
-  P::template out_weights<V>(At.view(), out_w.data(), n);
+  if (is_pattern_v<V> && opt.out_degree) P::from_degrees(opt.out_degree, out_w.data(), n);
+  else P::template out_weights<V>(At.view(), out_w.data(), n);
   if constexpr (!is_pattern_v<V>) {
     // A negative out-weight would make the "probabilities" negative: not a Markov chain.
     for (double w : to_vector(out_w))

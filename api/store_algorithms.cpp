@@ -86,7 +86,9 @@ pagerank_result store<V, S>::kept_pagerank(const fg::pagerank_options& p) {
     return public_pagerank(kept_->result(), !kept_->stats().cold);
   }
   kept_.reset();
-  pagerank_result out = public_pagerank(fg::pagerank(in_pattern(), p), false);
+  fg::pagerank_options q = p;
+  q.out_degree = g_.store().view().sizes;  // the out-edge store's row sizes: PageRank's out-weights
+  pagerank_result out = public_pagerank(fg::pagerank(in_pattern(), q), false);
   last_.score = out.score;
   kept_opt_ = p, keep_last_ = true;
   return out;

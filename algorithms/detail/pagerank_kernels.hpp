@@ -21,6 +21,8 @@ struct pagerank_kernels;
   /* out[u] = sum of the entries in column u of the in-edge store (u's out-weight) */            \
   template <class V>                                                                             \
   static void out_weights(const dcsr_view<V>& At, double* out, vertex_t n);                      \
+  /* out[u] = deg[u]: the out-weights of an unweighted graph from its out-degrees */             \
+  static void from_degrees(const vertex_t* deg, double* out, vertex_t n);                        \
   /* rank = 1/n; scaled = rank / out_w (0 where out_w = 0); returns the dangling mass */         \
   static double init(double* rank, double* scaled, const double* out_w, vertex_t n);             \
   /* rank given (a warm start): scaled = rank / out_w (0 where out_w = 0); returns dangling */  \

@@ -48,6 +48,10 @@ void P::out_weights(const dcsr_view<V>& At, double* out, vertex_t n) {
   }
 }
 
+void P::from_degrees(const vertex_t* deg, double* out, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t u) { out[u] = double(deg[u]); });
+}
+
 double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
   const double r0 = 1.0 / n;
   return thrust::transform_reduce(

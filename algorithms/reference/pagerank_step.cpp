@@ -20,6 +20,10 @@ void P::out_weights(const dcsr_view<V>& At, double* out, vertex_t n) {
   }
 }
 
+void P::from_degrees(const vertex_t* deg, double* out, vertex_t n) {
+  for (vertex_t u = 0; u < n; ++u) out[u] = double(deg[u]);
+}
+
 double P::init(double* rank, double* scaled, const double* out_w, vertex_t n) {
   double dangling = 0;
   for (vertex_t u = 0; u < n; ++u) {
