@@ -30,7 +30,7 @@ constexpr double cold_share = 0.25;
 /// `level_step`, and the pushes stop at the first level after which the bound holds: the largest
 /// residuals go first (Gauss-Southwell's order), and no push is made once the scores are within
 /// the target.
-constexpr double first_level = 4096, level_step = 8;
+constexpr double first_level = 16, level_step = 4;
 constexpr int max_levels = 16;
 /// A level's rounds stop when one took less than 1/tail_share of the residual the target still
 /// needs gone (state::push).
@@ -173,6 +173,7 @@ template <class S>
 void dynamic_pagerank<S>::state::start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
                                            const std::vector<double>& scores) {
   FG_EXPECTS(scores.size() == std::size_t(n), "dynamic_pagerank: scores for another number of vertices");
+  zero(net);  // a seed that threw may have left counts in it
   const array<double, S> pi = to_space<S>(scores);
   copy_prefix(y, pi, std::size_t(n));
   const double c = damping() * K::sums(y.data(), r.data(), out.view().sizes, n).dangling + (1 - damping());
@@ -293,10 +294,12 @@ void dynamic_pagerank<S>::after(const dcsr_matrix<pattern, S>& out) {
   s.armed = false;
   s.ensure(out.rows());
   if (!s.known) return;  // the next update starts over anyway
+  s.known = false;       // until the residual holds the batch: a throw leaves it to start over
   array<std::uint8_t, S> is(s.keys.size());
   state::K::holds(out.view(), out.pair_index(), s.keys.data(), s.keys.size(), is.data());
   s.changed += state::K::seed(s.keys.data(), s.was.data(), is.data(), s.keys.size(), out.view().sizes, s.n,
                               s.net.data(), s.y.data(), s.r.data(), s.damping());
+  s.known = true;
 }
 
 template <class S>
@@ -311,9 +314,11 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
   const offset_t m = out.nnz();
   std::ostringstream why;
   why.precision(3);
+  const bool known = s.known;
+  s.known = false;  // until the update is whole: a throw (a push round half done) leaves it to start over
   if (s.n == 0) {
     why << "no vertices";
-  } else if (!s.known) {
+  } else if (!known) {
     why << "from scratch: no scores to start from";
     s.cold(out, in);
   } else if (double(s.changed) > cold_share * double(std::max<offset_t>(m, 1))) {
@@ -325,6 +330,7 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
     why << "pushed from the " << s.changed << " edges the batches changed";
   }
   if (s.st.cold || s.st.pulled) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
+  s.known = false;  // (a restart's start_from set it) until the pushes are done
   s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
   s.pulls_in_row = s.st.pulled ? s.pulls_in_row + 1 : 0;
   if (!s.st.cold && !s.st.pulled && s.st.changed > 0)  // the measure pull_pays predicts the next push by
@@ -345,7 +351,7 @@ pagerank_result dynamic_pagerank<S>::result() const {
   p.converged = s.st.bound <= s.st.target;
   p.last_change = s.st.bound;
   p.seconds = s.st.seconds;
-  p.kernel = s.st.cold ? s.cold_kernel + "+push" : "push";
+  p.kernel = s.st.cold || s.st.pulled ? s.cold_kernel + "+push" : "push";
   p.kernel_reason = s.st.reason;
   if (s.n == 0 || !s.known) return p;
   p.score = s.normalised(s.mass);
@@ -359,7 +365,7 @@ std::vector<std::pair<vertex_t, double>> dynamic_pagerank<S>::top(std::size_t k)
   if (k == 0 || s.n == 0 || !s.known) return best;
   // Candidates over a floor: half the last k-th best (the scores move little between batches),
   // else the mean; lowered until k are in.
-  double floor = s.top_floor > 0 ? s.top_floor : s.mass / double(s.n);
+  double floor = k >= std::size_t(s.n) ? 0.0 : s.top_floor > 0 ? s.top_floor : s.mass / double(s.n);
   array<double, S> value(std::size_t(s.n));
   vertex_t c = 0;
   for (;;) {

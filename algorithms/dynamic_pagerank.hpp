@@ -42,7 +42,7 @@ struct dynamic_pagerank_stats {
   std::int64_t changed = 0;   ///< edges the batches since the last update added or removed
   int levels = 0;             ///< threshold levels pushed (docs/dynamic-pagerank.md)
   int rounds = 0;             ///< push rounds
-  std::int64_t pushes = 0;    ///< vertices pushed (summed over the rounds)
+  std::int64_t pushes = 0;    ///< frontier vertices at the start of each round (the FIFO: of each level)
   std::int64_t edges = 0;     ///< out-edges the pushes read
   int cold_iterations = 0;    ///< the power iterations (cold or pulled)
   double residual = 0;        ///< sum |r| after

@@ -105,9 +105,15 @@ batch_result store<V, S>::apply_ids(const edge_span<I>* ins, const edge_span<I>*
   if (in && out) g_.apply(*in, *out);
   else if (in) g_.insert(*in);
   else g_.remove(*out);
-  if constexpr (fg::is_pattern_v<V>)
-    if (kept_) kept_->after(g_.store());  // before follow(), which takes the batches' arrays
   follow(in ? &*in : nullptr, out ? &*out : nullptr);
+  if constexpr (fg::is_pattern_v<V>) {
+    try {
+      if (kept_) kept_->after(g_.store());
+    } catch (...) {
+      kept_->invalidate();  // the store has the batch: the next PageRank starts over
+      throw;
+    }
+  }
   const fg::dcsr_stats& after = g_.store().stats();
   batch_result r;
   r.batch = after.batches;

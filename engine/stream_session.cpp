@@ -120,7 +120,10 @@ struct stream_session<S>::state {
   // A batch reached g and not (all of) the mirror, or the analyses' state: start them over.
   void lost_track() {
     mirror.reset();
-    if (dyn) dyn->invalidate();
+    if (dyn) {
+      dyn->invalidate();
+      if (scores == &last) scores = nullptr, gathered = false;  // none until the next batch's
+    }
     if (apps) apps->invalidate();
   }
   void apply_to(fg::graph<pattern, S>& to, const coo_matrix<pattern, S>& ins, const coo_matrix<pattern, S>& del,
