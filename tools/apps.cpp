@@ -46,11 +46,7 @@ void write_values(const options& o, const edge_file& f, const std::vector<Value>
       if (keep(value[v])) ok = std::fprintf(out, fmt_spec, static_cast<long long>(f.original_id[v]), value[v]) > 0;
     return ok;
   };
-  if (path == "-") {
-    if (!body(stdout)) throw fluxgraph::error("cannot write to standard output");
-  } else {
-    write_atomically(path, body);
-  }
+  write_atomically(path, body);
 }
 
 /// Labels (dense ids) as file ids.

@@ -88,10 +88,19 @@ void report(const options& o, const std::vector<std::int64_t>& id, const fluxgra
 /// A progress line on standard error when a person watches (a tty), else nothing.
 std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* step);
 
+/// Where `--out -` (or `--edges-out -`) writes: the process's standard output, kept for the data
+/// alone (dispatch() sends everything else printed to standard error then).
+std::FILE* data_stream();
+
 // Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
-// `write` prints through the FILE* and returns false when a write failed.
+// `write` prints through the FILE* and returns false when a write failed. "-": standard output.
 template <class F>
 void write_atomically(const std::string& path, F write) {
+  if (path == "-") {
+    std::FILE* out = data_stream();
+    if (!write(out) || std::fflush(out) != 0) throw fluxgraph::error("cannot write to standard output");
+    return;
+  }
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
   std::FILE* out = std::fopen(tmp.c_str(), "w");
   if (out == nullptr) throw fluxgraph::error("cannot write " + path + ": " + std::strerror(errno));

@@ -37,7 +37,7 @@ const std::vector<option_spec> pagerank_options = {
     {"max-iter", "N", "at most N iterations, default 1000"},
     {"double-reads", nullptr, "read the scores as double in every SpMV (default: as float where tol n >= 2^-16)"},
     {"top", "K", "print the K highest scores (default 10 without --out)"},
-    {"out", "FILE", "write 'id score' lines for every vertex"},
+    {"out", "FILE", "write 'id score' lines for every vertex; - for stdout"},
 };
 
 std::vector<option_spec> plus(std::vector<option_spec> a, const std::vector<option_spec>& b) {
@@ -72,7 +72,7 @@ const std::vector<command_spec>& commands() {
             {{"batch", "N", "edges per batch (required)"},
              {"delete-fraction", "F", "stream FILE: after each insert batch, delete a random F of the edges it inserted"},
              {"seed", "S", "the deletions' seed (default 1)"},
-             {"edges-out", "FILE", "write the edges that remain (Matrix Market, id = dense id + 1)"},
+             {"edges-out", "FILE", "write the edges that remain (Matrix Market, id = dense id + 1; - for stdout)"},
              {"defrag", "none|limit|measured", "when to defragment between batches (default measured)"},
              {"layout", "auto|rows|size", "where a defragmentation puts the rows (default auto)"},
              {"max-delay", "MS", "stream -: cut a batch MS milliseconds after its first edge (default 10)"},
@@ -132,13 +132,13 @@ const std::vector<command_spec>& commands() {
        "its rows (x by the sparse exchange or the all-gather, docs/distributed.md); rank 0 writes."},
       {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",
        {{"count-only", nullptr, "keep the pairs on the device, print their number (default without --out)"},
-        {"out", "FILE", "write the pairs as 'x y' lines (file ids)"}, backend},
+        {"out", "FILE", "write the pairs as 'x y' lines (file ids); - for stdout"}, backend},
        "Prints the pairs' number, the semi-naive iterations, the time and the peak memory."},
       {"reach", {"FILE"}, "the vertices reachable from given sources (path length >= 1)",
-       {{"sources", "ID[,ID...]", "the sources, file ids (required)"}, {"out", "FILE", "write 'source vertex' lines"}, backend},
+       {{"sources", "ID[,ID...]", "the sources, file ids (required)"}, {"out", "FILE", "write 'source vertex' lines; - for stdout"}, backend},
        nullptr},
       {"pointsto", {"FILE"}, "Andersen's points-to analysis of a constraint file or of LLVM IR",
-       {{"out", "FILE", "write 'var: objects' lines"}, {"sizes", nullptr, "with --out: 'var: count' lines"},
+       {{"out", "FILE", "write 'var: objects' lines; - for stdout"}, {"sizes", nullptr, "with --out: 'var: count' lines"},
         {"check", nullptr, "compare with the worklist solver"},
         {"constraints-out", "FILE", "write the constraints as 'p = &a' lines (indirect calls as the copies they resolve to)"},
         {"keep-calls", nullptr, "with --constraints-out: indirect calls as 'func' / 'call' lines instead"},
@@ -151,7 +151,7 @@ const std::vector<command_spec>& commands() {
        {{"check", nullptr, "run the worklist solver too"}, backend},
        "GRAPH: 'src dst label [index]' lines. Prints the pairs of the grammar's Count: nonterminals."},
       {"cfa", {"FILE"}, "0-CFA of a CPS lambda-calculus program (s-expressions)",
-       {{"out", "FILE", "write 'var@line: size: lambdas' lines"}, {"check", nullptr, "run the abstract interpreter too"},
+       {{"out", "FILE", "write 'var@line: size: lambdas' lines; - for stdout"}, {"check", nullptr, "run the abstract interpreter too"},
         backend},
        nullptr},
   };

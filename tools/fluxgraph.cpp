@@ -44,7 +44,26 @@ std::int64_t options::integer(const std::string& n, std::int64_t fallback, std::
 }
 
 namespace {
+std::FILE* data_out = stdout;
+
+// `--out -`: the data goes to standard output and only there, so what the command prints besides
+// (summaries, the kernel's reason, progress) moves to standard error: standard output is kept on
+// another descriptor for the data, and descriptor 1 becomes standard error's.
+void keep_stdout_for_data(const options& o) {
+  const bool out = o.get("out", "") == "-", edges = o.get("edges-out", "") == "-";
+  if (!out && !edges) return;
+  if (out && edges) throw usage_error("--out - and --edges-out - would both write to standard output: give one a file");
+  if (o.command == "stream" && o.file == "-")
+    throw usage_error("stream - writes its JSON lines to standard output: give --out / --edges-out a file");
+  std::fflush(stdout);
+  const int kept = dup(1);
+  std::FILE* f = kept >= 0 ? fdopen(kept, "w") : nullptr;
+  if (f == nullptr || dup2(2, 1) < 0) throw fluxgraph::error(std::string("cannot keep standard output for --out -: ") + std::strerror(errno));
+  data_out = f;
+}
+
 int dispatch(const options& o) {
+  keep_stdout_for_data(o);
   // Live input: a reader thread parses while the store applies. OpenMP's default spin-wait between
   // parallel regions keeps every core busy and starves that thread (a tiny graph took 18 s instead
   // of 0.01 s on 2 cores). Passive waiting, unless the user chose; read before OpenMP starts.
@@ -63,6 +82,8 @@ int dispatch(const options& o) {
   return run_stream(o);
 }
 }  // namespace
+
+std::FILE* data_stream() { return data_out; }
 
 }  // namespace fg::cli
 

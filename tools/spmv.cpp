@@ -67,12 +67,7 @@ void write_y(const options& o, const std::vector<std::int64_t>& original, const 
     for (std::size_t v = 0; v < y.size() && ok; ++v) ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(original[v]), y[v]) > 0;
     return ok;
   };
-  const std::string path = o.get("out", "");
-  if (path == "-") {
-    if (!body(stdout)) throw fluxgraph::error("cannot write to standard output");
-  } else {
-    write_atomically(path, body);
-  }
+  write_atomically(o.get("out", ""), body);
 }
 
 // The median of `repeat` calls of f, in seconds.

@@ -33,8 +33,8 @@ if [ $# -ne 2 ]; then
   echo "usage: $0 FLUXGRAPH_BINARY DATA_DIR" >&2
   exit 2
 fi
-BIN=$1
-DATA=$2
+BIN=$(realpath "$1")  # absolute: some checks run in $TMP
+DATA=$(realpath "$2")
 if [ ! -x "$BIN" ]; then
   echo "FAIL: $BIN is not an executable" >&2
   exit 1
@@ -582,6 +582,32 @@ fi
 # ---- bfs, sssp, wcc, cdlp, lcc, tc (apps_checks.sh) ----------------------------------------------
 # shellcheck source=apps_checks.sh
 . "$(dirname "${BASH_SOURCE[0]}")/apps_checks.sh"
+
+# ---- --out - : the data on standard output and nothing else there ---------------------------------
+# Every command's --out - (and stream's --edges-out -) writes its data lines to standard output,
+# everything else (summaries, kernel, progress) to standard error, and leaves no file named "-".
+out_dash() {  # out_dash NAME PATTERN ARGS...: every stdout line matches PATTERN, stderr has the rest
+  local name=$1 pattern=$2
+  shift 2
+  (cd "$TMP" && run "$@")
+  local bad
+  bad=$(grep -cvE "$pattern" "$TMP/stdout")
+  if [ "$RC" -eq 0 ] && [ -s "$TMP/stdout" ] && [ "$bad" -eq 0 ] && [ -s "$TMP/stderr" ] && [ ! -e "$TMP/-" ]; then
+    pass "$name --out -: $(wc -l <"$TMP/stdout") data lines on stdout, the rest on stderr"
+  else fail "$name --out -" "status $RC, $bad stdout lines not data, stderr $(wc -c <"$TMP/stderr") bytes, file '-' $([ -e "$TMP/-" ] && echo left)"
+  fi
+  rm -f "$TMP/-"
+}
+value='^[0-9]+ [-+0-9.e]+$'
+out_dash pagerank "$value" pagerank "$KARATE" --out -
+out_dash closure '^[0-9]+ [0-9]+$' closure "$KARATE" --out -
+out_dash reach '^[0-9]+ [0-9]+$' reach "$KARATE" --sources 1 --out -
+out_dash bfs "$value" bfs "$KARATE" --source 1 --out -
+out_dash spmv "$value" spmv "$KARATE" --out -
+out_dash "stream --pagerank" "$value" stream "$KARATE" --batch 20 --pagerank --out -
+out_dash "stream --edges-out" '^(%.*|[0-9]+ [0-9]+( [0-9]+)?)$' stream "$KARATE" --batch 20 --edges-out -
+usage_error "--out - and --edges-out -" stream "$KARATE" --batch 20 --out - --edges-out -
+usage_error "stream - with --out -" stream - --batch 5 --out -
 
 # ---- summary ------------------------------------------------------------------------------------
 if [ "${#failures[@]}" -gt 0 ]; then
