@@ -112,8 +112,8 @@ struct dynamic_pagerank<S>::state {
     n = std::max(n, v);
   }
   void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, array<double, S>& into) const;
-  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, bool from_last = false);
-  std::vector<double> scores(const dcsr_matrix<pattern, S>& out) const;
+  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
+  void sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
   std::vector<double> normalised(double sum) const;
   bool pull_pays(offset_t m, std::ostringstream& why) const;
   void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
@@ -136,31 +136,40 @@ void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& o
 // From scratch: PageRank's power iteration over the in-edges, scaled to the y of (I - dP) y = 1
 // (pi = c/n y with c = d * dangling + 1 - d), and its residual computed exactly.
 template <class S>
-void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
-                                     bool from_last) {
+void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
   pagerank_options o = opt;
   o.out_degree = out.view().sizes;  // the out-edge store's row sizes: no pass over the in-edges for them
-  if (from_last) {
-    o.initial = scores(out);
-    // Few iterations from close scores: the store as it is, no view built for them (a view's
-    // profile and conversion cost more than the reads they would save: rmat-22's pulled batches took
-    // 34 ms with the selector's view, for ~3 iterations of 0.8 ms).
-    if (o.kernel == "auto") o.kernel = "dcsr";
-  }
   const pagerank_result pr = pagerank(in, o);
-  (from_last ? st.pulled : st.cold) = true;
+  st.cold = true;
   st.cold_iterations = pr.iterations;
   cold_kernel = pr.kernel;
   pull_iterations = pr.iterations;
   start_from(out, in, pr.score);
 }
 
-// The scores y / sum y, on the host.
+// Power iterations from the y the batches left, where the scores are (no copy to the host and back:
+// rmat-22's took 35 ms a batch through the host-side PageRank, for ~3 iterations): Jacobi sweeps
+// y <- 1 + d P y pulled over the in-edges, whose r = 1 - y + d P y is what each sweep adds, until the
+// bound holds or max_iter. The store as it is: no view for a few sweeps.
 template <class S>
-std::vector<double> dynamic_pagerank<S>::state::scores(const dcsr_matrix<pattern, S>& out) const {
-  return normalised(K::sums(y.data(), r.data(), out.view().sizes, n).mass);
+void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
+  st.pulled = true;
+  cold_kernel = "dcsr";
+  const vertex_t* deg = out.view().sizes;
+  array<double, S> x{std::size_t(n)}, z{std::size_t(n)};
+  int k = 0;
+  for (;; ++k) {
+    K::spread(y.data(), deg, x.data(), n);
+    spmv<plus_times<double>>(in, x, z);
+    K::residual(y.data(), z.data(), r.data(), n, damping());
+    if (k == opt.max_iter || bound(K::sums(y.data(), r.data(), deg, n)) <= target()) break;
+    K::absorb(y.data(), r.data(), n);
+  }
+  st.cold_iterations = k;
+  pull_iterations = k;
 }
 
+// The scores y / sum, on the host.
 template <class S>
 std::vector<double> dynamic_pagerank<S>::state::normalised(double sum) const {
   array<double, S> score{std::size_t(n)};
@@ -236,8 +245,8 @@ double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) 
 
 // Whether power iterations from the last scores are predicted well under the pushes for the pairs
 // changed, in entries read: the pushes by the last push's entries per pair changed (times
-// push_cost), the iterations by the last run's count, + 2 (the out-weights' pass and the
-// residual's SpMV), times the edges. Every pulls_before_retry pulls, a push renews its measure.
+// push_cost), the sweeps by the last run's count, + 2 (a first sweep's residual, a margin), times
+// the edges. Every pulls_before_retry pulls, a push renews its measure.
 template <class S>
 bool dynamic_pagerank<S>::state::pull_pays(offset_t m, std::ostringstream& why) const {
   if (push_edges_per_change <= 0 || pull_iterations <= 0 || pulls_in_row >= pulls_before_retry) return false;
@@ -325,7 +334,7 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
     why << "from scratch: the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << ")";
     s.cold(out, in);
   } else if (s.pull_pays(m, why)) {
-    s.cold(out, in, true);
+    s.sweep(out, in);
   } else {
     why << "pushed from the " << s.changed << " edges the batches changed";
   }

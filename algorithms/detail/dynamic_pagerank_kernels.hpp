@@ -55,6 +55,8 @@ struct dynamic_pagerank_kernels;
   static void spread(const double* y, const vertex_t* deg, double* x, vertex_t n);                               \
   /* r = 1 - y + d z (z = P y, pulled over the in-edges) */                                                    \
   static void residual(const double* y, const double* z, double* r, vertex_t n, double damping);                 \
+  /* y[v] += r[v] (a Jacobi sweep's step: the residual taken into y everywhere) */                             \
+  static void absorb(double* y, const double* r, vertex_t n);                                                    \
   /* y[v] = a * y[v] for v < n; y = 1, r = 0 for v in [n, to) */                                               \
   static void scale(double* y, double a, vertex_t n);                                                           \
   static void extend(double* y, double* r, vertex_t from, vertex_t to);                                          \

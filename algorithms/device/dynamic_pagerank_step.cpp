@@ -178,6 +178,10 @@ void K::residual(const double* y, const double* z, double* r, vertex_t n, double
   parallel_for(n, FG_LAMBDA(std::int64_t v) { r[v] = 1.0 - y[v] + damping * z[v]; });
 }
 
+void K::absorb(double* y, const double* r, vertex_t n) {
+  parallel_for(n, FG_LAMBDA(std::int64_t v) { y[v] += r[v]; });
+}
+
 void K::scale(double* y, double a, vertex_t n) {
   parallel_for(n, FG_LAMBDA(std::int64_t v) { y[v] *= a; });
 }

@@ -95,6 +95,10 @@ void K::residual(const double* y, const double* z, double* r, vertex_t n, double
   for (vertex_t v = 0; v < n; ++v) r[v] = 1.0 - y[v] + damping * z[v];
 }
 
+void K::absorb(double* y, const double* r, vertex_t n) {
+  for (vertex_t v = 0; v < n; ++v) y[v] += r[v];
+}
+
 void K::scale(double* y, double a, vertex_t n) {
   for (vertex_t v = 0; v < n; ++v) y[v] *= a;
 }

@@ -56,7 +56,8 @@ struct kept {
     INFO(what << ": " << st.reason);
     REQUIRE(r.score.size() == std::size_t(in.num_vertices()));
     CHECK(st.bound <= st.target);
-    CHECK(l1(r.score, exact()) <= st.bound + 1e-12);
+    // The oracle stops at tol 1e-15: within d/(1-d) 1e-15 n of the fixed point itself.
+    CHECK(l1(r.score, exact()) <= st.bound + 0.85 / 0.15 * 1e-15 * double(r.score.size()) + 1e-13);
     // r is the residual of y (rounding of its atomics aside), however many batches moved it.
     CHECK(pr.residual_drift(out.store(), in.store()) <= 1e-9);
   }
