@@ -156,12 +156,9 @@ void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const
   st.pulled = true;
   cold_kernel = "dcsr";
   const vertex_t* deg = out.view().sizes;
-  array<double, S> x{std::size_t(n)}, z{std::size_t(n)};
   int k = 0;
   for (;; ++k) {
-    K::spread(y.data(), deg, x.data(), n);
-    spmv<plus_times<double>>(in, x, z);
-    K::residual(y.data(), z.data(), r.data(), n, damping());
+    exact_residual(out, in, r);
     if (k == opt.max_iter || bound(K::sums(y.data(), r.data(), deg, n)) <= target()) break;
     K::absorb(y.data(), r.data(), n);
   }
@@ -188,7 +185,6 @@ void dynamic_pagerank<S>::state::start_from(const dcsr_matrix<pattern, S>& out, 
   const double c = damping() * K::sums(y.data(), r.data(), out.view().sizes, n).dangling + (1 - damping());
   K::scale(y.data(), double(n) / c, n);
   exact_residual(out, in, r);
-  known = true;
 }
 
 // Rounds of pushes from list[0, nf) at threshold eps (1 + deg), with `sums` an upper bound on the
@@ -274,6 +270,7 @@ void dynamic_pagerank<S>::adopt(const dcsr_matrix<pattern, S>& out, const dcsr_m
   state& s = *s_;
   s.ensure(out.rows());
   s.start_from(out, in, scores);
+  s.known = true;
   s.changed = 0;
   s.armed = false;
 }
@@ -339,7 +336,6 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
     why << "pushed from the " << s.changed << " edges the batches changed";
   }
   if (s.st.cold || s.st.pulled) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
-  s.known = false;  // (a restart's start_from set it) until the pushes are done
   s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
   s.pulls_in_row = s.st.pulled ? s.pulls_in_row + 1 : 0;
   if (!s.st.cold && !s.st.pulled && s.st.changed > 0)  // the measure pull_pays predicts the next push by

@@ -19,6 +19,13 @@ struct residual_sums {
   double dangling = 0;  ///< sum y over the vertices without out-edges
 };
 
+/// A pair key's row and column (edge_set_view::key: row << 32 | col).
+FG_HD inline vertex_t key_row(std::uint64_t k) { return vertex_t(std::uint32_t(k >> 32)); }
+FG_HD inline vertex_t key_col(std::uint64_t k) { return vertex_t(std::uint32_t(k)); }
+/// Whether v's residual r is over the level's threshold eps (1 + deg v): the one test every push,
+/// list and scan makes.
+FG_HD inline bool over_threshold(double r, vertex_t deg, double eps) { return (r < 0 ? -r : r) > eps * (1.0 + deg); }
+
 template <class Space>
 struct dynamic_pagerank_kernels;
 

@@ -12,8 +12,6 @@
 
 namespace fg::detail {
 
-inline bool over_threshold(double r, vertex_t deg, double eps) { return std::fabs(r) > eps * (1.0 + deg); }
-
 /// The FIFO from frontier[0, nf) until no vertex is over eps (1 + deg) or the |r| taken reaches
 /// budget; mark[v] == stamp while v is queued. Returns 0 (no frontier is left for a next round).
 inline vertex_t push_fifo(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y, double* r,

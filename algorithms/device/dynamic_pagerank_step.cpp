@@ -22,9 +22,6 @@ using K = dynamic_pagerank_kernels<device_space>;
 
 namespace {
 constexpr std::uint64_t none = ~std::uint64_t(0);
-FG_HD inline vertex_t row_of(std::uint64_t k) { return vertex_t(std::uint32_t(k >> 32)); }
-FG_HD inline vertex_t col_of(std::uint64_t k) { return vertex_t(std::uint32_t(k)); }
-FG_HD inline bool above(double r, vertex_t deg, double eps) { return std::fabs(r) > eps * (1.0 + deg); }
 struct add_residual_sums {
   FG_HD residual_sums operator()(const residual_sums& a, const residual_sums& b) const {
     return {a.residual + b.residual, a.mass + b.mass, a.dangling + b.dangling};
@@ -74,7 +71,7 @@ void K::holds(const dcsr_view<pattern>& out, const edge_set_view& set, const std
   }
   const vertex_t rows = out.rows;
   parallel_for(std::int64_t(k), FG_LAMBDA(std::int64_t i) {
-    const vertex_t r = row_of(key[i]);
+    const vertex_t r = key_row(key[i]);
     found[i] = r < rows && set.contains(key[i]) ? 1 : 0;
   });
 }
@@ -87,20 +84,20 @@ std::int64_t K::seed(const std::uint64_t* key, const std::uint8_t* was, const st
   std::int64_t* changed = c.data();
   parallel_for(m, FG_LAMBDA(std::int64_t i) {
     if (was[i] == is[i]) return;
-    atomic::fetch_add(net + row_of(key[i]), is[i] ? 1 : -1);
+    atomic::fetch_add(net + key_row(key[i]), is[i] ? 1 : -1);
     atomic::fetch_add_shared(changed, std::int64_t(1));
   });
   // What each edge of u carried before the batch: y[u] over its degree then (k' - net).
   parallel_for(m, FG_LAMBDA(std::int64_t i) {
     if (was[i] == is[i]) return;
-    const vertex_t u = row_of(key[i]), after = deg[u], before = after - net[u];
+    const vertex_t u = key_row(key[i]), after = deg[u], before = after - net[u];
     const double q = before > 0 ? y[u] / before : after > 0 ? y[u] / after : 0.0;
-    atomic::fetch_add_double(r + col_of(key[i]), is[i] ? damping * q : -damping * q);
+    atomic::fetch_add_double(r + key_col(key[i]), is[i] ? damping * q : -damping * q);
   });
   // The kept edges keep carrying q: y[u] = k' q, and the residual moves by the opposite.
   parallel_for(m, FG_LAMBDA(std::int64_t i) {
-    const vertex_t u = row_of(key[i]);
-    if (u < 0 || u >= n || (i > 0 && row_of(key[i - 1]) == u) || net[u] == 0) return;
+    const vertex_t u = key_row(key[i]);
+    if (u < 0 || u >= n || (i > 0 && key_row(key[i - 1]) == u) || net[u] == 0) return;
     const vertex_t after = deg[u], before = after - net[u];
     if (before > 0 && after > 0) {
       const double moved = y[u] * (double(after) / before) - y[u];
@@ -142,7 +139,7 @@ vertex_t K::push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex
     const double s = share[i];
     const vertex_t w = col[j];
     const double now = atomic::fetch_add_double(r + w, s) + s;
-    if (above(now, deg[w], eps) && atomic::claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, std::int64_t(1))] = w;
+    if (over_threshold(now, deg[w], eps) && atomic::claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, std::int64_t(1))] = w;
   });
   const std::vector<std::int64_t> got = c.read();
   *edges += got[1];
@@ -153,7 +150,7 @@ vertex_t K::push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex
 
 vertex_t K::over(const double* r, const vertex_t* deg, vertex_t n, double eps, vertex_t* list) {
   auto end = thrust::copy_if(policy(), thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(n),
-                             list, FG_LAMBDA(vertex_t v) { return above(r[v], deg[v], eps); });
+                             list, FG_LAMBDA(vertex_t v) { return over_threshold(r[v], deg[v], eps); });
   return vertex_t(end - list);
 }
 

@@ -11,11 +11,6 @@
 namespace fg::detail {
 using K = dynamic_pagerank_kernels<host_space>;
 
-namespace {
-vertex_t row_of(std::uint64_t k) { return vertex_t(std::uint32_t(k >> 32)); }
-vertex_t col_of(std::uint64_t k) { return vertex_t(std::uint32_t(k)); }
-}  // namespace
-
 array<std::uint64_t, host_space> K::keys(const vertex_t* row, const vertex_t* col, std::size_t m,
                                          const vertex_t* row2, const vertex_t* col2, std::size_t m2) {
   std::vector<std::uint64_t> k;
@@ -38,16 +33,16 @@ std::int64_t K::seed(const std::uint64_t* key, const std::uint8_t* was, const st
                      const vertex_t* deg, vertex_t n, std::int32_t* net, double* y, double* r, double damping) {
   std::int64_t changed = 0;
   for (std::size_t i = 0; i < k; ++i)
-    if (was[i] != is[i]) net[row_of(key[i])] += is[i] ? 1 : -1, ++changed;
+    if (was[i] != is[i]) net[key_row(key[i])] += is[i] ? 1 : -1, ++changed;
   for (std::size_t i = 0; i < k; ++i) {
     if (was[i] == is[i]) continue;
-    const vertex_t u = row_of(key[i]), after = deg[u], before = after - net[u];
+    const vertex_t u = key_row(key[i]), after = deg[u], before = after - net[u];
     const double q = before > 0 ? y[u] / before : after > 0 ? y[u] / after : 0.0;
-    r[col_of(key[i])] += is[i] ? damping * q : -damping * q;
+    r[key_col(key[i])] += is[i] ? damping * q : -damping * q;
   }
   for (std::size_t i = 0; i < k; ++i) {
-    const vertex_t u = row_of(key[i]);
-    if (u >= n || (i > 0 && row_of(key[i - 1]) == u) || net[u] == 0) continue;
+    const vertex_t u = key_row(key[i]);
+    if (u >= n || (i > 0 && key_row(key[i - 1]) == u) || net[u] == 0) continue;
     const vertex_t after = deg[u], before = after - net[u];
     if (before > 0 && after > 0) {
       const double moved = y[u] * (double(after) / before) - y[u];
