@@ -1,8 +1,12 @@
 // Whitespace (or comma) separated edge lists, SNAP style. Ids are arbitrary non-negative 64-bit
 // integers, so they are gathered first and only then mapped to the dense range the engine uses.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -170,6 +174,34 @@ edge_file read_edge_list(const std::string& path) {
   g.path = path;
   g.weight = std::move(raw.weight);
   densify(path, raw.src, raw.dst, g);
+  return g;
+}
+
+// *.bin: little-endian int32 pairs "src dst", what `stream --format bin` reads from standard input;
+// ids as in an edge list (any non-negative, mapped to [0, n) in increasing order).
+edge_file read_binary_edges(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::vector<std::int64_t> src, dst;
+  std::int32_t buf[2 * 4096];
+  std::int64_t pair = 0;
+  for (;;) {
+    const std::size_t got = std::fread(buf, sizeof(std::int32_t), 2 * 4096, f.get());
+    if (got % 2 != 0 || (got == 0 && std::ferror(f.get())))
+      throw input_error(path, pair + std::int64_t(got / 2) + 1,
+                        std::ferror(f.get()) ? "read error" : "truncated: the file ends inside a pair (8 bytes a pair)");
+    for (std::size_t i = 0; i < got; i += 2, ++pair) {
+      if (buf[i] < 0 || buf[i + 1] < 0)
+        throw input_error(path, pair + 1, "negative vertex id " + std::to_string(std::min(buf[i], buf[i + 1])) +
+                                              " (pair " + std::to_string(pair + 1) + ")");
+      src.push_back(buf[i]), dst.push_back(buf[i + 1]);
+    }
+    if (got < 2 * 4096) break;
+  }
+  if (pair == 0) throw input_error(path, 0, "empty file: no edges");
+  edge_file g;
+  g.path = path;
+  densify(path, src, dst, g);
   return g;
 }
 

@@ -26,6 +26,7 @@ file_format guess_format(const std::string& path) {
 edge_file read_graph(const std::string& path) {
   if (const std::string v = vertex_file_of(path); !v.empty()) return read_vertex_edge(path, v);
   if (ends_with_nocase(path, ".adj") || ends_with_nocase(path, ".adj.gz")) return read_adjacency(path);
+  if (ends_with_nocase(path, ".bin")) return read_binary_edges(path);
   switch (guess_format(path)) {
     case file_format::matrix_market:
       return read_matrix_market(path);

@@ -32,6 +32,10 @@ edge_file read_matrix_market(const std::string& path);
 /// @throws fg::input_error naming file and line for anything else.
 edge_file read_edge_list(const std::string& path);
 
+/// @brief *.bin: little-endian int32 pairs "src dst" (stream --format bin's input), ids mapped as an
+///        edge list's. @throws fg::input_error naming the file and the pair (as its line)
+edge_file read_binary_edges(const std::string& path);
+
 /// @brief LDBC Graphalytics' adjacency form of its validation graphs: "v n1 n2 ..." per line (the
 ///        edges v -> n_i; a line of v alone is a vertex without out-edges). Ids map to [0, n) in
 ///        increasing order. @throws fg::input_error naming file and line
@@ -46,7 +50,7 @@ edge_file read_vertex_edge(const std::string& e_path, const std::string& v_path)
 std::string vertex_file_of(const std::string& e_path);
 
 /// @brief Dispatch on guess_format(path); a Graphalytics X.e with X.v beside it is read as a pair,
-///        *.adj as adjacency lines.
+///        *.adj as adjacency lines, *.bin as int32 pairs.
 edge_file read_graph(const std::string& path);
 
 /// Which of a file's data lines one rank of a distributed run parses: chunks of `chunk`

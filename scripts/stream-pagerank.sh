@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `fluxgraph stream - --format bin --pagerank` end to end on R-MAT 22 (Graph500's a, b, c = .57, .19,
-# .19; 2^22 ids, 16 edges a vertex: 67 M int32 pairs, the same generator as bench's rmat:22), against
+# .19; 2^22 ids, 16 edges a vertex: 67 M int32 pairs from scripts/rmat-bin.py), against
 # the same stream without PageRank (docs/dynamic-pagerank.md's figures; issue 50's goal: >= 50 M
 # edges/s and apply <= 2 ms median at 1e5-edge batches, apply <= 1 ms median at 1e4). Prints each
 # run's rate, the apply percentiles (all batches, and the second half: the graph at full size) and
@@ -12,19 +12,7 @@ cd "$(dirname "$0")/.."
 fg=${1:-build/cuda/fluxgraph}
 sizes=${2:-"100000 10000"}
 in=/tmp/fg-rmat22.bin
-[ -e "$in" ] || python3 - "$in" <<'PY' || exit 1
-import sys
-import numpy as np
-rng = np.random.default_rng(42)
-scale, m = 22, 16 << 22
-src = np.zeros(m, dtype=np.int32)
-dst = np.zeros(m, dtype=np.int32)
-for bit in range(scale):
-    p = rng.random(m, dtype=np.float32)
-    src |= ((p >= 0.76).astype(np.int32)) << bit                     # quadrants c, d: the lower half
-    dst |= (((p >= 0.57) & (p < 0.76)) | (p >= 0.95)).astype(np.int32) << bit  # b, d: the right half
-np.stack([src, dst], axis=1).tofile(sys.argv[1])
-PY
+[ -e "$in" ] || python3 scripts/rmat-bin.py 22 "$in" || exit 1
 run() {  # run NAME ARGS...: one stream, then its summary
   local name=$1
   shift

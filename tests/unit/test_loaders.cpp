@@ -236,6 +236,35 @@ TEST_CASE("edge list: comments, mixed separators, non-contiguous ids mapped in i
   CHECK(g.dst == std::vector<std::int32_t>{2, 1, 0, 1});
 }
 
+TEST_CASE("binary edge list (*.bin): int32 pairs mapped like an edge list; a torn pair or a negative id names its pair") {
+  const fs::path dir = fs::temp_directory_path() / "fg_test_bin_edges";
+  fs::create_directories(dir);
+  const auto write = [&](const char* name, const std::vector<std::int32_t>& v, std::size_t drop = 0) {
+    const std::string path = (dir / name).string();
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(v.data()),
+                                                std::streamsize(v.size() * sizeof(std::int32_t) - drop));
+    return path;
+  };
+  const fg::edge_file g = fg::read_graph(write("g.BIN", {5, 100, 100, 7, 7, 5, 5, 7}));
+  CHECK(g.num_vertices == 3);
+  CHECK(g.original_id == std::vector<std::int64_t>{5, 7, 100});
+  CHECK(g.src == std::vector<std::int32_t>{0, 2, 1, 0});
+  CHECK(g.dst == std::vector<std::int32_t>{2, 1, 0, 1});
+  const auto fails_at = [](const std::string& path, std::int64_t pair, const char* what) {
+    try {
+      fg::read_graph(path);
+      FAIL("no error for " << path);
+    } catch (const fg::input_error& e) {
+      CHECK(e.line() == pair);
+      CHECK(std::string(e.what()).find(what) != std::string::npos);
+    }
+  };
+  fails_at(write("torn.bin", {1, 2, 3, 4}, 3), 2, "ends inside a pair");
+  fails_at(write("negative.bin", {1, 2, 3, -4, 5, 6}), 2, "negative vertex id -4");
+  fails_at(write("empty.bin", {}), 0, "no edges");
+  fs::remove_all(dir);
+}
+
 TEST_CASE("edge list: weights") {
   const fg::edge_file g = fg::read_edge_list(loaders_dir + "weighted.txt");
   CHECK(g.num_vertices == 3);
