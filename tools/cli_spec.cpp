@@ -237,6 +237,19 @@ int run_command_line(int argc, char** argv, int (*run)(const options&)) {
     }
     std::string what = e.what();
     for (char& ch : what) if (ch == '\n') ch = ' ';
+    // "A subcommand is required" of `bench foo` or `--verison`: name what was not understood.
+    if (what.find("subcommand is required") != std::string::npos) {
+      CLI::App* s = &app;
+      int i = 1;
+      where = "fluxgraph";
+      for (; i < argc; ++i) {
+        const auto sub = s->get_subcommands([&](CLI::App* c) { return c->check_name(argv[i]); });
+        if (sub.empty()) break;
+        s = sub.front(), where += " " + s->get_name();
+      }
+      if (i < argc)
+        what = fmt::format("unknown {} '{}'", argv[i][0] == '-' ? "option" : s == &app ? "command" : "subcommand", argv[i]);
+    }
     throw usage_error(fmt::format("{} (see {} --help)", what, where));
   }
   return status;

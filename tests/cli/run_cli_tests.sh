@@ -191,6 +191,18 @@ usage_error() {
 }
 usage_error "no command"
 usage_error "unknown command" frobnicate "$KARATE"
+# named_usage_error TEXT DESCRIPTION ARGS...: a usage error whose line names TEXT
+named_usage_error() {
+  local text=$1
+  shift
+  usage_error "$@"
+  if [[ $ERR_TEXT == *"$text"* ]]; then pass "usage error ($1) names $text"
+  else fail "usage error ($1)" "does not name $text: $ERR_TEXT"
+  fi
+}
+named_usage_error "unknown option '--verison'" "misspelt top-level option" --verison
+named_usage_error "unknown subcommand 'frob'" "unknown benchmark" bench frob
+named_usage_error "unknown option '--frob'" "unknown option of bench" bench --frob
 usage_error "unknown option" pagerank "$KARATE" --frobnicate --out "$TMP/usage.out"
 usage_error "unknown option for the command" info "$KARATE" --damping 0.5
 usage_error "--damping 1.5" pagerank "$KARATE" --damping 1.5 --out "$TMP/usage.out"
