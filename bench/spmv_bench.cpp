@@ -347,6 +347,8 @@ int run_calibrate(const calibrate_options& given) {
   o.specs.insert(o.specs.end(), given.specs.begin(), given.specs.end());
   std::string out = given.out;
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
+  fmt::print("calibrate: {} matrices, every kernel, float, double and pattern ({})\n", o.specs.size(),
+             std::string(device_backend_name()) == "openmp" ? "tens of minutes on a few CPU cores" : "about a minute on a GPU");
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 28);
   calibration c = to_points(copy, measure(o, copy));
   if (out.empty()) out = save_calibration(c, device_description());
@@ -365,7 +367,7 @@ void add_spmv(CLI::App& bench, CLI::App& top, int& status) {
   app->add_option("--types", o->types, "value types, comma-separated")->delimiter(',')->allow_extra_args(false)->check(CLI::IsMember({"float", "double", "pattern"}));
   app->add_option("--kernels", o->only, "only these kernels, comma-separated")->delimiter(',')->allow_extra_args(false);
   app->add_option("MATRIX", o->specs, matrix_help)->required();
-  auto [cal, c] = subcommand<calibrate_options>(top, "calibrate", "measure this GPU for the kernel selector (a few seconds): points to this device's cache file or --out", status, run_calibrate);
+  auto [cal, c] = subcommand<calibrate_options>(top, "calibrate", "measure this device's SpMV kernels for the selector (19 matrices, every kernel, 3 value types: about a minute on a GPU, tens of minutes on a few CPU cores): points to this device's cache file or --out", status, run_calibrate);
   cal->add_option("--out", c->out, "write the points here instead of the device's cache file");
   cal->add_option("MATRIX", c->specs, std::string("more matrices to measure; ") + matrix_help);
 }
