@@ -1,10 +1,11 @@
 // fluxgraph bench closure: semi-naive transitive closure of each graph (algorithms/closure.hpp) with
 // its time split by phase, each phase timed on the device (CUDA events, bench/timer.hpp):
 //   count      partial products per row (once per SpMM)
-//   SpMM       expansion, sort and reduction: the same slices multiplied without the mask
-//   set diff.  what the fused mask adds: masked multiply - unmasked multiply (an estimate; the
-//              unmasked runs are extra work the closure itself does not do, left out of "total")
+//   SpMM       expansion, sort, reduction and the fused mask (the set difference), as the closure runs it
 //   insert     appending each slice to Δ and to R⁺ (DCSR append_sorted)
+//   other      the rest of the total (slicing, allocation, the loop): total - count - SpMM - insert
+// The four add up to the total. Beside it, not in it: the same slices multiplied again without the
+// mask (extra work the closure does not do), so that what the mask saves or costs is SpMM - unmasked.
 // plus pairs, iterations, the peak of the one allocator (device memory) and, with --expected, the
 // published pairs and iterations (shared/data/expected/transitive_closure_sizes.tsv) as a check.
 // --incremental F[,F...]: for each share F, a random F of the edges (seeded) is held back; R⁺ of the
@@ -15,8 +16,11 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -64,11 +68,38 @@ std::map<std::string, published> read_expected(const std::string& path) {
   return out;
 }
 
+// Phase times that add up: a phase timed inside another ("insert" runs inside "multiply", per slice)
+// counts in its own phase only, not in the enclosing one too. A timer per depth: the events of an
+// enclosing phase stay where they were while a nested one is timed.
+struct phase_times {
+  std::map<std::string, double> ms;  ///< per phase, without the phases nested in it
+  void time(const char* phase, const std::function<void()>& work) {
+    const std::size_t d = depth_++;
+    if (timers_.size() <= d) timers_.push_back(std::make_unique<device_timer>()), nested_.push_back(0);
+    nested_[d] = 0;
+    double all = 0;
+    try {
+      all = timers_[d]->time_ms(work);
+    } catch (...) {
+      --depth_;
+      throw;
+    }
+    --depth_;
+    ms[phase] += all - nested_[d];
+    if (d > 0) nested_[d - 1] += all;
+  }
+
+ private:
+  std::vector<std::unique_ptr<device_timer>> timers_;
+  std::vector<double> nested_;  ///< per depth: what the phases nested in the one timed there took
+  std::size_t depth_ = 0;
+};
+
 struct row {
   std::string graph;
   offset_t pairs = 0, products = 0;
   int iterations = 0;
-  double total_ms = 0, count_ms = 0, spmm_ms = 0, diff_ms = 0, insert_ms = 0, peak_mib = 0;
+  double total_ms = 0, count_ms = 0, spmm_ms = 0, insert_ms = 0, other_ms = 0, unmasked_ms = 0, peak_mib = 0;
   std::string check;
 };
 
@@ -78,12 +109,13 @@ row bench_graph(const edge_file& f, const std::string& path, std::size_t workspa
   const auto n = vertex_t(f.num_vertices);
   fmt::print("\n{}: {} vertices, {} edges\n", f.path, n, f.num_edges());
   const auto R = dcsr_matrix<pattern, device_space>::from_coo(make_coo<pattern, device_space>(f.src, f.dst), n, n);
-  device_timer outer, inner;  // two timers: one event pair each, and the phases nest in the total
-  std::map<std::string, double> ms;
+  device_timer outer;  // the total; the phases nest in it
+  phase_times phases;
+  std::map<std::string, double>& ms = phases.ms;
   closure_options opt;
   opt.spmm.workspace_bytes = workspace;
   opt.spmm.measure_unmasked = split;
-  opt.spmm.timed = [&](const char* phase, const std::function<void()>& work) { ms[phase] += inner.time_ms(work); };
+  opt.spmm.timed = [&](const char* phase, const std::function<void()>& work) { phases.time(phase, work); };
   opt.progress = [](int it, offset_t added, offset_t total) {
     if (it % 50 == 0) fmt::print("  iteration {:5d}: {:>12} new, {:>14} pairs\n", it, added, total);
   };
@@ -97,9 +129,11 @@ row bench_graph(const edge_file& f, const std::string& path, std::size_t workspa
   r.products = st.products;
   r.total_ms = total - ms["unmasked"];
   r.count_ms = ms["count"];
-  r.spmm_ms = split ? ms["unmasked"] : ms["multiply"];
-  r.diff_ms = split ? ms["multiply"] - ms["unmasked"] : 0;
+  r.spmm_ms = ms["multiply"];
   r.insert_ms = ms["insert"];
+  // Each phase is timed inside the total: what is left is >= 0 up to the events' resolution.
+  r.other_ms = std::max(0.0, r.total_ms - r.count_ms - r.spmm_ms - r.insert_ms);
+  r.unmasked_ms = split ? ms["unmasked"] : 0;
   r.peak_mib = double(st.peak_bytes) / 1048576.0;
   auto it = table.find(r.graph);
   if (it == table.end()) r.check = table.empty() ? "" : "not in the table";
@@ -108,8 +142,11 @@ row bench_graph(const edge_file& f, const std::string& path, std::size_t workspa
   else
     r.check = fmt::format("MISMATCH: table {} pairs, {} iterations", it->second.pairs, it->second.iterations);
   fmt::print("  pairs {}  iterations {}  partial products {}\n", r.pairs, r.iterations, r.products);
-  fmt::print("  total {:.1f} ms = count {:.1f} + SpMM {:.1f} + set difference {:.1f}{} + insert {:.1f} + other\n",
-             r.total_ms, r.count_ms, r.spmm_ms, r.diff_ms, split ? "" : " (not split: in SpMM)", r.insert_ms);
+  fmt::print("  total {:.1f} ms = count {:.1f} + SpMM with the mask {:.1f} + insert {:.1f} + other {:.1f}\n", r.total_ms,
+             r.count_ms, r.spmm_ms, r.insert_ms, r.other_ms);
+  if (split)
+    fmt::print("  the same products without the mask (not in the total): {:.1f} ms; the fused set difference {} {:.1f} ms\n",
+               r.unmasked_ms, r.spmm_ms >= r.unmasked_ms ? "costs" : "saves", std::fabs(r.spmm_ms - r.unmasked_ms));
   fmt::print("  R+ store: {:.1f} MiB, buffer {:.2f}x the pairs, {} compactions (buffer full), {} grew\n",
              double(plus.bytes()) / 1048576.0, double(plus.capacity()) / double(std::max<offset_t>(1, plus.nnz())),
              plus.stats().defrag_buffer_full + plus.stats().defrag_segment_limit, plus.stats().buffer_grows);
@@ -197,20 +234,21 @@ int run_closure(const closure_bench_options& o) {
         const row& r = rows[i];
         fmt::print(out,
                    "  {{\"graph\": \"{}\", \"pairs\": {}, \"iterations\": {}, \"products\": {}, \"total_ms\": {}, "
-                   "\"count_ms\": {}, \"spmm_ms\": {}, \"set_difference_ms\": {}, \"insert_ms\": {}, "
+                   "\"count_ms\": {}, \"spmm_ms\": {}, \"insert_ms\": {}, \"other_ms\": {}, \"unmasked_spmm_ms\": {}, "
                    "\"peak_mib\": {}, \"check\": \"{}\"}}{}\n",
-                   r.graph, r.pairs, r.iterations, r.products, r.total_ms, r.count_ms, r.spmm_ms, r.diff_ms,
-                   r.insert_ms, r.peak_mib, r.check, i + 1 < rows.size() ? "," : "");
+                   r.graph, r.pairs, r.iterations, r.products, r.total_ms, r.count_ms, r.spmm_ms, r.insert_ms,
+                   r.other_ms, r.unmasked_ms, r.peak_mib, r.check, i + 1 < rows.size() ? "," : "");
       }
       out << "]\n";
     }
   }
-  fmt::print("\n{:<34} {:>13} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "graph", "pairs", "iter", "total s",
-             "SpMM s", "diff s", "insert s", "peak MiB", "check");
+  fmt::print("\n{:<34} {:>13} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "graph", "pairs", "iter", "total s",
+             "count s", "SpMM s", "insert s", "other s", "peak MiB", "check");
   int bad = 0;
   for (const row& r : rows) {
-    fmt::print("{:<34} {:>13} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.1f}  {}\n", r.graph, r.pairs,
-               r.iterations, r.total_ms / 1e3, r.spmm_ms / 1e3, r.diff_ms / 1e3, r.insert_ms / 1e3, r.peak_mib, r.check);
+    fmt::print("{:<34} {:>13} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.1f}  {}\n", r.graph, r.pairs,
+               r.iterations, r.total_ms / 1e3, r.count_ms / 1e3, r.spmm_ms / 1e3, r.insert_ms / 1e3, r.other_ms / 1e3,
+               r.peak_mib, r.check);
     bad += r.check.rfind("MISMATCH", 0) == 0 ? 1 : 0;
   }
   if (!incs.empty())

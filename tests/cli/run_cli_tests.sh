@@ -255,6 +255,14 @@ status_text
 if [ "$RC" -eq 0 ] && [[ ${OUT_TEXT%$'\n'} =~ ^fluxgraph\ [0-9]+\.[0-9]+\.[0-9]+\ \((openmp|cuda)\ build\)$ ]]; then pass "--version: $OUT_TEXT"
 else fail "--version" "$STATUS, stdout: ${OUT_TEXT:0:200}"
 fi
+# bench closure's phases add up to its total (a phase nested in another counts once)
+run bench closure --json "$TMP/closure.json" "$DATA/closure/go_cc_parents.txt.gz"
+phases=$(tr ',' '\n' <"$TMP/closure.json" | sed -nE 's/.*"(total|count|spmm|insert|other)_ms": ([-0-9.e+]+).*/\1 \2/p')
+if [ "$RC" -eq 0 ] && echo "$phases" | awk '{v[$1] = $2} END {s = v["count"] + v["spmm"] + v["insert"] + v["other"];
+    exit !(NR == 5 && v["other"] >= 0 && v["count"] + v["spmm"] + v["insert"] <= 1.02 * v["total"] + 0.05 && s >= 0.98 * v["total"] - 0.05)}'; then
+  pass "bench closure: count + SpMM + insert + other = total ($(echo $phases))"
+else fail "bench closure's phases" "$STATUS: $(echo $phases)"
+fi
 usage_error "a benchmark's bad option value" bench spmv --runs 3 poisson2d:8
 usage_error "an unknown benchmark" bench frobnicate
 
