@@ -1,7 +1,8 @@
 # `cmake --install`: libfluxgraph.a, the public headers (include/fluxgraph, plain C++), and a package
 # that find_package(fluxgraph) loads: the target fluxgraph::fluxgraph with the build's compile
 # definitions and link dependencies (fmt, zlib, threads; OpenMP in the CPU build, the CUDA runtime in
-# the CUDA build). Benchmarks, tools and tests are not installed.
+# the CUDA build). The `fluxgraph` command goes to bin/ (its rule is beside its target in
+# CMakeLists.txt); the benchmarks' and tests' programs are not installed.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

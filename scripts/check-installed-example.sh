@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The installed package as a user sees it: `cmake --install BUILD` into a temporary prefix, then
-# examples/installed configured, built and run against that prefix alone (find_package(fluxgraph)).
+# examples/installed configured, built and run against that prefix alone (find_package(fluxgraph));
+# the installed `fluxgraph` command runs.
 # Also checks that docs/api.md's streaming example is that program, so the page's code compiles.
 # Usage: scripts/check-installed-example.sh BUILD_DIR
 set -euo pipefail
@@ -21,6 +22,8 @@ fi
 
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 test -f "$tmp/prefix/include/fluxgraph/fluxgraph.hpp"
+# the command is installed too, and runs from the prefix alone
+"$tmp/prefix/bin/fluxgraph" --version | grep -q '^fluxgraph ' || { echo "check-installed-example: bin/fluxgraph missing or broken" >&2; exit 1; }
 if find "$tmp/prefix" -name '*bench*' -o -name '*cusparse*' | grep -q .; then
   echo "check-installed-example: benchmark code was installed" >&2
   exit 1
