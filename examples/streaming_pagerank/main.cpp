@@ -1,46 +1,47 @@
-// Example: stream a graph file into a DCSR store in batches, then run PageRank on it.
+// Example: stream a graph file into a fluxgraph graph in batches, keeping PageRank current after
+// each one, with the public API only (<fluxgraph/fluxgraph.hpp>, as an installed package offers).
 // Usage: streaming_pagerank FILE [BATCH]
-#include <fmt/core.h>
+#include <fluxgraph/fluxgraph.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 #include <numeric>
 #include <string>
-
-#include "algorithms/pagerank.hpp"
-#include "engine/graph.hpp"
-#include "loaders/graph_file.hpp"
+#include <vector>
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fmt::print(stderr, "usage: streaming_pagerank FILE [BATCH]\n");
+    std::fprintf(stderr, "usage: streaming_pagerank FILE [BATCH]\n");
     return 1;
   }
   try {
-    const fg::edge_file file = fg::read_graph(argv[1]);
+    // Edges with dense ids [0, n), and original_id to report them in the file's own ids.
+    const fluxgraph::edge_file file = fluxgraph::read_edges(argv[1]);
     const std::size_t batch = argc > 2 ? std::stoul(argv[2]) : 1000;
 
-    // PageRank pulls along in-edges, so the store's rows are targets: row v lists v's sources.
-    fg::graph<fg::pattern, fg::device_space> g(fg::orientation::in, fg::vertex_t(file.num_vertices));
-    for (std::size_t first = 0; first < file.src.size(); first += batch)
-      g.insert(file, first, std::min(file.src.size(), first + batch));
-    const fg::dcsr_stats& s = g.store().stats();
-    fmt::print("{} batches, {} distinct edges, {} duplicates dropped, {} segments allocated\n", s.batches,
-               g.num_edges(), s.duplicates_dropped, s.segments_allocated);
-
-    g.defragment();  // one packed segment per row: the fastest layout to read
-    const fg::pagerank_result r = fg::pagerank(g.store(), fg::pagerank_options{});
-    fmt::print("PageRank: {} iterations on {}\n", r.iterations, fg::device_backend_name());
+    fluxgraph::graph g(file.num_vertices);  // on the GPU in the CUDA build
+    fluxgraph::pagerank_result r;
+    int batches = 0;
+    for (std::size_t first = 0; first < file.src.size(); first += batch, ++batches) {
+      const std::size_t size = std::min(batch, file.src.size() - first);
+      g.insert({file.src.data() + first, file.dst.data() + first, size});
+      // Kept current: the first call runs from scratch, the later ones push what each batch changed.
+      r = g.pagerank();
+    }
+    std::printf("%d batches, %lld distinct edges; PageRank: %d iterations on %s\n", batches,
+                static_cast<long long>(g.num_edges()), r.iterations, g.backend().c_str());
 
     std::vector<std::size_t> order(r.score.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     const std::size_t k = std::min<std::size_t>(5, order.size());
     std::partial_sort(order.begin(), order.begin() + long(k), order.end(),
                       [&](std::size_t a, std::size_t b) { return r.score[a] > r.score[b]; });
-    for (std::size_t i = 0; i < k; ++i)  // report in the file's own vertex ids
-      fmt::print("  {}  {:.6f}\n", file.original_id[order[i]], r.score[order[i]]);
+    for (std::size_t i = 0; i < k; ++i)  // in the file's own vertex ids
+      std::printf("  %lld  %.6f\n", static_cast<long long>(file.original_id[order[i]]), r.score[order[i]]);
     return 0;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "streaming_pagerank: {}\n", e.what());
+    std::fprintf(stderr, "streaming_pagerank: %s\n", e.what());
     return 1;
   }
 }
