@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include <utility>
+
+#include "loaders/snapshot.hpp"
 
 namespace fg {
 
@@ -23,7 +26,28 @@ file_format guess_format(const std::string& path) {
   return file_format::edge_list;
 }
 
+namespace {
+// A snapshot (`fluxgraph save`, a durable stream's) as the edge file it was taken from: dense ids,
+// each vertex's original id (its dense id when the snapshot kept none).
+edge_file from_snapshot(const std::string& path) {
+  snapshot s = read_snapshot(path);
+  edge_file f;
+  f.path = path;
+  f.num_vertices = s.vertices;
+  f.src = entry_rows(s);
+  f.dst = std::move(s.col);
+  f.weight = std::move(s.val);
+  f.original_id = std::move(s.original_id);
+  if (f.original_id.empty()) {
+    f.original_id.resize(std::size_t(s.vertices));
+    for (std::size_t v = 0; v < f.original_id.size(); ++v) f.original_id[v] = std::int64_t(v);
+  }
+  return f;
+}
+}  // namespace
+
 edge_file read_graph(const std::string& path) {
+  if (looks_like_snapshot(path)) return from_snapshot(path);
   if (const std::string v = vertex_file_of(path); !v.empty()) return read_vertex_edge(path, v);
   if (ends_with_nocase(path, ".adj") || ends_with_nocase(path, ".adj.gz")) return read_adjacency(path);
   if (ends_with_nocase(path, ".bin")) return read_binary_edges(path);

@@ -50,7 +50,8 @@ edge_file read_vertex_edge(const std::string& e_path, const std::string& v_path)
 std::string vertex_file_of(const std::string& e_path);
 
 /// @brief Dispatch on guess_format(path); a Graphalytics X.e with X.v beside it is read as a pair,
-///        *.adj as adjacency lines, *.bin as int32 pairs.
+///        *.adj as adjacency lines, *.bin as int32 pairs; a snapshot (docs/snapshot.md, recognised by its
+///        first bytes, whatever its name) as the graph it holds.
 edge_file read_graph(const std::string& path);
 
 /// Which of a file's data lines one rank of a distributed run parses: chunks of `chunk`

@@ -150,6 +150,12 @@ void write_snapshot(const std::string& path, const snapshot& s) {
   sync_folder_of(path);
 }
 
+bool looks_like_snapshot(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[8] = {};
+  return in.read(head, 8) && std::memcmp(head, magic, 8) == 0;
+}
+
 snapshot read_snapshot(const std::string& path) {
   reader r{path, std::ifstream()};
   std::error_code ec;

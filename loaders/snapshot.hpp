@@ -37,5 +37,8 @@ void write_snapshot(const std::string& path, const snapshot& s);
 /// @throws fg::input_error "PATH:0: what" (not a snapshot, another version, truncated, a checksum
 ///         that does not match, ids or offsets out of range, trailing bytes).
 snapshot read_snapshot(const std::string& path);
+/// Whether the file at `path` begins as a snapshot does (its magic bytes): graph readers take it
+/// as one instead of parsing it as text.
+bool looks_like_snapshot(const std::string& path);
 
 }  // namespace fg
