@@ -9,6 +9,9 @@
 #include <new>
 #include <set>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "tools/cli.hpp"
 
 namespace fg::cli {
@@ -62,7 +65,24 @@ void keep_stdout_for_data(const options& o) {
   data_out = f;
 }
 
+// Every output file's folder exists and takes files, before the input is read: a typo in --out
+// fails at once, not after the work (the file itself is written atomically at the end).
+void check_output_paths(const options& o) {
+  for (const char* name : {"out", "edges-out", "snapshot-out", "constraints-out"}) {
+    const std::string path = o.get(name, "");
+    if (path.empty() || path == "-") continue;
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw usage_error(fmt::format("--{} {}: is a folder, not a file", name, path));
+    const std::string::size_type slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (access(dir.c_str(), W_OK | X_OK) != 0)
+      throw usage_error(fmt::format("--{} {}: cannot write in {}: {}", name, path, dir, std::strerror(errno)));
+  }
+}
+
 int dispatch(const options& o) {
+  check_output_paths(o);
   keep_stdout_for_data(o);
   // Live input: a reader thread parses while the store applies. OpenMP's default spin-wait between
   // parallel regions keeps every core busy and starves that thread (a tiny graph took 18 s instead

@@ -200,6 +200,8 @@ named_usage_error() {
   else fail "usage error ($1)" "does not name $text: $ERR_TEXT"
   fi
 }
+named_usage_error "cannot write in $TMP/no-such-dir" "--out into a missing folder, before the input is read" pagerank "$KARATE" --out "$TMP/no-such-dir/x.txt"
+named_usage_error "is a folder" "--edges-out naming a folder" stream "$KARATE" --batch 10 --edges-out "$TMP"
 named_usage_error "unknown option '--verison'" "misspelt top-level option" --verison
 named_usage_error "unknown subcommand 'frob'" "unknown benchmark" bench frob
 named_usage_error "unknown option '--frob'" "unknown option of bench" bench --frob
