@@ -38,6 +38,7 @@ const std::vector<option_spec> pagerank_options = {
     {"double-reads", nullptr, "read the scores as double in every SpMV (default: as float where tol n >= 2^-16)"},
     {"top", "K", "print the K highest scores (default 10 without --out)"},
     {"out", "FILE", "write 'id score' lines for every vertex; - for stdout"},
+    {"verbose", nullptr, "print why the kernel was chosen (the cost model's reasoning)"},
 };
 
 std::vector<option_spec> plus(std::vector<option_spec> a, const std::vector<option_spec>& b) {

@@ -508,7 +508,7 @@ if [[ $OUT_TEXT != *"defragment: "*"rows by size (--layout size)"* ]]; then
 else pass "stream --layout size: the final defragmentation placed the rows by size"
 fi
 usage_error "--defrag sometimes" stream "$KARATE" --batch 5 --defrag sometimes --out "$TMP/usage.out"
-run stream "$DATA/pagerank/graphs/hartford_drug.edgelist" --batch 17 --layout size --kernel adcsr --tol 1e-12
+run stream "$DATA/pagerank/graphs/hartford_drug.edgelist" --batch 17 --layout size --kernel adcsr --tol 1e-12 --verbose
 if [[ $RC -eq 0 && $OUT_TEXT == *"kernel: adcsr"*"reads the size-ordered store itself, no copy"* ]]; then
   pass "stream --layout size --kernel adcsr: ADCSR reads the store, no copy"
 else fail "stream --layout size --kernel adcsr" "status $RC, no 'reads the size-ordered store itself' on the kernel line"
