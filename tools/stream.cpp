@@ -75,7 +75,7 @@ struct table {
     fmt::print("  {:>10}", "defrag ms");
     if (per_batch) fmt::print("  {:>8}  {:>10}  {:>9}", "pr iter", "pr ms", "pr bound");
     if (compare && per_batch) fmt::print("  {:>8}  {:>10}  {:>9}", "cold iter", "cold ms", "L1 dist");
-    if (closing) fmt::print("  {:>12}  {:>6}  {:>10}", "tc pairs", "rounds", "tc ms");
+    if (closing) fmt::print("  {:>13}  {:>6}  {:>10}", "closure pairs", "rounds", "closure ms");
     if (closing && compare) fmt::print("  {:>10}", "scratch ms");
     if (apps) fmt::print("  {:>10}  {:>4}", "apps ms", "redo");
     if (apps && compare) fmt::print("  {:>10}", "scratch ms");
@@ -93,7 +93,7 @@ struct table {
                  r.pr_seconds * 1e3, r.pr_bound);
     if (compare && per_batch) fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", r.cold_iterations, r.cold_seconds * 1e3, r.pr_error);
     if (closing)
-      fmt::print("  {:>12}  {:>6}  {:>10.3f}", r.closure_pairs,
+      fmt::print("  {:>13}  {:>6}  {:>10.3f}", r.closure_pairs,
                  r.closure_recomputed ? std::string("redo") : std::to_string(r.closure_rounds), r.closure_seconds * 1e3);
     if (closing && compare) fmt::print("  {:>10.3f}", r.closure_scratch_seconds * 1e3);
     if (apps) fmt::print("  {:>10.3f}  {:>4}", r.apps_seconds * 1e3, r.apps_recomputed ? "yes" : "-");
