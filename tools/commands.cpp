@@ -50,6 +50,7 @@ fluxgraph::pagerank_options pagerank_opts(const options& o) {
   p.max_iter = int(o.integer("max-iter", 1000, 1, 100000000));
   p.kernel = o.get("kernel", "auto");
   p.mixed_precision = !o.has("double-reads");
+  p.weighted = o.has("weighted");  // the graph holds weights only with --weighted too
   if (isatty(STDERR_FILENO))  // progress only for a person watching, never into logs
     p.progress = [](int it, double change) { fmt::print(stderr, "\riteration {:5d}  L1 change {:.3e}", it, change); };
   return p;

@@ -1,7 +1,7 @@
 // `fluxgraph spmv FILE`: y = A x over a semiring, in one process or under mpirun (every rank reads
 // its share of the lines and multiplies its rows; rank 0 writes). A is the graph's adjacency: row u
 // holds u's out-edges (--transpose: v's in-edges, PageRank's pull). x: every entry 1, or --x FILE
-// ('id value' lines in the graph file's ids; ids not listed take 0, or +inf under min-plus: the
+// ('id value' lines in the graph file's ids; ids not listed take 0, or +inf under min_plus: the
 // semiring's zero). Output: 'id value' lines for every vertex (--out), and a summary line.
 #include <fmt/core.h>
 
@@ -18,11 +18,14 @@ namespace fg::cli {
 
 namespace {
 fluxgraph::semiring semiring_of(const options& o) {
-  const std::string s = o.get("semiring", "plus-times");
-  if (s == "plus-times") return fluxgraph::semiring::plus_times;
-  if (s == "min-plus") return fluxgraph::semiring::min_plus;
-  if (s == "or-and") return fluxgraph::semiring::or_and;
-  throw usage_error("--semiring must be plus-times, min-plus or or-and, got '" + s + "'");
+  // One spelling across the CLI, C++ and Python (fluxgraph::semiring's names); the hyphenated
+  // form this command took before is still understood.
+  std::string s = o.get("semiring", "plus_times");
+  std::replace(s.begin(), s.end(), '-', '_');
+  if (s == "plus_times") return fluxgraph::semiring::plus_times;
+  if (s == "min_plus") return fluxgraph::semiring::min_plus;
+  if (s == "or_and") return fluxgraph::semiring::or_and;
+  throw usage_error("--semiring must be plus_times, min_plus or or_and, got '" + o.get("semiring", "") + "'");
 }
 
 // x in dense ids from --x (file ids; `original` increasing, as every loader gives it), else ones.
@@ -60,7 +63,7 @@ void write_y(const options& o, const std::vector<std::int64_t>& original, const 
   for (double v : y)
     if (v != 0 && std::isfinite(v)) ++set, sum += v;
   fmt::print("spmv: {} {} rows, {} entries nonzero and finite (sum {:.6g}); {:.4f} ms per multiplication (median of {})\n",
-             o.get("semiring", "plus-times"), y.size(), set, sum, 1e3 * seconds, repeat);
+             o.get("semiring", "plus_times"), y.size(), set, sum, 1e3 * seconds, repeat);
   if (!o.values.count("out")) return;
   auto body = [&](std::FILE* out) {
     bool ok = true;

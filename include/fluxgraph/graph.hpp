@@ -84,7 +84,8 @@ struct pagerank_options {
   double damping = 0.85;  ///< networkx's alpha
   double tol = 1e-10;     ///< stop when the L1 change < tol * n (networkx's rule)
   int max_iter = 1000;
-  bool weighted = true;   ///< on a weighted graph, edges count by their weight (networkx's default)
+  bool weighted = false;  ///< on a weighted graph, edges count by their weight (networkx's weight='weight');
+                          ///< unweighted unless asked, as the CLI (--weighted) and Python (weighted=True)
   bool warm = true;       ///< start from the last result's scores (new vertices at 1/n)
   std::string kernel = "auto";  ///< the SpMV kernel: the engine's cost model picks, or a name
   /// Reads the scores as float (double sums) where the kernel can and tol n >= 2^-16: each read

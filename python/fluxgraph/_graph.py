@@ -9,6 +9,27 @@ from . import _arrays, _fluxgraph
 _SEMIRINGS = ("plus_times", "min_plus", "or_and")
 
 
+def _semiring(s):
+    """fluxgraph's one spelling (plus_times, ...); the CLI's old hyphenated one is taken too."""
+    t = s.replace("-", "_") if isinstance(s, str) else s
+    if t not in _SEMIRINGS:
+        raise ValueError(f"semiring must be one of {_SEMIRINGS}, got {s!r}")
+    return t
+
+
+def _damping(damping, alpha):
+    """PageRank's damping factor; alpha (networkx's name, this package's before) as a deprecated alias."""
+    if alpha is not None:
+        import warnings
+
+        warnings.warn("alpha= is now damping= (the CLI's --damping, the C++ pagerank_options::damping)",
+                      DeprecationWarning, stacklevel=3)
+        damping = alpha
+    if not 0 <= damping < 1:
+        raise ValueError(f"damping must be in [0, 1), got {damping}")
+    return damping
+
+
 def _count(n, what):
     try:
         n = operator.index(n)
@@ -196,8 +217,7 @@ class Graph:
     def spmv(self, x, semiring="plus_times"):
         """y[u] = add over edges (u, v) of A(u, v) * x[v] in the semiring ('plus_times', 'min_plus',
         'or_and'). A CuPy x gives a CuPy y computed where it is."""
-        if semiring not in _SEMIRINGS:
-            raise ValueError(f"semiring must be one of {_SEMIRINGS}, got {semiring!r}")
+        semiring = _semiring(semiring)
         n = self.num_vertices
         cai = _arrays.device_interface(x)
         if cai is not None:
@@ -220,21 +240,22 @@ class Graph:
         return y
 
     # --- algorithms -----------------------------------------------------------------------------
-    def pagerank(self, alpha=0.85, tol=1e-10, max_iter=1000, warm=True, weighted=True, kernel="auto",
-                 array="numpy", mixed_precision=True):
+    def pagerank(self, damping=0.85, tol=1e-10, max_iter=1000, warm=True, weighted=False, kernel="auto",
+                 array="numpy", mixed_precision=True, alpha=None):
         """PageRank scores by vertex (networkx.pagerank semantics: stop when the L1 change < n tol).
-        warm: start from the last call's scores, so after a small batch fewer iterations are needed.
-        weighted: a weighted graph's edges count by weight. array='cupy' returns a CuPy array.
+        damping: networkx's alpha (alpha= is still taken, with a DeprecationWarning).
+        warm: keep the scores current: after a batch, push what it changed (unweighted PageRank).
+        weighted: a weighted graph's edges count by weight (default False, as the CLI and the C++
+        API: pass weighted=True for networkx's weight='weight'). array='cupy' returns a CuPy array.
         mixed_precision: read the scores as float (double sums) where tol n >= 2^-16, each read
         within 2^-24 of a double one; False: double reads only.
         Graph.pagerank_info holds iterations, convergence, time and the SpMV kernel."""
-        if not 0 <= alpha < 1:
-            raise ValueError(f"alpha must be in [0, 1), got {alpha}")
+        damping = _damping(damping, alpha)
         if not tol > 0:
             raise ValueError(f"tol must be > 0, got {tol}")
         if array not in ("numpy", "cupy"):
             raise ValueError(f"array must be 'numpy' or 'cupy', got {array!r}")
-        scores, self.pagerank_info = self._g.pagerank(float(alpha), float(tol), _count(max_iter, "max_iter"),
+        scores, self.pagerank_info = self._g.pagerank(float(damping), float(tol), _count(max_iter, "max_iter"),
                                                       bool(weighted), bool(warm), kernel, bool(mixed_precision))
         if array == "cupy":
             import cupy

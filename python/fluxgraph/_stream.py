@@ -5,7 +5,7 @@ import numpy as np
 
 from . import _fluxgraph
 from ._arrays import MAX_ID
-from ._graph import _count
+from ._graph import _count, _damping
 
 
 def _dense(a, name):
@@ -44,7 +44,7 @@ class Stream:
     """A graph fed batch by batch, with the analyses kept current after each batch.
 
     Stream(n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
-           alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto")
+           damping=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto")
     pagerank: PageRank kept current after every batch, at the cost of the batch (residual pushes
     from the edges it changed; docs/dynamic-pagerank.md), each batch's scores within apply()'s
     pr_bound (L1) of the exact ones; closure: the transitive closure extended from each batch;
@@ -65,10 +65,11 @@ class Stream:
     """
 
     def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
-                 alpha=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto", wal=None, sync="batch",
-                 sync_interval=0.1, snapshot_every=1000, bfs=None, sssp=None, wcc=False, triangles=False):
+                 damping=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto", wal=None, sync="batch",
+                 sync_interval=0.1, snapshot_every=1000, bfs=None, sssp=None, wcc=False, triangles=False, alpha=None):
+        damping = _damping(damping, alpha)
         self._s = _fluxgraph._Stream(_count(n, "n"), device, bool(pagerank), bool(closure), bool(compare), defrag,
-                                     layout, float(alpha), float(tol), int(max_iter), kernel,
+                                     layout, float(damping), float(tol), int(max_iter), kernel,
                                      "" if wal is None else str(wal), sync, float(sync_interval),
                                      _count(snapshot_every, "snapshot_every"),
                                      -1 if bfs is None else _count(bfs, "bfs"), -1 if sssp is None else _count(sssp, "sssp"),

@@ -96,7 +96,7 @@ BAD = [
     (lambda g: g.spmv(np.array(["x", "y", "z"])), TypeError, "real numbers"),
     (lambda g: g.reach([7]), ValueError, "source 7 is not a vertex"),
     (lambda g: g.reach([0.5]), TypeError, "integer"),
-    (lambda g: g.pagerank(alpha=1.0), ValueError, "alpha"),
+    (lambda g: g.pagerank(damping=1.0), ValueError, "damping"),
     (lambda g: g.pagerank(tol=0), ValueError, "tol"),
     (lambda g: g.pagerank(max_iter=0), ValueError, "max-iter"),
     (lambda g: g.pagerank(max_iter=1.5), TypeError, "max_iter"),
@@ -158,11 +158,11 @@ def test_gil_released_while_the_engine_works():
     # does not reach its exact fixed point, where a GPU run stops early) and lasts about 0.3 s: the
     # first call builds the in-edge copy and warms the device up, then the iterations are scaled
     # from timed runs (an H100 iterates this graph 1000x faster than two CPU cores).
-    g.pagerank(alpha=0.999, tol=1e-300, max_iter=5, warm=False)
+    g.pagerank(damping=0.999, tol=1e-300, max_iter=5, warm=False)
     iterations = 20
     while True:
         t = time.perf_counter()
-        g.pagerank(alpha=0.999, tol=1e-300, max_iter=iterations, warm=False)
+        g.pagerank(damping=0.999, tol=1e-300, max_iter=iterations, warm=False)
         spent = time.perf_counter() - t
         if spent > 0.05 or iterations > 10**7:
             break
@@ -185,7 +185,7 @@ def test_gil_released_while_the_engine_works():
 
     def work():
         t = time.perf_counter()
-        g.pagerank(alpha=0.999, tol=1e-300, max_iter=iterations, warm=False)
+        g.pagerank(damping=0.999, tol=1e-300, max_iter=iterations, warm=False)
         took.append(time.perf_counter() - t)
 
     for _ in range(4):  # a call too short to tell (a machine faster than the calibration saw) again, longer
@@ -216,3 +216,17 @@ def test_snapshot_round_trip_and_corruption(tmp_path, device):
         fluxgraph.load(path)
     with pytest.raises(ValueError):
         g.save(tmp_path / "x.snap", [1, 2, 3])  # one id per vertex or none
+
+
+def test_one_spelling_across_surfaces_old_names_still_taken(device):
+    # damping (the CLI's --damping, C++'s pagerank_options::damping); alpha= warns and still works
+    g = fluxgraph.Graph(3, device=device)
+    g.insert([0, 1, 2], [1, 2, 0])
+    with pytest.warns(DeprecationWarning, match="damping"):
+        old = g.pagerank(alpha=0.7, warm=False)
+    assert np.allclose(old, g.pagerank(damping=0.7, warm=False), atol=1e-12)
+    # semirings spelt as fluxgraph.semiring's names; the CLI's old hyphens are taken too
+    x = np.array([1.0, 2.0, 3.0])
+    assert g.spmv(x, "min-plus").tolist() == g.spmv(x, "min_plus").tolist()
+    with pytest.raises(ValueError, match="plus_times"):
+        g.spmv(x, "plus times")
