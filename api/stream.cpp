@@ -104,6 +104,7 @@ struct stream::impl {
   virtual std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const = 0;
   virtual std::string backend() const = 0;
   bool pagerank_per_batch = false;
+  stream_options options;  ///< as given: stream::options()
 };
 
 namespace {
@@ -154,7 +155,10 @@ stream::stream(const stream_options& opt, vertex_id vertices) {
   if (opt.where == device::cpu && cuda) p_ = std::make_unique<session<fg::host_space>>(o, fg::vertex_t(vertices));
   else p_ = std::make_unique<session<fg::device_space>>(o, fg::vertex_t(vertices));
   p_->pagerank_per_batch = opt.pagerank_per_batch;
+  p_->options = opt;
 }
+
+const stream_options& stream::options() const noexcept { return p_->options; }
 stream::~stream() = default;
 stream::stream(stream&&) noexcept = default;
 stream& stream::operator=(stream&&) noexcept = default;

@@ -79,8 +79,10 @@ fluxgraph::pagerank_options pagerank_opts(const options& o);
 fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where);
 /// Whether a stream keeps a graph application (--bfs, --sssp, --wcc, --triangles).
 inline bool apps_on(const fluxgraph::stream_options& s) { return s.bfs_source >= 0 || s.sssp_source >= 0 || s.wcc || s.triangles; }
-/// The edges e (dense ids, sorted) as Matrix Market with ids + 1, n x n, naming `source`.
-void write_edges(const std::string& path, const std::string& source, std::int64_t n, const fluxgraph::coo& e);
+/// --edges-out: the edges e (dense ids) in the input's own ids id[v], sorted by them: FILE.mtx as
+/// Matrix Market (n = the largest id; the ids must be >= 1), any other name as an edge list.
+void write_edges(const std::string& path, const std::string& source, const std::vector<std::int64_t>& id,
+                 const fluxgraph::coo& e);
 /// Prints a PageRank result (kernel, iterations) and writes --out or prints the --top vertices, by
 /// the file ids `id` (id[v] for dense vertex v).
 void report(const options& o, const std::vector<std::int64_t>& id, const fluxgraph::pagerank_result& r,

@@ -73,7 +73,7 @@ const std::vector<command_spec>& commands() {
             {{"batch", "N", "edges per batch (required)"},
              {"delete-fraction", "F", "stream FILE: after each insert batch, delete a random F of the edges it inserted"},
              {"seed", "S", "the deletions' seed (default 1)"},
-             {"edges-out", "FILE", "write the edges that remain (Matrix Market, id = dense id + 1; - for stdout)"},
+             {"edges-out", "FILE", "write the edges that remain, in the input's ids: FILE.mtx as Matrix Market, else an edge list; - for stdout"},
              {"defrag", "none|limit|measured", "when to defragment between batches (default measured)"},
              {"layout", "auto|rows|size", "where a defragmentation puts the rows (default auto)"},
              {"max-delay", "MS", "stream -: cut a batch MS milliseconds after its first edge (default 10)"},

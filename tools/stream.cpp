@@ -51,12 +51,29 @@ fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where)
   return s;
 }
 
-void write_edges(const std::string& path, const std::string& source, std::int64_t n, const fluxgraph::coo& e) {
+// The id model: what a command writes is in the ids its input gave, so a file written here reads
+// back as the same graph (an edge list keeps the vertices that have edges: isolated ones are in
+// a .mtx, whose header gives the vertex count).
+void write_edges(const std::string& path, const std::string& source, const std::vector<std::int64_t>& id,
+                 const fluxgraph::coo& e) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> edges(e.src.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) edges[i] = {id.at(std::size_t(e.src[i])), id.at(std::size_t(e.dst[i]))};
+  std::sort(edges.begin(), edges.end());
+  const bool mtx = path.size() >= 4 && std::equal(path.end() - 4, path.end(), ".mtx", [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == b;
+  });
+  const std::int64_t low = id.empty() ? 1 : *std::min_element(id.begin(), id.end());
+  const std::int64_t n = id.empty() ? 0 : *std::max_element(id.begin(), id.end());
+  if (mtx && low < 1)
+    throw fluxgraph::error("--edges-out " + path + ": Matrix Market ids start at 1 and the input has id " +
+                           std::to_string(low) + ": name the file .txt for an edge list in the input's ids");
   write_atomically(path, [&](std::FILE* out) {
-    bool ok = std::fprintf(out, "%%%%MatrixMarket matrix coordinate pattern general\n%% edges left by fluxgraph stream in %s\n"
-                           "%lld %lld %zu\n", source.c_str(), static_cast<long long>(n), static_cast<long long>(n),
-                           e.src.size()) > 0;
-    for (std::size_t i = 0; i < e.src.size() && ok; ++i) ok = std::fprintf(out, "%d %d\n", e.src[i] + 1, e.dst[i] + 1) > 0;
+    bool ok = mtx ? std::fprintf(out, "%%%%MatrixMarket matrix coordinate pattern general\n%% edges left by fluxgraph "
+                                      "stream in %s, in its ids\n%lld %lld %zu\n", source.c_str(), static_cast<long long>(n),
+                                 static_cast<long long>(n), edges.size()) > 0
+                  : std::fprintf(out, "# edges left by fluxgraph stream in %s, in its ids\n", source.c_str()) > 0;
+    for (std::size_t i = 0; i < edges.size() && ok; ++i)
+      ok = std::fprintf(out, "%lld %lld\n", static_cast<long long>(edges[i].first), static_cast<long long>(edges[i].second)) > 0;
     return ok;
   });
 }
@@ -133,7 +150,7 @@ void print_totals(const options& o, const fluxgraph::edge_file& f, const fluxgra
              mode_name(defrag_mode_of(o)), tot.defragmentations, tot.batches, tot.defrag_seconds * 1e3,
              tot.last_defrag.reason);
   if (o.values.count("edges-out")) {
-    write_edges(o.get("edges-out", ""), f.path, f.num_vertices, s.edges());
+    write_edges(o.get("edges-out", ""), f.path, f.original_id, s.edges());
     fmt::print("remaining edges written to {}\n", o.get("edges-out", ""));
   }
   if (t.closing) {

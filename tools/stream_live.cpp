@@ -109,7 +109,7 @@ struct json_line {
   }
 };
 
-// The dense ids in the order of their input ids: --out's line order; rank + 1 is --edges-out's id.
+// The dense ids in the order of their input ids: --out's line order.
 std::vector<std::int32_t> by_input_id(const std::vector<std::int64_t>& id) {
   std::vector<std::int32_t> order(id.size());
   std::iota(order.begin(), order.end(), std::int32_t(0));
@@ -128,17 +128,7 @@ void write_outputs(const options& o, const fluxgraph::stream& s, const std::vect
       return ok;
     });
   }
-  if (o.values.count("edges-out")) {  // ids = rank among the input ids + 1: what stream FILE writes
-    std::vector<std::int32_t> rank(order.size());
-    for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = std::int32_t(r);
-    const fluxgraph::coo c = s.edges();
-    std::vector<std::pair<std::int32_t, std::int32_t>> e(c.src.size());
-    for (std::size_t i = 0; i < e.size(); ++i) e[i] = {rank[std::size_t(c.src[i])], rank[std::size_t(c.dst[i])]};
-    std::sort(e.begin(), e.end());
-    fluxgraph::coo sorted;
-    for (const auto& [u, v] : e) sorted.src.push_back(u), sorted.dst.push_back(v);
-    write_edges(o.get("edges-out", ""), "<stdin>", std::int64_t(id.size()), sorted);
-  }
+  if (o.values.count("edges-out")) write_edges(o.get("edges-out", ""), "<stdin>", id, s.edges());  // the input's ids
 }
 
 // A durable stream's first line: where it resumes. Warnings (a snapshot passed over, a torn record

@@ -192,6 +192,8 @@ class stream {
   ~stream();
   stream(stream&&) noexcept;
   stream& operator=(stream&&) noexcept;
+  /// The options it was made with (which analyses a batch report carries).
+  const stream_options& options() const noexcept;
 
   /// @brief One batch in host memory (dense ids >= 0): the store update in `order`, the
   ///        defragmentation policy, the per-batch analyses. The graph has at least `vertices`

@@ -76,9 +76,13 @@ class Stream:
                                      bool(wcc), bool(triangles))
 
     def apply(self, insert=None, delete=None, vertices=0):
-        """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict:
-        batch, stored, removed, edges, vertices, pr_iterations, pr_bound, pr_restarted, closure_pairs,
-        times... (pr_error, cold_seconds with compare)"""
+        """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict with
+        Graph.insert's fields (batch, inserted, deleted: entries written and removed; vertices, edges),
+        inserts and deletes (edges given), store_seconds, defrag fields and seconds; then each kept
+        analysis's own: pr_iterations, pr_bound, pr_restarted, pr_pulled, pr_edges, pr_seconds
+        (pagerank; pr_error, cold_iterations, cold_seconds with compare), closure_pairs,
+        closure_rounds... (closure), bfs_reached, sssp_reached, components, triangles (the
+        applications asked for)."""
         isrc, idst = _pair(insert, "insert")
         dsrc, ddst = _pair(delete, "delete")
         return self._s.apply(isrc, idst, dsrc, ddst, _count(vertices, "vertices"))

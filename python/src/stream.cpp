@@ -16,19 +16,30 @@ fluxgraph::edge_list list_of(const ids& src, const ids& dst) {
   return l;
 }
 
-py::dict report_of(const fluxgraph::batch_report& r) {
+// A batch's dict: Graph.insert's fields (batch, inserted, deleted, vertices, edges: the one schema,
+// docs/api.md), then the stream's own, each analysis's only when the stream keeps it.
+py::dict report_of(const fluxgraph::batch_report& r, const fluxgraph::stream_options& o) {
   py::dict d;
-  d["batch"] = r.batch, d["inserts"] = r.inserts, d["deletes"] = r.deletes, d["stored"] = r.stored;
-  d["removed"] = r.removed, d["edges"] = r.edges, d["vertices"] = r.vertices;
+  d["batch"] = r.batch, d["inserted"] = r.stored, d["deleted"] = r.removed, d["vertices"] = r.vertices;
+  d["edges"] = r.edges, d["inserts"] = r.inserts, d["deletes"] = r.deletes;
   d["store_seconds"] = r.store_seconds, d["defragmented"] = r.defrag.defragmented, d["defrag_reason"] = r.defrag.reason;
-  d["defrag_seconds"] = r.defrag_seconds, d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds;
-  d["pr_restarted"] = r.pr_restarted, d["pr_pulled"] = r.pr_pulled, d["pr_bound"] = r.pr_bound, d["pr_edges"] = r.pr_edges;
-  d["cold_iterations"] = r.cold_iterations, d["cold_seconds"] = r.cold_seconds, d["closure_pairs"] = r.closure_pairs;
-  if (r.pr_error >= 0) d["pr_error"] = r.pr_error;
-  d["closure_rounds"] = r.closure_rounds, d["closure_recomputed"] = r.closure_recomputed;
-  d["closure_seconds"] = r.closure_seconds, d["bfs_reached"] = r.bfs_reached, d["sssp_reached"] = r.sssp_reached;
-  d["components"] = r.components, d["triangles"] = r.triangles, d["apps_recomputed"] = r.apps_recomputed;
-  d["apps_seconds"] = r.apps_seconds, d["seconds"] = r.seconds();
+  d["defrag_seconds"] = r.defrag_seconds, d["seconds"] = r.seconds();
+  if (o.pagerank_per_batch) {
+    d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds, d["pr_restarted"] = r.pr_restarted;
+    d["pr_pulled"] = r.pr_pulled, d["pr_bound"] = r.pr_bound, d["pr_edges"] = r.pr_edges;
+    if (o.compare) d["cold_iterations"] = r.cold_iterations, d["cold_seconds"] = r.cold_seconds;
+    if (r.pr_error >= 0) d["pr_error"] = r.pr_error;
+  }
+  if (o.closure) {
+    d["closure_pairs"] = r.closure_pairs, d["closure_rounds"] = r.closure_rounds;
+    d["closure_recomputed"] = r.closure_recomputed, d["closure_seconds"] = r.closure_seconds;
+  }
+  if (o.bfs_source >= 0) d["bfs_reached"] = r.bfs_reached;
+  if (o.sssp_source >= 0) d["sssp_reached"] = r.sssp_reached;
+  if (o.wcc) d["components"] = r.components;
+  if (o.triangles) d["triangles"] = r.triangles;
+  if (o.bfs_source >= 0 || o.sssp_source >= 0 || o.wcc || o.triangles)
+    d["apps_recomputed"] = r.apps_recomputed, d["apps_seconds"] = r.apps_seconds;
   return d;
 }
 
@@ -73,7 +84,7 @@ void register_stream(py::module_& m) {
           py::gil_scoped_release release;
           r = s.apply(ins, del, n);
         }
-        return report_of(r);
+        return report_of(r, s.options());
       })
       .def("finish", [](stream& s) {
         fluxgraph::stream_end e;

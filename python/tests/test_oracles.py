@@ -163,7 +163,7 @@ def test_streaming_through_the_api_equals_the_cli(tmp_path, device):
             ops.append(("+", u, v))
             present.add((u, v))
     lines += [f"{op} {u} {v}" for op, u, v in ops]
-    edges_out, scores_out = tmp_path / "edges.mtx", tmp_path / "scores.txt"
+    edges_out, scores_out = tmp_path / "edges.txt", tmp_path / "scores.txt"
     backend = ["--backend", "cpu"] if device == "cpu" else []
     subprocess.run([CLI, "stream", "-", "--batch", "1000", "--max-delay", "100000", "--edges-out", str(edges_out),
                     "--out", str(scores_out), "--tol", "1e-12"] + backend,
@@ -180,9 +180,9 @@ def test_streaming_through_the_api_equals_the_cli(tmp_path, device):
         kind = k
         if k != "end":
             run.append((int(t[-2]), int(t[-1])))
-    with open(edges_out) as f:
-        entries = [line.split() for line in f if not line.startswith("%")][1:]  # after the size line
-    cli_edges = {(int(u) - 1, int(v) - 1) for u, v in entries}
+    with open(edges_out) as f:  # an edge list in the input's ids
+        entries = [line.split() for line in f if not line.startswith("#")]
+    cli_edges = {(int(u), int(v)) for u, v in entries}
     e = g.edges()
     assert set(zip(e[0].tolist(), e[1].tolist())) == cli_edges == present
     cli_scores = np.loadtxt(scores_out)

@@ -129,3 +129,15 @@ def test_a_durable_stream_resumes_where_it_ended(tmp_path, device):
         np.testing.assert_array_equal(mine, theirs)
     with pytest.raises(ValueError):
         fluxgraph.Stream(wal=tmp_path / "w2", sync="sometimes")
+
+
+def test_batch_dict_one_schema(device):
+    # Graph.insert's fields under the same names; an analysis's only when the stream keeps it
+    g = fluxgraph.Graph(device=device)
+    gi = g.insert([0, 1, 1], [1, 2, 2])
+    s = fluxgraph.Stream(device=device)
+    r = s.apply(insert=([0, 1, 1], [1, 2, 2]))
+    assert {k: r[k] for k in gi} == gi
+    assert r["inserts"] == 3 and not any(k.startswith(("pr_", "closure_", "bfs", "sssp", "components", "triangles")) for k in r)
+    w = fluxgraph.Stream(device=device, pagerank=True, wcc=True).apply(insert=([0], [1]))
+    assert "pr_bound" in w and "components" in w and "bfs_reached" not in w and "closure_pairs" not in w

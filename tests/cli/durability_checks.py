@@ -77,23 +77,21 @@ LINES = [f"{k} {u} {v}\n".encode() for k, u, v in OPS]
 
 
 def model(t):
-    """The edges after lines [0, t) one by one, as --edges-out writes them: (rank + 1) of the input
-    ids that inserts named, sorted."""
-    edges, named = set(), set()
+    """The edges after lines [0, t) one by one, as --edges-out writes them: in the input's ids, sorted."""
+    edges = set()
     for k, u, v in OPS[:t]:
         if k == "+":
             edges.add((u, v))
-            named.update((u, v))
         else:
             edges.discard((u, v))
-    rank = {x: r + 1 for r, x in enumerate(sorted(named))}
-    return sorted((rank[u], rank[v]) for u, v in edges)
+    return sorted(edges)
 
 
-def read_mtx(path):
+def read_edges(path):
+    """An --edges-out edge list: 'src dst' lines in the input's ids."""
     with open(path) as f:
-        rows = [ln.split() for ln in f if not ln.startswith("%")]
-    return sorted((int(a), int(b)) for a, b in rows[1:])
+        rows = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
+    return sorted((int(a), int(b)) for a, b in rows)
 
 
 # --- one run of the stream ----------------------------------------------------------------------
@@ -220,13 +218,13 @@ def kill_loop():
 
 def final_state(expect_t=None, sync="batch"):
     """A run that feeds nothing: its recovered position and --edges-out against the model."""
-    out = os.path.join(TMP, "edges.mtx")
+    out = os.path.join(TMP, "edges.txt")
     r = run(sync, ["--edges-out", out])
     code, err = r.finish()
     if r.start is None or code != 0:
         return None, f"exit {code}: {r.first!r} {err}"
     t = r.start["edges_in"]
-    got = read_mtx(out)
+    got = read_edges(out)
     want = model(t)
     ok = got == want and (expect_t is None or t == expect_t)
     return t, "" if ok else f"T {t} (expected {expect_t}); {len(got)} edges vs {len(want)} in the model; stderr: {err}"
@@ -339,10 +337,10 @@ def main():
     check(code == 0 and summary.get("stream_edges_in") == len(OPS), "the stream ends at the last line", (code, err, summary))
     t2, why = final_state(len(OPS))
     check(t2 == len(OPS) and not why, f"the final store equals the model of all {len(OPS)} lines", why)
-    out = os.path.join(TMP, "from_snapshot.mtx")
+    out = os.path.join(TMP, "from_snapshot.txt")
     p = subprocess.run([BIN, "stream", "-", "--batch", "10", "--snapshot-in", snap, "--edges-out", out],
                        input=b"", capture_output=True, timeout=120)
-    check(p.returncode == 0 and os.path.exists(out) and read_mtx(out) == model(len(OPS)),
+    check(p.returncode == 0 and os.path.exists(out) and read_edges(out) == model(len(OPS)),
           "stream - --snapshot-in starts from the --snapshot-out store", p.stderr.decode())
 
 

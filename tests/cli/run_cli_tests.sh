@@ -518,8 +518,8 @@ usage_error "--compare without --pagerank" stream "$KARATE" --batch 5 --compare 
 usage_error "--pagerank for pagerank" pagerank "$KARATE" --pagerank --out "$TMP/usage.out"
 
 # ---- stream with deletions ----------------------------------------------------------------------
-# With F > 0 the scores are those of the edges that remain: --edges-out writes them (Matrix Market
-# in the .mtx input's own ids) and pagerank on that file must agree. F = 1 deletes every edge right
+# With F > 0 the scores are those of the edges that remain: --edges-out writes them (Matrix Market,
+# in the input's own ids) and pagerank on that file must agree. F = 1 deletes every edge right
 # after its batch: uniform scores. A seed repeats the deleted edges to the byte.
 
 # mtx_edges FILE: the entry count of a Matrix Market header (into EDGES).
@@ -529,7 +529,7 @@ mtx_edges() { EDGES=$(awk '!/^%/ { print $3; exit }' "$1"); }
 # into $out$SUFFIX and the remaining edges into $edges$SUFFIX.
 stream_with_deletions() {
   run stream "$DATA/pagerank/graphs/$base" --batch "$batch" --delete-fraction "$frac" --seed 7 --tol 1e-12 \
-    --out "$out$1" --edges-out "$edges$1"
+    --out "$out$1" --edges-out "$edges$1.mtx"
   status_text
 }
 
@@ -537,29 +537,42 @@ for spec in karate.mtx:7:0.3 west0067.mtx:13:0.5 bips98_606.mtx.gz:200:0.2 test_
   IFS=: read -r base batch frac <<<"$spec"
   name=${base%%.*}
   out="$TMP/stream-del-$name.out"
-  edges="$TMP/stream-del-$name.edges.mtx"
+  edges="$TMP/stream-del-$name.edges"  # + .mtx: Matrix Market in the input's ids
   want="$TMP/stream-del-$name.pagerank.out"
   what="stream $base --batch $batch --delete-fraction $frac"
   stream_with_deletions ""
   if [ "$RC" -ne 0 ]; then fail "$what" "$STATUS: ${ERR_TEXT:0:300}"; continue; fi
   picked=$(printf '%s\n' "$OUT_TEXT" | awk '/^deleted / { print $2; exit }')
-  mtx_edges "$edges"
+  mtx_edges "$edges.mtx"
   if [ -z "$picked" ] || [ "$picked" -eq 0 ] || [ -z "$EDGES" ]; then
     fail "$what" "no 'deleted N' line with N > 0, or no header in --edges-out (deleted '$picked', edges '$EDGES')"
     continue
   fi
-  run pagerank "$edges" --tol 1e-12 --out "$want"
+  run pagerank "$edges.mtx" --tol 1e-12 --out "$want"
   scores_check "$what" "$out" "$want" "pagerank on the $EDGES edges that remain ($picked deleted)"
   # The same seed: the same edges remain, to the byte. The scores agree to the tolerance, not to the
   # bit: --kernel auto may settle on another kernel by timing (run 37 on the GPU), which sums each
   # row in another order.
   stream_with_deletions .again
-  if [ "$RC" -eq 0 ] && cmp -s "$edges" "$edges.again" && result=$(compare_scores "$out.again" "$out"); then
+  if [ "$RC" -eq 0 ] && cmp -s "$edges.mtx" "$edges.again.mtx" && result=$(compare_scores "$out.again" "$out"); then
     pass "$what: --seed 7 twice gives identical --edges-out and scores within $L1_TOL ($result)"
   else
     fail "$what: --seed 7 twice" "$STATUS, or the edges differ, or the scores: ${result:-}"
   fi
 done
+
+# The id model: an edge list with sparse ids from 0 comes back from --edges-out in those ids, and
+# PageRank on it gives the input's scores under the same ids; as .mtx it is refused (ids from 1).
+printf '10 200\n200 15\n15 10\n0 15\n200 0\n' >"$TMP/sparse.txt"
+run pagerank "$TMP/sparse.txt" --tol 1e-12 --out "$TMP/sparse.pr"
+run stream "$TMP/sparse.txt" --batch 2 --edges-out "$TMP/sparse-out.txt"
+if [ "$RC" -eq 0 ] && diff <(grep -v '^#' "$TMP/sparse-out.txt") <(sort -n -k1,1 -k2,2 "$TMP/sparse.txt") >/dev/null; then
+  pass "stream --edges-out: an edge list in the input's sparse ids, 0 included"
+else fail "stream --edges-out in the input's ids" "$STATUS: $(head -c 300 "$TMP/sparse-out.txt" 2>/dev/null)"
+fi
+run pagerank "$TMP/sparse-out.txt" --tol 1e-12 --out "$TMP/sparse-back.pr"
+scores_check "pagerank of stream --edges-out's file" "$TMP/sparse.pr" "$TMP/sparse-back.pr" "pagerank of the input"
+named_usage_error "Matrix Market ids start at 1" "--edges-out FILE.mtx of an input with id 0" stream "$TMP/sparse.txt" --batch 2 --edges-out "$TMP/sparse-out.mtx"
 
 out="$TMP/stream-del1-karate.out"
 edges="$TMP/stream-del1-karate.edges.mtx"
@@ -627,7 +640,7 @@ out_dash reach '^[0-9]+ [0-9]+$' reach "$KARATE" --sources 1 --out -
 out_dash bfs "$value" bfs "$KARATE" --source 1 --out -
 out_dash spmv "$value" spmv "$KARATE" --out -
 out_dash "stream --pagerank" "$value" stream "$KARATE" --batch 20 --pagerank --out -
-out_dash "stream --edges-out" '^(%.*|[0-9]+ [0-9]+( [0-9]+)?)$' stream "$KARATE" --batch 20 --edges-out -
+out_dash "stream --edges-out" '^([%#].*|[0-9]+ [0-9]+( [0-9]+)?)$' stream "$KARATE" --batch 20 --edges-out -
 usage_error "--out - and --edges-out -" stream "$KARATE" --batch 20 --out - --edges-out -
 usage_error "stream - with --out -" stream - --batch 5 --out -
 

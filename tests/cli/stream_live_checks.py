@@ -113,15 +113,15 @@ text = "".join(f"{u} {v}\n" for u, v in edge_lines(email)).encode()
 for extra, tol in (([], "1e-12"), (["--pagerank"], "1e-14")):
     what = f"stream - {' '.join(extra)} vs stream FILE (email-Eu-core, --batch 1000)".replace("  ", " ")
     st, out, err = run(["stream", "-", "--batch", "1000", "--tol", tol, "--out", tmp("live.pr"),
-                        "--edges-out", tmp("live.mtx")] + extra, text)
+                        "--edges-out", tmp("live.txt")] + extra, text)
     objs = json_lines(out, what, pagerank=bool(extra))
     st2, _, err2 = run(["stream", email, "--batch", "1000", "--tol", tol, "--out", tmp("file.pr"),
-                        "--edges-out", tmp("file.mtx")])
+                        "--edges-out", tmp("file.txt")])
     if not check(st == 0 and st2 == 0 and objs, what, f"status {st}/{st2}: {err[:200]} {err2[:200]}"):
         continue
     d = l1(read_scores(tmp("live.pr")), read_scores(tmp("file.pr")))
     check(d <= 1e-9, f"{what}: --out scores agree", f"L1 {d:.3e} > 1e-9")
-    check(mtx_entries(tmp("live.mtx")) == mtx_entries(tmp("file.mtx")), f"{what}: --edges-out the same edges",
+    check(edge_lines(tmp("live.txt")) == edge_lines(tmp("file.txt")), f"{what}: --edges-out the same edges, in the input ids",
           "the files differ")
     check(sum(o.get("inserted", 0) for o in objs[:-1]) == len(text.splitlines()) == objs[-1]["edges_in"],
           f"{what}: the batches' inserted counts add up to the input's lines")
@@ -177,11 +177,11 @@ stream_in = ("\n".join(lines) + "\n").encode()
 for batch in ("1", "7", "100000"):
     what = f"stream - --batch {batch} with {sum(l[0] == '-' for l in lines)} deletes"
     st, out, err = run(["stream", "-", "--batch", batch, "--tol", "1e-12", "--out", tmp("del.pr"),
-                        "--edges-out", tmp("del.mtx")], stream_in)
+                        "--edges-out", tmp("del.txt")], stream_in)
     objs = json_lines(out, what)
     if check(st == 0 and objs, what, f"status {st}: {err[:200]}"):
-        check(mtx_entries(tmp("del.mtx")) == mtx_entries(tmp("ref.mtx")), f"{what}: --edges-out = the lines applied one by one",
-              "edges differ")
+        check(edge_lines(tmp("del.txt")) == [[str(a), str(b)] for a, b in sorted(edges)],
+              f"{what}: --edges-out = the lines applied one by one, in the input ids", "edges differ")
         d = l1(read_scores(tmp("del.pr")), ref)
         check(d <= 1e-9, f"{what}: --out = pagerank of the reference (L1 {d:.2e})", f"L1 {d:.3e}")
         check(objs[-1]["edges"] == len(edges) and objs[-1]["vertices"] == len(ids),
@@ -232,15 +232,15 @@ check(objs is not None and [o.get("inserted") for o in objs] == [2, 2] and objs[
 
 # ---- binary formats -----------------------------------------------------------------------------
 pairs = [(int(u), int(v)) for u, v in edge_lines(email)]
-st, out, err = run(["stream", "-", "--batch", "5000", "--out", tmp("text.pr"), "--edges-out", tmp("text.mtx")], text)
+st, out, err = run(["stream", "-", "--batch", "5000", "--out", tmp("text.pr"), "--edges-out", tmp("text.txt")], text)
 for fmt_name, code in (("bin", "<ii"), ("bin64", "<qq")):
     data = b"".join(struct.pack(code, u, v) for u, v in pairs)
     st, out, err = run(["stream", "-", "--format", fmt_name, "--batch", "5000", "--out", tmp("b.pr"),
-                        "--edges-out", tmp("b.mtx")], data)
+                        "--edges-out", tmp("b.txt")], data)
     objs = json_lines(out, f"--format {fmt_name}")
     if check(st == 0 and objs, f"--format {fmt_name}", f"status {st}: {err[:200]}"):
         d = l1(read_scores(tmp("b.pr")), read_scores(tmp("text.pr")))
-        check(d <= 1e-12 and mtx_entries(tmp("b.mtx")) == mtx_entries(tmp("text.mtx")) and objs[-1]["edges_in"] == len(pairs),
+        check(d <= 1e-12 and edge_lines(tmp("b.txt")) == edge_lines(tmp("text.txt")) and objs[-1]["edges_in"] == len(pairs),
               f"--format {fmt_name}: the text run's scores (L1 {d:.1e}) and edges", "differ")
     size = struct.calcsize(code)
     st, out, err = run(["stream", "-", "--format", fmt_name, "--batch", "3"], data[: 3 * size + 5])
