@@ -257,6 +257,14 @@ status_text
 if [ "$RC" -eq 0 ] && [[ ${OUT_TEXT%$'\n'} =~ ^fluxgraph\ [0-9]+\.[0-9]+\.[0-9]+\ \((openmp|cuda)\ build\)$ ]]; then pass "--version: $OUT_TEXT"
 else fail "--version" "$STATUS, stdout: ${OUT_TEXT:0:200}"
 fi
+# closure says how large it will be before it runs: the mean reach of sampled vertices times n
+run closure "$DATA/closure/go_cc_parents.txt.gz"
+est=$(printf '%s\n' "$OUT_TEXT" | sed -nE 's/^estimate: about ([0-9.e+]+) pairs.*/\1/p')
+pairs=$(printf '%s\n' "$OUT_TEXT" | sed -nE 's/^pairs: ([0-9]+)$/\1/p')
+if [ "$RC" -eq 0 ] && [ -n "$est" ] && [ -n "$pairs" ] && awk -v e="$est" -v p="$pairs" 'BEGIN { exit !(e > p / 3 && e < 3 * p) }'; then
+  pass "closure: an estimate first ($est pairs) within 3x of the $pairs found"
+else fail "closure's estimate" "$STATUS: estimate '$est', pairs '$pairs'"
+fi
 # bench closure's phases add up to its total (a phase nested in another counts once)
 run bench closure --json "$TMP/closure.json" "$DATA/closure/go_cc_parents.txt.gz"
 phases=$(tr ',' '\n' <"$TMP/closure.json" | sed -nE 's/.*"(total|count|spmm|insert|other)_ms": ([-0-9.e+]+).*/\1 \2/p')
