@@ -37,14 +37,13 @@ void check_weights(const edge_file& f) {
 
 /// Writes 'id value' lines for the vertices `keep` accepts to --out (a file, or - for stdout).
 template <class Value, class Keep>
-void write_values(const options& o, const edge_file& f, const std::vector<Value>& value, Keep keep, const char* fmt_spec) {
+void write_values(const options& o, const edge_file& f, const std::vector<Value>& value, Keep keep) {
   if (!o.values.count("out")) return;
   const std::string path = o.get("out", "");
-  auto body = [&](std::FILE* out) {
-    bool ok = true;
-    for (std::size_t v = 0; v < value.size() && ok; ++v)
-      if (keep(value[v])) ok = std::fprintf(out, fmt_spec, static_cast<long long>(f.original_id[v]), value[v]) > 0;
-    return ok;
+  auto body = [&](std::FILE* out) {  // numbers as data_line writes them (one format everywhere)
+    for (std::size_t v = 0; v < value.size() && !std::ferror(out); ++v)
+      if (keep(value[v])) data_line(out, f.original_id[v], value[v]);
+    return !std::ferror(out);
   };
   write_atomically(path, body);
 }
@@ -75,31 +74,31 @@ int run_app(const options& o) {
       const fluxgraph::bfs_result r = g.bfs(s);
       fmt::print("bfs: {} of {} vertices reached, depth {}, {} push and {} pull steps, {:.6f} s, {:.3f} GTEPS\n", r.reached,
                  f.num_vertices, r.depth, r.push_steps, r.pull_steps, r.seconds, r.edges / std::max(r.seconds, 1e-12) / 1e9);
-      write_values(o, f, r.level, [](std::int32_t l) { return l >= 0; }, "%lld %d\n");
+      write_values(o, f, r.level, [](std::int32_t l) { return l >= 0; });
     } else {
       const fluxgraph::sssp_result r = g.sssp(s, o.number("delta", 0, 0, 1e300));
       fmt::print("sssp: {} of {} vertices reached, delta {:.4g}, {:.6f} s, {:.3f} GTEPS\n", r.reached, f.num_vertices, r.delta,
                  r.seconds, r.edges / std::max(r.seconds, 1e-12) / 1e9);
-      write_values(o, f, r.dist, [](double d) { return std::isfinite(d); }, "%lld %.16g\n");
+      write_values(o, f, r.dist, [](double d) { return std::isfinite(d); });
     }
   } else if (o.command == "wcc") {
     const fluxgraph::wcc_result r = g.wcc();
     fmt::print("wcc: {} components, {:.6f} s\n", r.components, r.seconds);
-    write_values(o, f, file_ids(f, r.label), all, "%lld %lld\n");
+    write_values(o, f, file_ids(f, r.label), all);
   } else if (o.command == "cdlp") {
     const fluxgraph::cdlp_result r = g.cdlp(int(o.integer("iterations", 10, 0, 1 << 20)));
     fmt::print("cdlp: {} iterations, {:.6f} s\n", r.iterations, r.seconds);
-    write_values(o, f, file_ids(f, r.label), all, "%lld %lld\n");
+    write_values(o, f, file_ids(f, r.label), all);
   } else if (o.command == "lcc") {
     const fluxgraph::lcc_result r = g.lcc();
     double mean = 0;
     for (double x : r.lcc) mean += x;
     fmt::print("lcc: mean {:.6f}, {:.6f} s\n", r.lcc.empty() ? 0.0 : mean / double(r.lcc.size()), r.seconds);
-    write_values(o, f, r.lcc, all, "%lld %.15e\n");
+    write_values(o, f, r.lcc, all);
   } else {  // tc
     const fluxgraph::triangle_result r = g.triangles(o.values.count("out") > 0);
     fmt::print("triangles: {}\ntime: {:.6f} s\n", r.total, r.seconds);
-    write_values(o, f, r.per_vertex, all, "%lld %lld\n");
+    write_values(o, f, r.per_vertex, all);
   }
   return 0;
 }

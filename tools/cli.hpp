@@ -1,6 +1,7 @@
 // The `fluxgraph` command: parsed options and the subcommands. The command is a user of the public
 // API (include/fluxgraph) only; the benchmarks (bench/) are the one part that reads the engine.
 #pragma once
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -93,6 +94,13 @@ std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* s
 /// Where `--out -` (or `--edges-out -`) writes: the process's standard output, kept for the data
 /// alone (dispatch() sends everything else printed to standard error then).
 std::FILE* data_stream();
+
+/// One data line "id value" of every --out file: the input's id, then the value; a real number in
+/// the shortest form that reads back to the same double (fmt's default), one format everywhere.
+template <class Value>
+void data_line(std::FILE* out, std::int64_t id, const Value& value) {
+  fmt::print(out, "{} {}\n", id, value);
+}
 
 // Output goes to a temporary file renamed into place at the end: a failure leaves no partial file.
 // `write` prints through the FILE* and returns false when a write failed. "-": standard output.

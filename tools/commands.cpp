@@ -66,10 +66,8 @@ std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* s
 namespace {
 void write_scores(const std::string& path, const std::vector<std::int64_t>& id, const std::vector<double>& score) {
   write_atomically(path, [&](std::FILE* out) {
-    bool ok = true;
-    for (std::size_t v = 0; v < score.size() && ok; ++v)
-      ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(id[v]), score[v]) > 0;
-    return ok;
+    for (std::size_t v = 0; v < score.size() && !std::ferror(out); ++v) data_line(out, id[v], score[v]);
+    return !std::ferror(out);
   });
 }
 

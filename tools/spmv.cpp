@@ -66,9 +66,8 @@ void write_y(const options& o, const std::vector<std::int64_t>& original, const 
              o.get("semiring", "plus_times"), y.size(), set, sum, 1e3 * seconds, repeat);
   if (!o.values.count("out")) return;
   auto body = [&](std::FILE* out) {
-    bool ok = true;
-    for (std::size_t v = 0; v < y.size() && ok; ++v) ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(original[v]), y[v]) > 0;
-    return ok;
+    for (std::size_t v = 0; v < y.size() && !std::ferror(out); ++v) data_line(out, original[v], y[v]);
+    return !std::ferror(out);
   };
   write_atomically(o.get("out", ""), body);
 }

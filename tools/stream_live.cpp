@@ -122,10 +122,9 @@ void write_outputs(const options& o, const fluxgraph::stream& s, const std::vect
   if (o.values.count("out")) {
     const std::vector<double> score = s.scores().score;
     write_atomically(o.get("out", ""), [&](std::FILE* out) {
-      bool ok = true;
-      for (std::size_t i = 0; i < score.size() && ok; ++i)
-        ok = std::fprintf(out, "%lld %.17g\n", static_cast<long long>(id[std::size_t(order[i])]), score[std::size_t(order[i])]) > 0;
-      return ok;
+      for (std::size_t i = 0; i < score.size() && !std::ferror(out); ++i)
+        data_line(out, id[std::size_t(order[i])], score[std::size_t(order[i])]);
+      return !std::ferror(out);
     });
   }
   if (o.values.count("edges-out")) write_edges(o.get("edges-out", ""), "<stdin>", id, s.edges());  // the input's ids
