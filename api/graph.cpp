@@ -144,15 +144,22 @@ graph load(const std::string& path, const graph_options& opt, std::vector<std::i
 void set_max_line_bytes(std::size_t bytes) noexcept { fg::set_max_line_bytes(bytes); }
 std::size_t max_line_bytes() noexcept { return fg::max_line_bytes(); }
 
-graph read(const std::string& path, const graph_options& opt) {
-  const fg::edge_file f = fg::read_graph(path);
-  // The file's ids: Matrix Market's dense ids are already id - 1; an edge list's are mapped back.
-  const bool mtx = fg::guess_format(path) == fg::file_format::matrix_market;
-  const std::int64_t n = mtx || f.original_id.empty() ? f.num_vertices : f.original_id.back() + 1;
-  graph g(n, opt);
-  if (f.src.empty()) return g;
+graph read(const std::string& path, const graph_options& opt, std::vector<std::int64_t>* ids, bool keep_ids) {
+  fg::edge_file f = fg::read_graph(path);
   const double* w = opt.weighted && f.weighted() ? f.weight.data() : nullptr;
-  if (mtx) {
+  // keep_ids: the file's ids as vertex numbers. Matrix Market's dense ids are already id - 1; an
+  // edge list's are mapped back (max id + 1 vertices).
+  const bool mtx = fg::guess_format(path) == fg::file_format::matrix_market;
+  const bool dense = !keep_ids || mtx || f.original_id.empty();
+  const std::int64_t n = dense ? f.num_vertices : f.original_id.back() + 1;
+  graph g(n, opt);
+  if (ids) {
+    ids->resize(std::size_t(n));
+    for (std::int64_t v = 0; v < n; ++v)
+      (*ids)[std::size_t(v)] = keep_ids ? v : f.original_id[std::size_t(v)];
+  }
+  if (f.src.empty()) return g;
+  if (dense) {
     g.insert(edge_span<std::int32_t>{f.src.data(), f.dst.data(), f.src.size(), w});
     return g;
   }

@@ -283,11 +283,16 @@ class graph {
   std::unique_ptr<impl> p_;
 };
 
-/// A graph file read into a graph. Vertex ids are the file's: an edge list's ids as written, a
-/// Matrix Market file's minus 1 (SciPy's numbering); the graph has max id + 1 vertices.
+/// @brief A graph file read into a graph as the CLI reads it (one id model, docs/api.md): the
+///        vertices are the file's (an edge list: the ids that appear; Matrix Market: 1..n of its
+///        header) numbered 0..n-1 in increasing order of their ids, and ids[v] (when given) is
+///        vertex v's id as written (Matrix Market's 1-based). keep_ids: vertex v is id v instead (an
+///        edge list's ids as written, Matrix Market's minus 1; max id + 1 vertices), for callers
+///        whose ids are already dense.
 /// @param weighted  keep the file's weights (none: every edge 1)
 /// @throws fluxgraph::input_error naming the file and line
-graph read(const std::string& path, const graph_options& opt = {});
+graph read(const std::string& path, const graph_options& opt = {}, std::vector<std::int64_t>* ids = nullptr,
+           bool keep_ids = false);
 
 /// @brief The longest line the file readers accept, in bytes (default 1 MiB; process-wide; every
 ///        loader: graphs, constraint files, grammars, programs). A longer line is an input_error

@@ -157,6 +157,14 @@ class Graph:
         a.sum_duplicates()
         return a
 
+    def by_label(self, values):
+        """A result by vertex (scores, levels, labels...) as a dict from each vertex's label (its id
+        in the file or networkx graph it came from; the vertex number when there are no labels)."""
+        values = values.tolist() if hasattr(values, "tolist") else list(values)
+        if len(values) != self.num_vertices:
+            raise ValueError(f"{len(values)} values for {self.num_vertices} vertices")
+        return dict(zip(self.labels if self.labels is not None else range(self.num_vertices), values))
+
     def to_networkx(self):
         """A networkx.DiGraph on nodes 0..n-1 (edge attribute 'weight' for a weighted graph)."""
         import networkx as nx
@@ -334,11 +342,19 @@ def load(path, device="auto"):
     return Graph._wrap(g, device), ids
 
 
-def read(path, weighted=False, device="auto"):
-    """A graph file as a Graph: Matrix Market (.mtx) or an edge list ('src dst [weight]' lines),
-    either .gz. Vertex ids are the file's: an edge list's as written, Matrix Market's minus 1
-    (SciPy's numbering). weighted: keep the file's weights."""
+def read(path, weighted=False, device="auto", keep_ids=False):
+    """A graph file as a Graph, as the CLI reads it: Matrix Market (.mtx) or an edge list ('src dst
+    [weight]' lines), either .gz, *.bin, or a snapshot. Its vertices are the file's (an edge list:
+    the ids that appear; Matrix Market: 1..n of its header), numbered 0..n-1 in increasing order of
+    their ids; Graph.labels lists each vertex's id as written (None when they are 0..n-1), and
+    Graph.by_label(values) maps a result back to them. keep_ids=True: vertex v is id v instead (an
+    edge list's ids as written, Matrix Market's minus 1), for files whose ids are already dense.
+    weighted: keep the file's weights."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
-    return Graph._wrap(_fluxgraph._read(path, bool(weighted), device), device)
+    g, ids = _fluxgraph._read(path, bool(weighted), device, bool(keep_ids))
+    out = Graph._wrap(g, device)
+    ids = np.asarray(ids)
+    out.labels = None if np.array_equal(ids, np.arange(len(ids))) else ids.tolist()
+    return out

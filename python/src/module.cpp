@@ -217,11 +217,15 @@ PYBIND11_MODULE(_fluxgraph, m) {
     }();
     return py::make_tuple(std::move(g), owned(std::move(ids)));
   });
-  m.def("_read", [](const std::string& path, bool weighted, const std::string& device) {
+  m.def("_read", [](const std::string& path, bool weighted, const std::string& device, bool keep_ids) {
     fluxgraph::graph_options o;
     o.weighted = weighted;
     o.where = device_of(device);
-    py::gil_scoped_release release;
-    return fluxgraph::read(path, o);
+    std::vector<std::int64_t> ids;
+    graph g = [&] {
+      py::gil_scoped_release release;
+      return fluxgraph::read(path, o, &ids, keep_ids);
+    }();
+    return py::make_tuple(std::move(g), owned(std::move(ids)));
   });
 }

@@ -32,7 +32,7 @@ def nx_graph(src, dst, n):
 @pytest.mark.parametrize("name", ["email-Eu-core.txt", "p2p-Gnutella04.data_39994.txt.gz", "wiki-Vote.txt.gz"])
 def test_pagerank_equals_networkx(name, device):
     path = data("pagerank", "graphs", name)
-    g = fluxgraph.read(path, device=device)
+    g = fluxgraph.read(path, device=device, keep_ids=True)  # networkx built from the raw ids
     src, dst = file_edges(path)
     expect = nx.pagerank(nx_graph(src, dst, g.num_vertices), alpha=0.85, tol=1e-12, max_iter=1000)
     got = g.pagerank(damping=0.85, tol=1e-12)
@@ -59,7 +59,7 @@ def test_weighted_pagerank_equals_networkx(device):
 def test_pagerank_float_reads_within_their_bound(device):
     # wiki-Vote at tol 1e-8: tol n = 7.1e-5 >= 2^-16, so csr_merge reads the scores as float
     path = data("pagerank", "graphs", "wiki-Vote.txt.gz")
-    g = fluxgraph.read(path, device=device)
+    g = fluxgraph.read(path, device=device, keep_ids=True)  # networkx built from the raw ids
     src, dst = file_edges(path)
     n = g.num_vertices
     ref = nx.pagerank(nx_graph(src, dst, n), alpha=0.85, tol=1e-12, max_iter=1000)
@@ -76,7 +76,7 @@ def test_pagerank_float_reads_within_their_bound(device):
 @pytest.mark.parametrize("name", ["OL.cedge.data_7035.txt.gz", "go_cc_parents.txt.gz"])
 def test_closure_equals_networkx(name, device):
     path = data("closure", name)
-    g = fluxgraph.read(path, device=device)
+    g = fluxgraph.read(path, device=device, keep_ids=True)  # networkx built from the raw ids
     src, dst = file_edges(path)
     G = nx_graph(src, dst, g.num_vertices)
     plus = g.closure()
@@ -91,7 +91,7 @@ def test_closure_equals_networkx(name, device):
 
 def test_reach_equals_networkx_and_scipy(device):
     path = data("closure", "TG.cedge.data_23874.txt.gz")
-    g = fluxgraph.read(path, device=device)
+    g = fluxgraph.read(path, device=device, keep_ids=True)  # networkx built from the raw ids
     src, dst = file_edges(path)
     G = nx_graph(src, dst, g.num_vertices)
     A = g.to_scipy()
@@ -135,14 +135,30 @@ def test_networkx_round_trip(device):
 
 def test_read_keeps_the_file_ids(device):
     g = fluxgraph.read(data("pagerank", "graphs", "karate.mtx"), device=device)
-    assert g.num_vertices == 34  # Matrix Market ids 1..34 -> 0..33, symmetric: both directions
-    assert g.num_edges == 156
+    assert g.num_vertices == 34  # Matrix Market ids 1..34, as written
+    assert g.num_edges == 156 and g.labels == list(range(1, 35))
     e = fluxgraph.read(data("loaders", "weighted.txt"), weighted=True, device=device)
-    assert e.num_vertices == 11 and e.weighted
-    assert sorted(zip(*[a.tolist() for a in e.edges()])) == [(1, 3, -2.25), (3, 1, 0.5), (3, 3, 0.0), (10, 3, 1000.0)]
+    assert e.num_vertices == 3 and e.weighted and e.labels == [1, 3, 10]  # the ids that appear, as the CLI
+    lab = e.labels
+    assert sorted((lab[u], lab[v], w) for u, v, w in zip(*[a.tolist() for a in e.edges()])) == \
+        [(1, 3, -2.25), (3, 1, 0.5), (3, 3, 0.0), (10, 3, 1000.0)]
+    raw = fluxgraph.read(data("loaders", "weighted.txt"), weighted=True, device=device, keep_ids=True)
+    assert raw.num_vertices == 11 and raw.labels is None
 
 
-@pytest.mark.skipif(CLI is None, reason="FG_CLI (the fluxgraph command) not given")
+def test_read_equals_the_cli_on_sparse_ids(tmp_path, device):
+    # ids 10..200, 6 distinct: the CLI's graph, its PageRank by the same ids
+    path = tmp_path / "sparse.txt"
+    path.write_text("10 20\n20 30\n30 10\n10 200\n200 15\n15 30\n40 10\n")
+    g = fluxgraph.read(path, device=device)
+    assert g.num_vertices == 6 and g.labels == [10, 15, 20, 30, 40, 200]
+    out = tmp_path / "pr.txt"
+    subprocess.run([CLI, "pagerank", str(path), "--tol", "1e-12", "--out", str(out)], check=True, capture_output=True)
+    cli = {int(a): float(b) for a, b in (line.split() for line in out.read_text().splitlines())}
+    ours = g.by_label(g.pagerank(tol=1e-12))
+    assert ours.keys() == cli.keys() and sum(abs(ours[k] - cli[k]) for k in cli) < 1e-10
+
+
 def test_streaming_through_the_api_equals_the_cli(tmp_path, device):
     # The same insert/delete lines through `fluxgraph stream -` and through Graph calls: the same
     # edges at the end, the same PageRank. Ids 0..n-1 appear in order (a cycle first), so the CLI's

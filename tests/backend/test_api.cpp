@@ -238,13 +238,21 @@ TEST_CASE("api: closure and reach equal BFS; PageRank of karate equals networkx"
     ++checked;
   }
   CHECK(checked == 34);
-  // An edge list keeps its ids: vertex 42 is id 42.
-  const graph b = fluxgraph::read(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt");
+  // An edge list as the CLI reads it: its distinct ids numbered in increasing order, ids[v] each
+  // vertex's id; keep_ids: vertex 42 is id 42.
   std::ifstream head(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt");
   std::set<edge> file_edges;
-  std::int64_t max_id = 0;
-  for (std::int64_t u = 0, v = 0; head >> u >> v;) file_edges.insert({u, v}), max_id = std::max({max_id, u, v});
+  std::set<std::int64_t> file_ids;
+  for (std::int64_t u = 0, v = 0; head >> u >> v;) file_edges.insert({u, v}), file_ids.insert(u), file_ids.insert(v);
+  std::vector<std::int64_t> ids;
+  const graph d = fluxgraph::read(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt", {}, &ids);
+  CHECK(d.num_vertices() == std::int64_t(file_ids.size()));
+  CHECK(ids == std::vector<std::int64_t>(file_ids.begin(), file_ids.end()));
+  std::set<edge> mapped;
+  for (const auto& [u, v] : edges_of(d)) mapped.insert({ids[std::size_t(u)], ids[std::size_t(v)]});
+  CHECK(mapped == file_edges);
+  const graph b = fluxgraph::read(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt", {}, nullptr, true);
   CHECK(edges_of(b) == file_edges);
-  CHECK(b.num_vertices() == max_id + 1);
+  CHECK(b.num_vertices() == *file_ids.rbegin() + 1);
   CHECK_THROWS_AS(fluxgraph::read(FG_TEST_DATA_DIR "/loaders/malformed/negative_id.txt"), fluxgraph::input_error);
 }
