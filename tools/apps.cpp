@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "tools/cli.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -68,38 +69,48 @@ int run_app(const options& o) {
              o.has("undirected") ? " (both directions)" : "", t_load, backend);
   fluxgraph::graph g = graph_of(f, where, weighted);
   const auto all = [](auto) { return true; };
+  json_line j;  // --format json: the summary below as one object
+  j.text("command", o.command).text("file", f.path).field("vertices", f.num_vertices).field("edges", g.num_edges());
+  j.text("backend", backend);
   if (o.command == "bfs" || o.command == "sssp") {
     const std::int32_t s = source_of(o, f);
     if (o.command == "bfs") {
       const fluxgraph::bfs_result r = g.bfs(s);
       fmt::print("bfs: {} of {} vertices reached, depth {}, {} push and {} pull steps, {:.6f} s, {:.3f} GTEPS\n", r.reached,
                  f.num_vertices, r.depth, r.push_steps, r.pull_steps, r.seconds, r.edges / std::max(r.seconds, 1e-12) / 1e9);
+      j.field("reached", r.reached).field("depth", r.depth).field("seconds", r.seconds);
       write_values(o, f, r.level, [](std::int32_t l) { return l >= 0; });
     } else {
       const fluxgraph::sssp_result r = g.sssp(s, o.number("delta", 0, 0, 1e300));
       fmt::print("sssp: {} of {} vertices reached, delta {:.4g}, {:.6f} s, {:.3f} GTEPS\n", r.reached, f.num_vertices, r.delta,
                  r.seconds, r.edges / std::max(r.seconds, 1e-12) / 1e9);
+      j.field("reached", r.reached).field("delta", r.delta).field("seconds", r.seconds);
       write_values(o, f, r.dist, [](double d) { return std::isfinite(d); });
     }
   } else if (o.command == "wcc") {
     const fluxgraph::wcc_result r = g.wcc();
     fmt::print("wcc: {} components, {:.6f} s\n", r.components, r.seconds);
+    j.field("components", r.components).field("seconds", r.seconds);
     write_values(o, f, file_ids(f, r.label), all);
   } else if (o.command == "cdlp") {
     const fluxgraph::cdlp_result r = g.cdlp(int(o.integer("iterations", 10, 0, 1 << 20)));
     fmt::print("cdlp: {} iterations, {:.6f} s\n", r.iterations, r.seconds);
+    j.field("iterations", r.iterations).field("seconds", r.seconds);
     write_values(o, f, file_ids(f, r.label), all);
   } else if (o.command == "lcc") {
     const fluxgraph::lcc_result r = g.lcc();
     double mean = 0;
     for (double x : r.lcc) mean += x;
     fmt::print("lcc: mean {:.6f}, {:.6f} s\n", r.lcc.empty() ? 0.0 : mean / double(r.lcc.size()), r.seconds);
+    j.field("mean", r.lcc.empty() ? 0.0 : mean / double(r.lcc.size())).field("seconds", r.seconds);
     write_values(o, f, r.lcc, all);
   } else {  // tc
     const fluxgraph::triangle_result r = g.triangles(o.values.count("out") > 0);
     fmt::print("triangles: {}\ntime: {:.6f} s\n", r.total, r.seconds);
+    j.field("triangles", r.total).field("seconds", r.seconds);
     write_values(o, f, r.per_vertex, all);
   }
+  if (json_output(o)) j.print(data_stream());
   return 0;
 }
 

@@ -95,6 +95,10 @@ std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* s
 /// alone (dispatch() sends everything else printed to standard error then).
 std::FILE* data_stream();
 
+/// Whether --format json asks for the summary as one JSON object on data_stream() (every command
+/// but stream, whose --format is its input's); a value other than text or json is a usage error.
+bool json_output(const options& o);
+
 /// One data line "id value" of every --out file: the input's id, then the value; a real number in
 /// the shortest form that reads back to the same double (fmt's default), one format everywhere.
 template <class Value>

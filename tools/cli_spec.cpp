@@ -31,6 +31,8 @@ const option_spec backend{"backend", "cpu|cuda", "cpu: the host (OpenMP in the C
 const option_spec max_line{"max-line", "BYTES", "the longest input line accepted (default 1048576): a longer one is an "
                                                  "error at its line, found while reading"};
 const option_spec kernel{"kernel", "auto|NAME", "the SpMV kernel: the cost model's pick (auto) or a name"};
+const option_spec json_format{"format", "text|json", "json: the summary as one JSON object on standard output, "
+                                                     "everything else on standard error (default text)"};
 const std::vector<option_spec> pagerank_options = {
     {"damping", "D", "damping factor (networkx's alpha), default 0.85"},
     {"tol", "T", "stop when the L1 change < T * n (networkx's rule), default 1e-10"},
@@ -50,7 +52,7 @@ std::vector<option_spec> plus(std::vector<option_spec> a, const std::vector<opti
 const option_spec source{"source", "ID", "the source vertex, a file id (required)"};
 std::vector<option_spec> app_options(std::vector<option_spec> own) {
   return plus(std::move(own), {{"undirected", nullptr, "store every edge both ways (an undirected graph file)"},
-                               {"out", "FILE", "write 'id value' lines (file ids); - for stdout"}, backend});
+                               {"out", "FILE", "write 'id value' lines (file ids); - for stdout"}, backend, json_format});
 }
 
 const std::vector<command_spec>& commands() {
@@ -60,7 +62,7 @@ const std::vector<command_spec>& commands() {
         {"reads", "R", "SpMVs expected (with --explain)"}, kernel},
        "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz])."},
       {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
-       plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel,
+       plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel, json_format,
                                {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
                                {"partition", "cyclic|blocks|sorted", "a distributed run's rows: v mod P, ranges balanced by edges, or "
                                                                      "rows sorted by size dealt mod P (default cyclic)"}}),
@@ -133,10 +135,11 @@ const std::vector<command_spec>& commands() {
        "its rows (x by the sparse exchange or the all-gather, docs/distributed.md); rank 0 writes."},
       {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",
        {{"count-only", nullptr, "keep the pairs on the device, print their number (default without --out)"},
-        {"out", "FILE", "write the pairs as 'x y' lines (file ids); - for stdout"}, backend},
+        {"out", "FILE", "write the pairs as 'x y' lines (file ids); - for stdout"}, backend, json_format},
        "Prints the pairs' number, the semi-naive iterations, the time and the peak memory."},
       {"reach", {"FILE"}, "the vertices reachable from given sources (path length >= 1)",
-       {{"sources", "ID[,ID...]", "the sources, file ids (required)"}, {"out", "FILE", "write 'source vertex' lines; - for stdout"}, backend},
+       {{"sources", "ID[,ID...]", "the sources, file ids (required)"}, {"out", "FILE", "write 'source vertex' lines; - for stdout"}, backend,
+        json_format},
        nullptr},
       {"pointsto", {"FILE"}, "Andersen's points-to analysis of a constraint file or of LLVM IR",
        {{"out", "FILE", "write 'var: objects' lines; - for stdout"}, {"sizes", nullptr, "with --out: 'var: count' lines"},

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "tools/cli.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -71,13 +72,19 @@ void write_scores(const std::string& path, const std::vector<std::int64_t>& id, 
   });
 }
 
-void print_top(const std::vector<std::int64_t>& id, const std::vector<double>& score, std::int64_t k) {
+// The k best vertices (dense), best first, ties to the smaller id.
+std::vector<std::size_t> best(const std::vector<double>& score, std::int64_t& k) {
   std::vector<std::size_t> idx(score.size());
   std::iota(idx.begin(), idx.end(), std::size_t(0));
   k = std::min<std::int64_t>(k, std::int64_t(idx.size()));
   std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](std::size_t a, std::size_t b) {
     return score[a] != score[b] ? score[a] > score[b] : a < b;
   });
+  return idx;
+}
+
+void print_top(const std::vector<std::int64_t>& id, const std::vector<double>& score, std::int64_t k) {
+  const std::vector<std::size_t> idx = best(score, k);
   fmt::print("top {}:\n{:>6}  {:>12}  {}\n", k, "rank", "vertex", "score");
   for (std::int64_t i = 0; i < k; ++i)
     fmt::print("{:>6}  {:>12}  {:.10f}\n", i + 1, id[idx[std::size_t(i)]], score[idx[std::size_t(i)]]);
@@ -173,7 +180,20 @@ int run_pagerank(const options& o) {
   fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices, f.num_edges(), t_load,
              backend);
   fluxgraph::graph g = graph_of(f, where, o.has("weighted"));
-  report(o, f.original_id, g.pagerank(p), p);
+  const fluxgraph::pagerank_result pr = g.pagerank(p);
+  report(o, f.original_id, pr, p);
+  if (json_output(o)) {
+    json_line j;
+    j.text("command", "pagerank").text("file", f.path).field("vertices", f.num_vertices).field("edges", g.num_edges());
+    j.text("backend", backend).text("kernel", pr.kernel).field("iterations", pr.iterations).flag("converged", pr.converged);
+    j.field("last_change", pr.last_change).field("tolerance", p.tol * double(pr.score.size())).field("seconds", pr.seconds);
+    std::int64_t k = o.values.count("out") ? 0 : o.integer("top", 10, 0, 1000000000);
+    const std::vector<std::size_t> idx = best(pr.score, k);
+    std::string top = "[";
+    for (std::int64_t i = 0; i < k; ++i)
+      top += fmt::format("{}[{},{}]", i ? "," : "", f.original_id[idx[std::size_t(i)]], pr.score[idx[std::size_t(i)]]);
+    j.field("top", top + "]").print(data_stream());
+  }
   return 0;  // not converging within --max-iter is reported, not an error
 }
 
@@ -212,9 +232,9 @@ std::vector<vertex_id> parse_sources(const options& o, const edge_file& f) {
 
 // Before a closure that may run for minutes and take gigabytes: its size from the reach of a
 // sample of vertices (evenly spaced ids; the mean reach times n), so a user can stop it early.
-void print_closure_estimate(const fluxgraph::graph& g) {
+double print_closure_estimate(const fluxgraph::graph& g) {
   const vertex_id n = g.num_vertices();
-  if (n == 0) return;
+  if (n == 0) return 0;
   const vertex_id k = std::min<vertex_id>(n, 64);
   std::vector<vertex_id> sample(static_cast<std::size_t>(k));
   for (vertex_id i = 0; i < k; ++i) sample[std::size_t(i)] = i * n / k;
@@ -225,6 +245,7 @@ void print_closure_estimate(const fluxgraph::graph& g) {
   fmt::print("estimate: about {:.3g} pairs ({:.3g} GiB as 4-byte columns), from the reach of {} of the {} vertices ({:.3f} s)\n",
              pairs, pairs * 4 / 1073741824.0, k, n, seconds);
   std::fflush(stdout);  // seen before the closure's work, also through a pipe
+  return pairs;
 }
 
 int closure_command(const options& o, bool reach) {
@@ -238,7 +259,7 @@ int closure_command(const options& o, bool reach) {
   fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices, f.num_edges(), t_load,
              backend);
   const fluxgraph::graph g = graph_of(f, where, false);
-  if (!reach) print_closure_estimate(g);
+  const double estimate = reach ? 0 : print_closure_estimate(g);
   const auto progress = progress_line("iteration");
   fluxgraph::closure_info st;
   fluxgraph::csr pairs;  // reach's rows, or R+ when written
@@ -262,6 +283,15 @@ int closure_command(const options& o, bool reach) {
   if (o.values.count("out")) {
     write_pairs(o.get("out", ""), f, pairs, row_id);
     fmt::print("pairs written to {}\n", o.get("out", ""));
+  }
+  if (json_output(o)) {
+    json_line j;
+    j.text("command", reach ? "reach" : "closure").text("file", f.path).field("vertices", f.num_vertices);
+    j.field("edges", g.num_edges()).text("backend", backend);
+    if (reach) j.field("sources", sources.size());
+    else j.field("estimate", estimate);
+    j.field("pairs", st.pairs).field("iterations", st.iterations).field("seconds", st.seconds).field("peak_bytes", st.peak_bytes);
+    j.print(data_stream());
   }
   return 0;
 }

@@ -53,9 +53,10 @@ std::FILE* data_out = stdout;
 // (summaries, the kernel's reason, progress) moves to standard error: standard output is kept on
 // another descriptor for the data, and descriptor 1 becomes standard error's.
 void keep_stdout_for_data(const options& o) {
-  const bool out = o.get("out", "") == "-", edges = o.get("edges-out", "") == "-";
-  if (!out && !edges) return;
-  if (out && edges) throw usage_error("--out - and --edges-out - would both write to standard output: give one a file");
+  const bool out = o.get("out", "") == "-", edges = o.get("edges-out", "") == "-", json = json_output(o);
+  if (!out && !edges && !json) return;
+  if (out + edges + json > 1)
+    throw usage_error("--out -, --edges-out - and --format json would share standard output: give the file a name");
   if (o.command == "stream" && o.file == "-")
     throw usage_error("stream - writes its JSON lines to standard output: give --out / --edges-out a file");
   std::fflush(stdout);
@@ -104,6 +105,13 @@ int dispatch(const options& o) {
 }  // namespace
 
 std::FILE* data_stream() { return data_out; }
+
+bool json_output(const options& o) {
+  if (o.command == "stream") return false;  // stream's --format is its input's (text, bin, bin64)
+  const std::string f = o.get("format", "text");
+  if (f != "text" && f != "json") throw usage_error("--format must be text or json, got '" + f + "'");
+  return f == "json";
+}
 
 }  // namespace fg::cli
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tools/cli.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -77,37 +78,20 @@ fluxgraph::live_options live_opts(const options& o) {
 }
 
 // The JSON line writer: every line is one object, flushed at once (a reader may be waiting on it).
-struct json_line {
-  fmt::memory_buffer b;
-  bool first = true;
-  template <class T>
-  json_line& field(const char* name, const T& value) {
-    fmt::format_to(std::back_inserter(b), "{}\"{}\":{}", first ? "{" : ",", name, value);
-    first = false;
-    return *this;
-  }
-  json_line& flag(const char* name, bool value) { return field(name, value ? "true" : "false"); }
-  // [[id,score],...]: the k best scores, ties to the smaller input id (`best`: the stream's top k
-  // with every score tied with the k-th, by dense id).
-  json_line& top(std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id, std::int64_t k) {
-    auto input = [&](fluxgraph::vertex_id v) { return id[std::size_t(v)]; };
-    std::sort(best.begin(), best.end(), [&](const auto& x, const auto& y) {
-      return x.second != y.second ? x.second > y.second : input(x.first) < input(y.first);
-    });
-    const auto kk = std::ptrdiff_t(std::min<std::int64_t>(k, std::int64_t(best.size())));
-    fmt::format_to(std::back_inserter(b), ",\"top\":[");
-    for (std::ptrdiff_t i = 0; i < kk; ++i)
-      fmt::format_to(std::back_inserter(b), "{}[{},{}]", i ? "," : "", input(best[std::size_t(i)].first), best[std::size_t(i)].second);
-    fmt::format_to(std::back_inserter(b), "]");
-    return *this;
-  }
-  void print() {
-    b.push_back('}');
-    b.push_back('\n');
-    if (std::fwrite(b.data(), 1, b.size(), stdout) != b.size() || std::fflush(stdout) != 0)
-      throw fluxgraph::error("cannot write to standard output");
-  }
-};
+// [[id,score],...] into j: the k best scores, ties to the smaller input id (`best`: the stream's top
+// k with every score tied with the k-th, by dense id).
+void add_top(json_line& j, std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id,
+             std::int64_t k) {
+  auto input = [&](fluxgraph::vertex_id v) { return id[std::size_t(v)]; };
+  std::sort(best.begin(), best.end(), [&](const auto& x, const auto& y) {
+    return x.second != y.second ? x.second > y.second : input(x.first) < input(y.first);
+  });
+  const auto kk = std::ptrdiff_t(std::min<std::int64_t>(k, std::int64_t(best.size())));
+  std::string a = "[";
+  for (std::ptrdiff_t i = 0; i < kk; ++i)
+    a += fmt::format("{}[{},{}]", i ? "," : "", input(best[std::size_t(i)].first), best[std::size_t(i)].second);
+  j.field("top", a + "]");
+}
 
 // The dense ids in the order of their input ids: --out's line order.
 std::vector<std::int32_t> by_input_id(const std::vector<std::int64_t>& id) {
@@ -193,9 +177,11 @@ int run_stream_live(const options& o) {
     j.field("edges", r.edges).field("vertices", r.vertices).field("lines", fmt::format("[{},{}]", b.first_line, b.last_line));
     j.field("wait_us", std::llround(wait)).field("apply_us", std::llround(apply));
     j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
-    if (per_batch)
+    if (per_batch) {
       j.field("pr_iterations", r.pr_iterations).field("pr_us", std::llround(r.pr_seconds * 1e6)).field("pr_edges", r.pr_edges)
-          .field("pr_bound", r.pr_bound).flag("pr_restarted", r.pr_restarted).flag("pr_pulled", r.pr_pulled).top(session.top(std::size_t(k)), id, k);
+          .field("pr_bound", r.pr_bound).flag("pr_restarted", r.pr_restarted).flag("pr_pulled", r.pr_pulled);
+      add_top(j, session.top(std::size_t(k)), id, k);
+    }
     if (closing) j.field("closure_pairs", r.closure_pairs).field("closure_rounds", r.closure_rounds).flag("closure_recomputed", r.closure_recomputed);
     if (so.bfs_source >= 0) j.field("bfs_reached", r.bfs_reached);
     if (so.sssp_source >= 0) j.field("sssp_reached", r.sssp_reached);
@@ -222,8 +208,10 @@ int run_stream_live(const options& o) {
   for (std::size_t i = 0; i < applying.size(); ++i) apply_us[i] = applying[i] * 1e6;
   j.field("apply_us_p50", std::llround(percentile(apply_us, 0.5))).field("apply_us_p90", std::llround(percentile(apply_us, 0.9)));
   j.field("input_wait_s", t.input_wait).field("map_s", t.map);
-  if (f.has_pagerank)
-    j.field("pr_iterations", f.pagerank.iterations).flag("pr_converged", f.pagerank.converged).top(session.top(std::size_t(k)), id, k);
+  if (f.has_pagerank) {
+    j.field("pr_iterations", f.pagerank.iterations).flag("pr_converged", f.pagerank.converged);
+    add_top(j, session.top(std::size_t(k)), id, k);
+  }
   if (closing) j.field("closure_pairs", session.closure_pairs());
   j.print();
   return 0;

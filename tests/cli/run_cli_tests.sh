@@ -265,6 +265,22 @@ if [ "$RC" -eq 0 ] && [ -n "$est" ] && [ -n "$pairs" ] && awk -v e="$est" -v p="
   pass "closure: an estimate first ($est pairs) within 3x of the $pairs found"
 else fail "closure's estimate" "$STATUS: estimate '$est', pairs '$pairs'"
 fi
+# --format json: standard output is one JSON object (python3 parses it), the text on standard error
+for cmd in "pagerank" "closure" "reach --sources 1" "bfs --source 1" "sssp --source 1" "wcc" "cdlp" "lcc" "tc"; do
+  read -r name args <<<"$cmd"
+  # shellcheck disable=SC2086
+  run "$name" "$KARATE" $args --format json
+  if [ "$RC" -eq 0 ] && [ -n "$ERR_TEXT" ] && printf '%s' "$OUT_TEXT" | python3 -c 'import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 1, lines
+d = json.loads(lines[0])
+assert d["command"] and d["vertices"] == 34 and d["edges"] == 156, d' 2>/dev/null; then
+    pass "$name --format json: one JSON object on stdout, the text on stderr"
+  else fail "$name --format json" "$STATUS, stdout: ${OUT_TEXT:0:200}"
+  fi
+done
+named_usage_error "--format must be text or json" "--format xml" pagerank "$KARATE" --format xml
+named_usage_error "would share standard output" "--format json with --out -" pagerank "$KARATE" --format json --out -
 # bench closure's phases add up to its total (a phase nested in another counts once)
 run bench closure --json "$TMP/closure.json" "$DATA/closure/go_cc_parents.txt.gz"
 phases=$(tr ',' '\n' <"$TMP/closure.json" | sed -nE 's/.*"(total|count|spmm|insert|other)_ms": ([-0-9.e+]+).*/\1 \2/p')
