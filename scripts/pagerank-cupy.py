@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Static PageRank: `fluxgraph bench pagerank` against the CuPy script a GPU user would write instead
 (cuSPARSE SpMV through cupyx.scipy.sparse, float32, the same damping, tolerance and stopping rule:
-L1 change < tol * n), on the same graph in the same run. Issue 50's item 3: per iteration >= 1.25x
-CuPy, and the whole run (set-up included) faster than CuPy's whole run including its CSR build.
+L1 change < tol * n), on the same graph in the same run (docs/dynamic-pagerank.md, 'Static PageRank
+against a CuPy script'). The goal: per iteration >= 1.25x CuPy, and the whole run (set-up
+included) faster than CuPy's whole run including its CSR build.
 
 CuPy's whole run: from the edges on the device (as fluxgraph's starts from its store) to converged
 scores: duplicate edges removed (the pattern graph both count), out-degrees, the CSR of P^T with
