@@ -48,14 +48,24 @@ class Graph:
     SciPy, min_plus takes the lightest); else an edge is stored once. device: "auto" (the GPU in the
     CUDA build, OpenMP threads in the CPU build), "cpu" (the CUDA build's sequential host twin) or
     "cuda". Vertex ids are 0..n-1 and results are arrays indexed by vertex.
+
+    renumber=True: batches take any non-negative 64-bit ids (sparse, up to 2^63); each new id becomes
+    the next vertex (in order of first arrival, the smaller first within a batch), Graph.labels lists
+    each vertex's id and Graph.by_label(result) gives a result by them, as fluxgraph.read does for a
+    file. A delete naming an id never inserted removes nothing. Host arrays only.
     """
 
-    def __init__(self, n=None, weighted=False, device="auto"):
+    def __init__(self, n=None, weighted=False, device="auto", renumber=False):
         if device not in ("auto", "cpu", "cuda"):
             raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+        if renumber and n:
+            raise ValueError("renumber=True: the vertices come with the ids of the batches (no n)")
         self._g = _fluxgraph._Graph(0 if n is None else _count(n, "n"), bool(weighted), device)
         self._device = device
-        self.labels = None  # from_networkx: the node of each vertex id, when they are not 0..n-1
+        self._renumber = bool(renumber)
+        self._ids = np.empty(0, dtype=np.int64)    # renumber: the ids seen, sorted,
+        self._dense = np.empty(0, dtype=np.int64)  # and the vertex of each
+        self.labels = [] if renumber else None  # the id of each vertex, when they are not 0..n-1
         self.pagerank_info = None
         self.closure_info = None
         self.apps_info = None
@@ -64,8 +74,56 @@ class Graph:
     def _wrap(cls, g, device):
         self = cls.__new__(cls)
         self._g, self._device, self.labels, self.pagerank_info, self.closure_info = g, device, None, None, None
-        self.apps_info = None
+        self.apps_info, self._renumber = None, False
         return self
+
+    @staticmethod
+    def _id_array(a, name):
+        a = np.asarray(a)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{name} must hold integers, got dtype {a.dtype}")
+        a = a.astype(np.int64, copy=False).ravel()
+        if a.size and a.min() < 0:
+            raise ValueError(f"{name}: negative vertex id {int(a.min())}")
+        return a
+
+    @staticmethod
+    def _lookup(ids, dense, a):
+        """The vertex of each id in a by the sorted (ids, dense) map; -1 for an id not in it."""
+        if ids.size == 0:
+            return np.full(a.size, -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(ids, a), ids.size - 1)
+        return np.where(ids[pos] == a, dense[pos], -1)
+
+    def _renumbered(self, insert, delete):
+        """renumber: the batch in vertices, and the map with its new ids (committed once it landed).
+        The ids an insert brings for the first time become the next vertices, in increasing order;
+        a delete naming an id without a vertex before the batch removes nothing (deletes go first)."""
+        ins = dele = None
+        ids, dense = self._ids, self._dense
+        if delete is not None:
+            s = self._lookup(ids, dense, self._id_array(delete[0], "src"))
+            d = self._lookup(ids, dense, self._id_array(delete[1], "dst"))
+            known = (s >= 0) & (d >= 0)
+            dele = (s[known], d[known])
+        if insert is not None:
+            src, dst = self._id_array(insert[0], "src"), self._id_array(insert[1], "dst")
+            u = np.unique(np.concatenate([src, dst]))
+            fresh = u[self._lookup(ids, dense, u) < 0]
+            if fresh.size:
+                ids = np.concatenate([ids, fresh])
+                dense = np.concatenate([dense, np.arange(len(self.labels), len(self.labels) + fresh.size, dtype=np.int64)])
+                order = np.argsort(ids, kind="stable")
+                ids, dense = ids[order], dense[order]
+            ins = (self._lookup(ids, dense, src), self._lookup(ids, dense, dst)) + tuple(insert[2:])
+        return ins, dele, (ids, dense)
+
+    def _commit(self, mapping):
+        ids, dense = mapping
+        if ids.size > self._ids.size:
+            fresh = ids[dense >= len(self.labels)]
+            self.labels.extend(fresh[np.argsort(dense[dense >= len(self.labels)])].tolist())
+        self._ids, self._dense = ids, dense
 
     # --- batches: each is all-or-nothing ------------------------------------------------------
     def insert(self, src, dst, weight=None):
@@ -73,11 +131,15 @@ class Graph:
         batch, inserted (entries written), deleted, vertices, edges."""
         if weight is not None and not self.weighted:
             raise ValueError("weights given to an unweighted graph (make it with Graph(weighted=True))")
+        if self._renumber:
+            return self.apply(insert=(src, dst) if weight is None else (src, dst, weight))
         side, keep, _ = _arrays.batch_side(src, dst, weight)
         return self._apply(side, None, keep)
 
     def delete(self, src, dst):
         """Delete the edges src[i] -> dst[i]: every copy goes; an absent edge is a no-op."""
+        if self._renumber:
+            return self.apply(delete=(src, dst))
         side, keep, _ = _arrays.batch_side(src, dst)
         return self._apply(None, side, keep)
 
@@ -87,13 +149,19 @@ class Graph:
             raise ValueError("apply needs insert=(src, dst) or delete=(src, dst)")
         if insert is not None and len(insert) == 3 and not self.weighted:
             raise ValueError("weights given to an unweighted graph (make it with Graph(weighted=True))")
+        new = None
+        if self._renumber:
+            insert, delete, new = self._renumbered(insert, delete)
         ins = _arrays.batch_side(*insert) if insert is not None else None
         dele = _arrays.batch_side(*delete) if delete is not None else None
         if ins and dele and ins[2] != dele[2]:  # one id width for the whole batch
             ins = _arrays.batch_side(*insert, wide=True)
             dele = _arrays.batch_side(*delete, wide=True)
         keep = (ins[1] if ins else []) + (dele[1] if dele else [])
-        return self._apply(ins[0] if ins else None, dele[0] if dele else None, keep)
+        report = self._apply(ins[0] if ins else None, dele[0] if dele else None, keep)
+        if new is not None:
+            self._commit(new)  # the batch landed: its new ids are vertices now
+        return report
 
     def _apply(self, ins, dele, keep):
         # `keep` holds the arrays whose addresses the sides carry until the call returns.

@@ -230,3 +230,29 @@ def test_one_spelling_across_surfaces_old_names_still_taken(device):
     assert g.spmv(x, "min-plus").tolist() == g.spmv(x, "min_plus").tolist()
     with pytest.raises(ValueError, match="plus_times"):
         g.spmv(x, "plus times")
+
+
+def test_renumber_takes_any_ids_and_answers_in_them(device):
+    # ids up to 2^62, sparse: the graph holds only the vertices named, networkx (any hashable node)
+    # is the oracle; a delete of an id never inserted removes nothing
+    import networkx as nx
+
+    rng = np.random.default_rng(8)
+    pool = rng.choice(2**62, 400, replace=False)
+    g = fluxgraph.Graph(renumber=True, device=device)
+    G = nx.DiGraph()
+    for b in range(12):
+        s, d = pool[rng.integers(0, 400, 300)], pool[rng.integers(0, 400, 300)]
+        ds, dd = (s[:60], d[:60]) if b % 3 == 2 else (np.array([7], dtype=np.int64), pool[:1])
+        g.apply(insert=(s, d), delete=(ds, dd))
+        G.remove_edges_from(zip(ds.tolist(), dd.tolist()))
+        G.add_edges_from(zip(s.tolist(), d.tolist()))
+        assert g.num_vertices == G.number_of_nodes() and g.num_edges == G.number_of_edges()
+    e = g.edges()
+    lab = g.labels
+    assert {(lab[u], lab[v]) for u, v in zip(e[0].tolist(), e[1].tolist())} == set(G.edges())
+    want = nx.pagerank(G, tol=1e-12)
+    got = g.by_label(g.pagerank(tol=1e-12))
+    assert got.keys() == want.keys() and sum(abs(got[k] - want[k]) for k in want) < 1e-9
+    with pytest.raises(ValueError, match="no n"):
+        fluxgraph.Graph(5, renumber=True)
