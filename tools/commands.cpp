@@ -170,7 +170,10 @@ int run_pagerank(const options& o) {
   // Under mpirun (or --comm mpi|nccl) the run is distributed (tools/distributed.cpp).
   const std::string comm = o.get("comm", "auto");
   fluxgraph::ranks r(comm);
-  if (r.size() > 1 || comm == "mpi" || comm == "nccl") return run_pagerank_distributed(o, r);
+  if (r.size() > 1 || comm == "mpi" || comm == "nccl") {
+    if (json_output(o)) throw usage_error("--format json is for one process; a distributed run prints text (rank 0)");
+    return run_pagerank_distributed(o, r);
+  }
   if (o.values.count("partition")) throw usage_error("--partition goes with a distributed run (mpirun, --comm)");
   std::string backend;
   const device where = backend_of(o, backend);
