@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "core/error.hpp"
+#include "loaders/edge_parser.hpp"
 #include "loaders/graph_file.hpp"
 #include "loaders/text_reader.hpp"
 
@@ -177,31 +178,31 @@ edge_file read_edge_list(const std::string& path) {
   return g;
 }
 
-// *.bin: little-endian int32 pairs "src dst", what `stream --format bin` reads from standard input;
-// ids as in an edge list (any non-negative, mapped to [0, n) in increasing order).
+// *.bin: little-endian int32 pairs "src dst", what `stream --format bin` reads from standard input,
+// decoded by the same parser (loaders/edge_parser.hpp); ids as in an edge list (any non-negative,
+// mapped to [0, n) in increasing order).
 edge_file read_binary_edges(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::vector<std::int64_t> src, dst;
-  std::int32_t buf[2 * 4096];
-  std::int64_t pair = 0;
-  for (;;) {
-    const std::size_t got = std::fread(buf, sizeof(std::int32_t), 2 * 4096, f.get());
-    if (got % 2 != 0 || (got == 0 && std::ferror(f.get())))
-      throw input_error(path, pair + std::int64_t(got / 2) + 1,
-                        std::ferror(f.get()) ? "read error" : "truncated: the file ends inside a pair (8 bytes a pair)");
-    for (std::size_t i = 0; i < got; i += 2, ++pair) {
-      if (buf[i] < 0 || buf[i + 1] < 0)
-        throw input_error(path, pair + 1, "negative vertex id " + std::to_string(std::min(buf[i], buf[i + 1])) +
-                                              " (pair " + std::to_string(pair + 1) + ")");
-      src.push_back(buf[i]), dst.push_back(buf[i + 1]);
-    }
-    if (got < 2 * 4096) break;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  const std::unique_ptr<edge_parser> parser = edge_parser::make(input_format::bin32);
+  raw_edges e;
+  const auto drain = [&] {  // every pair fed so far into e; a bad one names its pair as the line
+    if (parser->parse(e, std::numeric_limits<std::size_t>::max()) == parse_stop::bad_input)
+      throw input_error(path, parser->error().line, parser->error().what);
+  };
+  std::vector<char> chunk(std::size_t(1) << 20);
+  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+    parser->feed(chunk.data(), std::size_t(in.gcount()));
+    drain();
   }
-  if (pair == 0) throw input_error(path, 0, "empty file: no edges");
+  if (in.bad()) throw input_error(path, parser->position() + 1, "read error");
+  if (!parser->finish())
+    throw input_error(path, parser->position() + 1, "truncated: the file ends inside a pair (8 bytes a pair)");
+  drain();
+  if (e.ins_src.empty()) throw input_error(path, 0, "empty file: no edges");
   edge_file g;
   g.path = path;
-  densify(path, src, dst, g);
+  densify(path, e.ins_src, e.ins_dst, g);
   return g;
 }
 

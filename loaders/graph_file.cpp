@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <numeric>
 #include <string_view>
 #include <utility>
 
@@ -40,7 +41,7 @@ edge_file from_snapshot(const std::string& path) {
   f.original_id = std::move(s.original_id);
   if (f.original_id.empty()) {
     f.original_id.resize(std::size_t(s.vertices));
-    for (std::size_t v = 0; v < f.original_id.size(); ++v) f.original_id[v] = std::int64_t(v);
+    std::iota(f.original_id.begin(), f.original_id.end(), std::int64_t(0));
   }
   return f;
 }
