@@ -69,9 +69,7 @@ int run_app(const options& o) {
              o.has("undirected") ? " (both directions)" : "", t_load, backend);
   fluxgraph::graph g = graph_of(f, where, weighted);
   const auto all = [](auto) { return true; };
-  json_line j;  // --format json: the summary below as one object
-  j.text("command", o.command).text("file", f.path).field("vertices", f.num_vertices).field("edges", g.num_edges());
-  j.text("backend", backend);
+  json_line j = json_summary(o, f, g, backend);  // --format json: the summary below as one object
   if (o.command == "bfs" || o.command == "sssp") {
     const std::int32_t s = source_of(o, f);
     if (o.command == "bfs") {

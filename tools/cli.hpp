@@ -15,6 +15,7 @@
 
 #include "fluxgraph/distributed.hpp"
 #include "fluxgraph/fluxgraph.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -98,6 +99,10 @@ std::FILE* data_stream();
 /// Whether --format json asks for the summary as one JSON object on data_stream() (every command
 /// but stream, whose --format is its input's); a value other than text or json is a usage error.
 bool json_output(const options& o);
+
+/// --format json's object, begun with what every command's summary says first: command, file,
+/// vertices, edges, backend.
+json_line json_summary(const options& o, const fluxgraph::edge_file& f, const fluxgraph::graph& g, const std::string& backend);
 
 /// One data line "id value" of every --out file: the input's id, then the value; a real number in
 /// the shortest form that reads back to the same double (fmt's default), one format everywhere.

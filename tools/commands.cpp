@@ -64,6 +64,13 @@ std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* s
   };
 }
 
+json_line json_summary(const options& o, const edge_file& f, const fluxgraph::graph& g, const std::string& backend) {
+  json_line j;
+  j.text("command", o.command).text("file", f.path).field("vertices", f.num_vertices).field("edges", g.num_edges());
+  j.text("backend", backend);
+  return j;
+}
+
 namespace {
 void write_scores(const std::string& path, const std::vector<std::int64_t>& id, const std::vector<double>& score) {
   write_atomically(path, [&](std::FILE* out) {
@@ -186,16 +193,14 @@ int run_pagerank(const options& o) {
   const fluxgraph::pagerank_result pr = g.pagerank(p);
   report(o, f.original_id, pr, p);
   if (json_output(o)) {
-    json_line j;
-    j.text("command", "pagerank").text("file", f.path).field("vertices", f.num_vertices).field("edges", g.num_edges());
-    j.text("backend", backend).text("kernel", pr.kernel).field("iterations", pr.iterations).flag("converged", pr.converged);
+    json_line j = json_summary(o, f, g, backend);
+    j.text("kernel", pr.kernel).field("iterations", pr.iterations).flag("converged", pr.converged);
     j.field("last_change", pr.last_change).field("tolerance", p.tol * double(pr.score.size())).field("seconds", pr.seconds);
     std::int64_t k = o.values.count("out") ? 0 : o.integer("top", 10, 0, 1000000000);
     const std::vector<std::size_t> idx = best(pr.score, k);
-    std::string top = "[";
-    for (std::int64_t i = 0; i < k; ++i)
-      top += fmt::format("{}[{},{}]", i ? "," : "", f.original_id[idx[std::size_t(i)]], pr.score[idx[std::size_t(i)]]);
-    j.field("top", top + "]").print(data_stream());
+    std::vector<std::pair<std::int64_t, double>> top(static_cast<std::size_t>(k));
+    for (std::size_t i = 0; i < top.size(); ++i) top[i] = {f.original_id[idx[i]], pr.score[idx[i]]};
+    j.pairs("top", top).print(data_stream());
   }
   return 0;  // not converging within --max-iter is reported, not an error
 }
@@ -288,9 +293,7 @@ int closure_command(const options& o, bool reach) {
     fmt::print("pairs written to {}\n", o.get("out", ""));
   }
   if (json_output(o)) {
-    json_line j;
-    j.text("command", reach ? "reach" : "closure").text("file", f.path).field("vertices", f.num_vertices);
-    j.field("edges", g.num_edges()).text("backend", backend);
+    json_line j = json_summary(o, f, g, backend);
     if (reach) j.field("sources", sources.size());
     else j.field("estimate", estimate);
     j.field("pairs", st.pairs).field("iterations", st.iterations).field("seconds", st.seconds).field("peak_bytes", st.peak_bytes);

@@ -5,8 +5,11 @@
 
 #include <cstdio>
 #include <iterator>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "fluxgraph/error.hpp"
 
@@ -23,6 +26,12 @@ struct json_line {
     return *this;
   }
   json_line& flag(const char* name, bool value) { return field(name, value ? "true" : "false"); }
+  /// [[id, value], ...] in the order given (a top-k list).
+  json_line& pairs(const char* name, const std::vector<std::pair<std::int64_t, double>>& list) {
+    std::string a = "[";
+    for (std::size_t i = 0; i < list.size(); ++i) a += fmt::format("{}[{},{}]", i ? "," : "", list[i].first, list[i].second);
+    return field(name, a + "]");
+  }
   /// A string, escaped.
   json_line& text(const char* name, std::string_view value) { return field(name, quoted(value)); }
   static std::string quoted(std::string_view s) {

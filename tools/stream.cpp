@@ -72,9 +72,8 @@ void write_edges(const std::string& path, const std::string& source, const std::
                                       "stream in %s, in its ids\n%lld %lld %zu\n", source.c_str(), static_cast<long long>(n),
                                  static_cast<long long>(n), edges.size()) > 0
                   : std::fprintf(out, "# edges left by fluxgraph stream in %s, in its ids\n", source.c_str()) > 0;
-    for (std::size_t i = 0; i < edges.size() && ok; ++i)
-      ok = std::fprintf(out, "%lld %lld\n", static_cast<long long>(edges[i].first), static_cast<long long>(edges[i].second)) > 0;
-    return ok;
+    for (std::size_t i = 0; i < edges.size() && ok && !std::ferror(out); ++i) data_line(out, edges[i].first, edges[i].second);
+    return ok && !std::ferror(out);
   });
 }
 

@@ -78,19 +78,14 @@ fluxgraph::live_options live_opts(const options& o) {
 }
 
 // The JSON line writer: every line is one object, flushed at once (a reader may be waiting on it).
-// [[id,score],...] into j: the k best scores, ties to the smaller input id (`best`: the stream's top
-// k with every score tied with the k-th, by dense id).
+// "top" into j: the k best scores by input id, ties to the smaller input id (`best`: the stream's
+// top k with every score tied with the k-th, by dense id).
 void add_top(json_line& j, std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id,
              std::int64_t k) {
-  auto input = [&](fluxgraph::vertex_id v) { return id[std::size_t(v)]; };
-  std::sort(best.begin(), best.end(), [&](const auto& x, const auto& y) {
-    return x.second != y.second ? x.second > y.second : input(x.first) < input(y.first);
-  });
-  const auto kk = std::ptrdiff_t(std::min<std::int64_t>(k, std::int64_t(best.size())));
-  std::string a = "[";
-  for (std::ptrdiff_t i = 0; i < kk; ++i)
-    a += fmt::format("{}[{},{}]", i ? "," : "", input(best[std::size_t(i)].first), best[std::size_t(i)].second);
-  j.field("top", a + "]");
+  for (auto& b : best) b.first = id[std::size_t(b.first)];
+  std::sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.second != y.second ? x.second > y.second : x.first < y.first; });
+  best.resize(std::size_t(std::min<std::int64_t>(k, std::int64_t(best.size()))));
+  j.pairs("top", best);
 }
 
 // The dense ids in the order of their input ids: --out's line order.
