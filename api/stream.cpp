@@ -103,7 +103,6 @@ struct stream::impl {
   virtual std::int64_t closure_pairs() const = 0;
   virtual std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const = 0;
   virtual std::string backend() const = 0;
-  bool pagerank_per_batch = false;
   stream_options options;  ///< as given: stream::options()
 };
 
@@ -154,7 +153,6 @@ stream::stream(const stream_options& opt, vertex_id vertices) {
   const fg::stream_options o = engine_options(opt);
   if (opt.where == device::cpu && cuda) p_ = std::make_unique<session<fg::host_space>>(o, fg::vertex_t(vertices));
   else p_ = std::make_unique<session<fg::device_space>>(o, fg::vertex_t(vertices));
-  p_->pagerank_per_batch = opt.pagerank_per_batch;
   p_->options = opt;
 }
 
@@ -202,7 +200,7 @@ stream_end stream::finish() {
   e.defrag_seconds = r.defrag_seconds;
   if (r.pagerank) {
     e.has_pagerank = true;
-    e.pagerank = api::public_pagerank(fg::pagerank_result(*r.pagerank), p_->pagerank_per_batch);
+    e.pagerank = api::public_pagerank(fg::pagerank_result(*r.pagerank), p_->options.pagerank_per_batch);
   }
   return e;
 }
@@ -222,7 +220,7 @@ store_stats stream::stats() const {
   s.deletes_absent = st.deletes_absent;
   return s;
 }
-pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->pagerank_per_batch); }
+pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->options.pagerank_per_batch); }
 std::vector<std::pair<vertex_id, double>> stream::top(std::size_t k) const {
   std::vector<std::pair<vertex_id, double>> t;
   for (const auto& [v, score] : p_->top(k)) t.emplace_back(v, score);
