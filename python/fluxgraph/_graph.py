@@ -50,7 +50,7 @@ class Graph:
     "cuda". Vertex ids are 0..n-1 and results are arrays indexed by vertex.
 
     renumber=True: batches take any non-negative 64-bit ids (sparse, up to 2^63); each new id becomes
-    the next vertex (in order of first arrival, the smaller first within a batch), Graph.labels lists
+    the next vertex (a batch's new ids in increasing order), Graph.labels lists
     each vertex's id and Graph.by_label(result) gives a result by them, as fluxgraph.read does for a
     file. A delete naming an id never inserted removes nothing. Host arrays only.
     """
@@ -101,6 +101,7 @@ class Graph:
         a delete naming an id without a vertex before the batch removes nothing (deletes go first)."""
         ins = dele = None
         ids, dense = self._ids, self._dense
+        fresh = ids[:0]
         if delete is not None:
             s = self._lookup(ids, dense, self._id_array(delete[0], "src"))
             d = self._lookup(ids, dense, self._id_array(delete[1], "dst"))
@@ -116,14 +117,12 @@ class Graph:
                 order = np.argsort(ids, kind="stable")
                 ids, dense = ids[order], dense[order]
             ins = (self._lookup(ids, dense, src), self._lookup(ids, dense, dst)) + tuple(insert[2:])
-        return ins, dele, (ids, dense)
+        return ins, dele, (ids, dense, fresh)
 
     def _commit(self, mapping):
-        ids, dense = mapping
-        if ids.size > self._ids.size:
-            fresh = ids[dense >= len(self.labels)]
-            self.labels.extend(fresh[np.argsort(dense[dense >= len(self.labels)])].tolist())
-        self._ids, self._dense = ids, dense
+        """The batch landed: its new ids (sorted, numbered in that order) are vertices now."""
+        self._ids, self._dense, fresh = mapping
+        self.labels.extend(fresh.tolist())
 
     # --- batches: each is all-or-nothing ------------------------------------------------------
     def insert(self, src, dst, weight=None):
@@ -160,7 +159,7 @@ class Graph:
         keep = (ins[1] if ins else []) + (dele[1] if dele else [])
         report = self._apply(ins[0] if ins else None, dele[0] if dele else None, keep)
         if new is not None:
-            self._commit(new)  # the batch landed: its new ids are vertices now
+            self._commit(new)
         return report
 
     def _apply(self, ins, dele, keep):
