@@ -43,6 +43,28 @@ class Ids:
         return ids(a, "ids")
 
 
+def host_ids(a, name):
+    """Vertex ids as a one-dimensional non-negative int64 NumPy array (a CuPy array copied to the
+    host), checked before anything is touched: Stream's batches and Graph(renumber=True)'s."""
+    if hasattr(a, "__cuda_array_interface__"):
+        import cupy
+
+        a = cupy.asnumpy(a)
+    a = np.asarray(a)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
+    if a.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, got dtype {a.dtype}")
+    lo, hi = int(a.min()), int(a.max())
+    if lo < 0:
+        raise ValueError(f"{name}: negative vertex id {lo}")
+    if hi >= 2**63:
+        raise ValueError(f"{name}: vertex id {hi} does not fit in a signed 64-bit integer")
+    return a.astype(np.int64, copy=False)
+
+
 def _check_range_unsigned(a, name):
     # An unsigned 64-bit id past 2^63 would wrap to a negative int64: refuse it by name here.
     if a.shape[0] and int(a.max()) > MAX_ID:

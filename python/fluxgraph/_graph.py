@@ -52,7 +52,7 @@ class Graph:
     renumber=True: batches take any non-negative 64-bit ids (sparse, up to 2^63); each new id becomes
     the next vertex (a batch's new ids in increasing order), Graph.labels lists
     each vertex's id and Graph.by_label(result) gives a result by them, as fluxgraph.read does for a
-    file. A delete naming an id never inserted removes nothing. Host arrays only.
+    file. A delete naming an id never inserted removes nothing. Device arrays are read on the host.
     """
 
     def __init__(self, n=None, weighted=False, device="auto", renumber=False):
@@ -78,16 +78,6 @@ class Graph:
         return self
 
     @staticmethod
-    def _id_array(a, name):
-        a = np.asarray(a)
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"{name} must hold integers, got dtype {a.dtype}")
-        a = a.astype(np.int64, copy=False).ravel()
-        if a.size and a.min() < 0:
-            raise ValueError(f"{name}: negative vertex id {int(a.min())}")
-        return a
-
-    @staticmethod
     def _lookup(ids, dense, a):
         """The vertex of each id in a by the sorted (ids, dense) map; -1 for an id not in it."""
         if ids.size == 0:
@@ -103,12 +93,12 @@ class Graph:
         ids, dense = self._ids, self._dense
         fresh = ids[:0]
         if delete is not None:
-            s = self._lookup(ids, dense, self._id_array(delete[0], "src"))
-            d = self._lookup(ids, dense, self._id_array(delete[1], "dst"))
+            s = self._lookup(ids, dense, _arrays.host_ids(delete[0], "src"))
+            d = self._lookup(ids, dense, _arrays.host_ids(delete[1], "dst"))
             known = (s >= 0) & (d >= 0)
             dele = (s[known], d[known])
         if insert is not None:
-            src, dst = self._id_array(insert[0], "src"), self._id_array(insert[1], "dst")
+            src, dst = _arrays.host_ids(insert[0], "src"), _arrays.host_ids(insert[1], "dst")
             u = np.unique(np.concatenate([src, dst]))
             fresh = u[self._lookup(ids, dense, u) < 0]
             if fresh.size:

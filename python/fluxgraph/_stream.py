@@ -4,28 +4,15 @@ them, PageRank and the transitive closure kept current after each."""
 import numpy as np
 
 from . import _fluxgraph
-from ._arrays import MAX_ID
+from ._arrays import MAX_ID, host_ids
 from ._graph import _count, _damping
 
 
 def _dense(a, name):
     """Host ids as int32 (the stream's dense ids), checked before the stream is touched."""
-    if hasattr(a, "__cuda_array_interface__"):
-        import cupy
-
-        a = cupy.asnumpy(a)
-    a = np.asarray(a)
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
-    if a.size == 0:
-        return np.zeros(0, dtype=np.int32)
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integers, got dtype {a.dtype}")
-    lo, hi = int(a.min()), int(a.max())
-    if lo < 0:
-        raise ValueError(f"{name}: negative vertex id {lo}")
-    if hi > MAX_ID:
-        raise ValueError(f"{name}: vertex id {hi} is past the largest id, 2^31 - 2")
+    a = host_ids(a, name)
+    if a.size and int(a.max()) > MAX_ID:
+        raise ValueError(f"{name}: vertex id {int(a.max())} is past the largest id, 2^31 - 2")
     return np.ascontiguousarray(a, dtype=np.int32)
 
 
