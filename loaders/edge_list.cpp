@@ -178,7 +178,7 @@ edge_file read_edge_list(const std::string& path) {
   return g;
 }
 
-// *.bin: little-endian int32 pairs "src dst", what `stream --format bin` reads from standard input,
+// *.bin: little-endian int32 pairs "src dst", what `stream --input-format bin` reads from standard input,
 // decoded by the same parser (loaders/edge_parser.hpp); ids as in an edge list (any non-negative,
 // mapped to [0, n) in increasing order).
 edge_file read_binary_edges(const std::string& path) {

@@ -32,7 +32,7 @@ edge_file read_matrix_market(const std::string& path);
 /// @throws fg::input_error naming file and line for anything else.
 edge_file read_edge_list(const std::string& path);
 
-/// @brief *.bin: little-endian int32 pairs "src dst" (stream --format bin's input), ids mapped as an
+/// @brief *.bin: little-endian int32 pairs "src dst" (stream --input-format bin's input), ids mapped as an
 ///        edge list's. @throws fg::input_error naming the file and the pair (as its line)
 edge_file read_binary_edges(const std::string& path);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""R-MAT edges as little-endian int32 pairs (the input of `stream --format bin` and of any command
+"""R-MAT edges as little-endian int32 pairs (the input of `stream --input-format bin` and of any command
 that reads a *.bin file): Graph500's a, b, c = .57, .19, .19, 2^SCALE ids, EDGE_FACTOR edges a
 vertex, seed 42. The distribution of bench's rmat:SCALE (not its exact edges: another generator).
 usage: scripts/rmat-bin.py SCALE OUT.bin [EDGE_FACTOR]"""

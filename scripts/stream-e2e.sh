@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `fluxgraph stream -` end to end (issue 16's goal: >= 20 M edges/s text, >= 100 M/s --format bin):
+# `fluxgraph stream -` end to end (issue 16's goal: >= 20 M edges/s text, >= 100 M/s --input-format bin):
 # uniform random edges over 2^22 ids, 100 M int32 pairs and 30 M text lines, piped in with cat at
 # --batch 100000. Prints each run's summary (rate, latency, where the time went: apply_s, parse_s,
 # input_wait_s, map_s) and the per-batch wait / apply / store percentiles.
@@ -18,12 +18,12 @@ with open('/tmp/fg-e2e.txt', 'w') as f:
 PY
 for f in "bin /tmp/fg-e2e.bin" "text /tmp/fg-e2e.txt"; do
   set -- $f
-  cat "$2" | "$fg" stream - --batch 100000 --format "$1" >/tmp/fg-e2e.json 2>/tmp/fg-e2e.err || { tail -3 /tmp/fg-e2e.err; exit 1; }
+  cat "$2" | "$fg" stream - --batch 100000 --input-format "$1" >/tmp/fg-e2e.json 2>/tmp/fg-e2e.err || { tail -3 /tmp/fg-e2e.err; exit 1; }
   python3 - "$1" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open('/tmp/fg-e2e.json')]
 s = lines[-1]
-print(f"stream - --format {sys.argv[1]}: {s['edges_in']} edges, {s['edges_per_s'] / 1e6:.1f} M edges/s, latency p50 "
+print(f"stream - --input-format {sys.argv[1]}: {s['edges_in']} edges, {s['edges_per_s'] / 1e6:.1f} M edges/s, latency p50 "
       f"{s['latency_us_p50'] / 1e3:.1f} ms p99 {s['latency_us_p99'] / 1e3:.1f} ms; seconds {s['seconds']:.3f}: apply "
       f"{s['apply_s']:.3f}, parse {s['parse_s']:.3f}, input wait {s['input_wait_s']:.3f}, map {s['map_s']:.3f}")
 b = [l for l in lines if 'batch' in l]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `fluxgraph stream - --format bin --pagerank` end to end on R-MAT 22 (Graph500's a, b, c = .57, .19,
+# `fluxgraph stream - --input-format bin --pagerank` end to end on R-MAT 22 (Graph500's a, b, c = .57, .19,
 # .19; 2^22 ids, 16 edges a vertex: 67 M int32 pairs from scripts/rmat-bin.py), against
 # the same stream without PageRank (docs/dynamic-pagerank.md's figures; issue 50's goal: >= 50 M
 # edges/s and apply <= 2 ms median at 1e5-edge batches, apply <= 1 ms median at 1e4). Prints each
@@ -16,7 +16,7 @@ in=/tmp/fg-rmat22.bin
 run() {  # run NAME ARGS...: one stream, then its summary
   local name=$1
   shift
-  "$fg" stream - --format bin "$@" <"$in" >/tmp/fg-spr.json 2>/tmp/fg-spr.err || { tail -3 /tmp/fg-spr.err; return 1; }
+  "$fg" stream - --input-format bin "$@" <"$in" >/tmp/fg-spr.json 2>/tmp/fg-spr.err || { tail -3 /tmp/fg-spr.err; return 1; }
   python3 - "$name" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open('/tmp/fg-spr.json')]

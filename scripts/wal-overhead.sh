@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What durability costs `fluxgraph stream -` (issue 18): 20 M uniform random int32 pairs over 2^22
-# ids piped in as --format bin, at --batch 100000 and 10000, without --wal and with --wal in each
+# ids piped in as --input-format bin, at --batch 100000 and 10000, without --wal and with --wal in each
 # --sync mode (snapshots every 50 batches). Prints rate, latency and the log's share per run.
 # usage: scripts/wal-overhead.sh [FLUXGRAPH]   (default build/cuda/fluxgraph; input cached in /tmp)
 set -uo pipefail
@@ -17,7 +17,7 @@ for batch in 100000 10000; do
     rm -rf "$dir/wal"
     args=()
     [ $mode = off ] || args=(--wal "$dir/wal" --sync "$mode" --snapshot-every 50)
-    cat $in | "$fg" stream - --batch $batch --format bin "${args[@]}" >"$dir/out.json" 2>"$dir/err" || { tail -3 "$dir/err"; exit 1; }
+    cat $in | "$fg" stream - --batch $batch --input-format bin "${args[@]}" >"$dir/out.json" 2>"$dir/err" || { tail -3 "$dir/err"; exit 1; }
     size=$(du -sh "$dir/wal" 2>/dev/null | cut -f1)
     python3 - "$batch" "$mode" "${size:--}" "$dir/out.json" <<'PY'
 import json, sys

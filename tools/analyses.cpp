@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tools/cli.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -18,6 +19,14 @@ void check_equal(const csr& got, const csr& want, const fluxgraph::analysis_info
     throw fluxgraph::error(std::string(what) + ": the SpMM fixed point differs from the worklist solver (" +
                            std::to_string(got.col.size()) + " vs " + std::to_string(want.col.size()) + " facts)");
   fmt::print("check: equal to the worklist solver ({:.4f} s)\n", w.seconds);
+}
+
+// --format json's object for an analysis: what every summary starts with, then the analysis's counts.
+json_line json_head(const options& o, const std::string& backend, const fluxgraph::analysis_info& info) {
+  json_line j;
+  j.text("command", o.command).text("file", o.file).text("backend", backend).field("facts", info.facts);
+  j.field("iterations", info.iterations).field("seconds", info.seconds);
+  return j;
 }
 
 void write_sets(const std::string& path, const std::vector<std::string>& names, const csr& r, bool sizes) {
@@ -58,6 +67,9 @@ int run_pointsto(const options& o) {
     fluxgraph::write_pointsto(c, o.get("constraints-out", ""), &pts);
     fmt::print("constraints written to {}\n", o.get("constraints-out", ""));
   }
+  if (json_output(o))
+    json_head(o, backend, info).field("variables", c.variables).field("constraints", lines + c.call_callee.size())
+        .field("copy_edges", info.copy_edges).flag("checked", o.has("check")).print(data_stream());
   return 0;
 }
 
@@ -77,6 +89,13 @@ int run_cfl(const options& o) {
     if (w.counts != r.counts || w.symbol_pairs != r.symbol_pairs)
       throw fluxgraph::error("cfl: the SpMM fixed point differs from the worklist solver");
     fmt::print("check: equal to the worklist solver ({:.4f} s)\n", w.info.seconds);
+  }
+  if (json_output(o)) {
+    std::string counts = "{";
+    for (std::size_t i = 0; i < r.symbols.size(); ++i)
+      counts += fmt::format("{}{}:{}", i ? "," : "", json_line::quoted(r.symbols[i]), r.counts[i]);
+    json_head(o, backend, r.info).text("grammar", g.path()).field("nodes", r.nodes).field("edges", r.edges)
+        .field("counts", counts + "}").flag("checked", o.has("check")).print(data_stream());
   }
   return 0;
 }
@@ -111,6 +130,9 @@ int run_cfa(const options& o) {
     });
     fmt::print("flow sets written to {}\n", o.get("out", ""));
   }
+  if (json_output(o))
+    json_head(o, backend, r.info).field("variables", r.variables.size()).field("lambdas", r.lambdas.size())
+        .field("calls", r.calls).field("largest_flow_set", largest).flag("checked", o.has("check")).print(data_stream());
   return 0;
 }
 

@@ -96,9 +96,14 @@ std::function<void(int, std::int64_t, std::int64_t)> progress_line(const char* s
 /// alone (dispatch() sends everything else printed to standard error then).
 std::FILE* data_stream();
 
-/// Whether --format json asks for the summary as one JSON object on data_stream() (every command
-/// but stream, whose --format is its input's); a value other than text or json is a usage error.
+/// Whether --format json asks for the summary as one JSON object on data_stream() (stream -
+/// always writes JSON lines; its --format bin|bin64 is --input-format's old spelling); a value other
+/// than text or json is a usage error.
 bool json_output(const options& o);
+/// "top" into j: the k best of `best` (dense ids, as fluxgraph::stream::top gives them, ties to the
+/// k-th included) by input id, ties to the smaller input id.
+void add_top(json_line& j, std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id,
+             std::int64_t k);
 
 /// --format json's object, begun with what every command's summary says first: command, file,
 /// vertices, edges, backend.

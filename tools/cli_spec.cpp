@@ -59,7 +59,7 @@ const std::vector<command_spec>& commands() {
   static const std::vector<command_spec> all = {
       {"info", {"FILE"}, "what the graph is and how the engine would read it",
        {{"explain", nullptr, "the kernel selector's estimates for every kernel"},
-        {"reads", "R", "SpMVs expected (with --explain)"}, kernel},
+        {"reads", "R", "SpMVs expected (with --explain)"}, kernel, json_format},
        "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz])."},
       {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
        plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel, json_format,
@@ -80,7 +80,10 @@ const std::vector<command_spec>& commands() {
              {"layout", "auto|rows|size", "where a defragmentation puts the rows (default auto)"},
              {"max-delay", "MS", "stream -: cut a batch MS milliseconds after its first edge (default 10)"},
              {"on-error", "skip|fail", "stream -: on a bad line, go on or stop (default fail)"},
-             {"format", "text|bin|bin64", "stream -: the input's format (default text)"},
+             {"input-format", "text|bin|bin64", "stream -: the input's format (default text)"},
+             {"format", "text|json", "stream FILE: json: the summary as one JSON object on standard output, the table on "
+                                     "standard error (stream - always writes JSON lines). bin|bin64: --input-format's old "
+                                     "spelling, still taken"},
              {"pagerank", nullptr, "PageRank after every batch, warm-started from the last scores"},
              {"closure", nullptr, "keep the transitive closure current after every batch"},
              {"bfs", "ID", "keep BFS levels from vertex ID current after every batch"},
@@ -103,7 +106,7 @@ const std::vector<command_spec>& commands() {
        "stream -: edges from standard input as they arrive: 'u v' or '+ u v' inserts, '- u v' deletes, an\n"
        "optional weight after u v (checked; each edge counts once), '#' comments. A batch is cut at N edges,\n"
        "MS milliseconds after its first edge arrived, or at the end of the input. stdout: one JSON object\n"
-       "a line per batch, then a summary line. --format bin|bin64: little-endian int32|int64 (u, v) pairs,\n"
+       "a line per batch, then a summary line. --input-format bin|bin64: little-endian int32|int64 (u, v) pairs,\n"
        "inserts only. A bad line is named on stderr (<stdin>:LINE).\n"
        "--wal DIR (docs/durability.md): each batch is appended to a write-ahead log in DIR (synced per --sync)\n"
        "before its line is printed; snapshots every --snapshot-every. Restarted on DIR, the stream loads the\n"
@@ -128,7 +131,7 @@ const std::vector<command_spec>& commands() {
         {"transpose", nullptr, "y = A^T x: row v holds v's in-edges (PageRank's pull)"},
         {"weighted", nullptr, "entries are the file's weights (default 1)"},
         {"repeat", "R", "multiply R times and report the median time (default 1)"},
-        {"out", "FILE", "write 'id value' lines for every vertex; - for stdout"}, backend,
+        {"out", "FILE", "write 'id value' lines for every vertex; - for stdout"}, backend, json_format,
         {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
         {"partition", "cyclic|blocks|sorted", "a distributed run's rows: v mod P, ranges balanced by edges, or rows sorted by size dealt mod P (default cyclic)"}},
        "Under mpirun (mpirun -np P fluxgraph spmv FILE) every rank reads its share of the lines and multiplies\n"
@@ -147,16 +150,16 @@ const std::vector<command_spec>& commands() {
         {"constraints-out", "FILE", "write the constraints as 'p = &a' lines (indirect calls as the copies they resolve to)"},
         {"keep-calls", nullptr, "with --constraints-out: indirect calls as 'func' / 'call' lines instead"},
         {"no-solve", nullptr, "with --keep-calls: write the constraints and stop (turn IR into text for a build without LLVM)"},
-        backend},
+        backend, json_format},
        "FILE: Galois numeric '<vars> <constraints>' format, 'p = &a', 'p = q', 'p = *q', '*p = q' lines (and "
        "'func f [p, -] -> r', 'r = call fp [a, -]' for indirect calls), or LLVM IR (.ll, .bc; names as the IR's, "
        "e.g. main:%p, @g(obj))."},
       {"cfl", {"GRAPH", "GRAMMAR"}, "CFL-reachability of a labelled graph under a grammar (POCR .cfg)",
-       {{"check", nullptr, "run the worklist solver too"}, backend},
+       {{"check", nullptr, "run the worklist solver too"}, backend, json_format},
        "GRAPH: 'src dst label [index]' lines. Prints the pairs of the grammar's Count: nonterminals."},
       {"cfa", {"FILE"}, "0-CFA of a CPS lambda-calculus program (s-expressions)",
        {{"out", "FILE", "write 'var@line: size: lambdas' lines; - for stdout"}, {"check", nullptr, "run the abstract interpreter too"},
-        backend},
+        backend, json_format},
        nullptr},
   };
   return all;

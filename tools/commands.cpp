@@ -170,6 +170,20 @@ int run_info(const options& o) {
   fmt::print("empty rows (no out-edges): {}\n", p.empty_rows);
   fmt::print("load time: {:.3f} s\n", t_load);
   if (o.has("explain")) explain(o, g);
+  if (json_output(o)) {  // the same facts; --explain adds the choice and every kernel's estimate
+    json_line j = json_summary(o, f, g, g.backend());
+    j.field("file_edges", f.num_edges()).flag("weights", !f.weight.empty()).field("mu", p.mu).field("sigma", p.sigma);
+    j.field("max_row", p.max_row).field("empty_rows", p.empty_rows).field("load_seconds", t_load);
+    if (o.has("explain")) {
+      const fluxgraph::read_plan s = g.plan_reads(o.number("reads", 50, 1, 1e12), o.get("kernel", "auto"));
+      std::string est = "[";
+      for (const auto& e : s.estimates)
+        est += fmt::format("{}{{\"kernel\":{},\"feasible\":{},\"total_ms\":{}}}", est.size() > 1 ? "," : "",
+                           json_line::quoted(e.kernel), e.feasible ? "true" : "false", e.feasible ? e.total_ms : 0.0);
+      j.field("reads", s.reads).text("kernel", s.kernel).text("reason", s.reason).field("estimates", est + "]");
+    }
+    j.print(data_stream());
+  }
   return 0;
 }
 

@@ -107,10 +107,10 @@ int dispatch(const options& o) {
 std::FILE* data_stream() { return data_out; }
 
 bool json_output(const options& o) {
-  if (o.command == "stream") return false;  // stream's --format is its input's (text, bin, bin64)
   const std::string f = o.get("format", "text");
+  if (o.command == "stream" && (f == "bin" || f == "bin64")) return false;  // --input-format's old spelling
   if (f != "text" && f != "json") throw usage_error("--format must be text or json, got '" + f + "'");
-  return f == "json";
+  return f == "json" && !(o.command == "stream" && o.file == "-");  // stream - writes JSON lines anyway
 }
 
 }  // namespace fg::cli

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "tools/cli.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -56,14 +57,19 @@ std::vector<double> read_x(const options& o, const std::vector<std::int64_t>& or
   return x;
 }
 
+// The summary line (and with --format json, `json` completed and printed), then --out.
 void write_y(const options& o, const std::vector<std::int64_t>& original, const std::vector<double>& y, double seconds,
-             int repeat) {
+             int repeat, json_line* json = nullptr) {
   std::size_t set = 0;
   double sum = 0;
   for (double v : y)
     if (v != 0 && std::isfinite(v)) ++set, sum += v;
   fmt::print("spmv: {} {} rows, {} entries nonzero and finite (sum {:.6g}); {:.4f} ms per multiplication (median of {})\n",
              o.get("semiring", "plus_times"), y.size(), set, sum, 1e3 * seconds, repeat);
+  if (json) {
+    json->text("semiring", o.get("semiring", "plus_times")).field("nonzero", set).field("sum", sum);
+    json->field("ms", 1e3 * seconds).field("repeat", repeat).print(data_stream());
+  }
   if (!o.values.count("out")) return;
   auto body = [&](std::FILE* out) {
     for (std::size_t v = 0; v < y.size() && !std::ferror(out); ++v) data_line(out, original[v], y[v]);
@@ -120,7 +126,10 @@ int run_spmv(const options& o) {
   const int repeat = int(o.integer("repeat", 1, 1, 1000000));
   const std::string comm = o.get("comm", "auto");
   fluxgraph::ranks r(comm);
-  if (r.size() > 1 || comm == "mpi" || comm == "nccl") return run_spmv_distributed(o, r, s, repeat);
+  if (r.size() > 1 || comm == "mpi" || comm == "nccl") {
+    if (json_output(o)) throw usage_error("--format json is for one process; a distributed run prints text (rank 0)");
+    return run_spmv_distributed(o, r, s, repeat);
+  }
   if (o.values.count("partition")) throw usage_error("--partition goes with a distributed run (mpirun, --comm)");
   std::string backend;
   const fluxgraph::device where = backend_of(o, backend);
@@ -137,7 +146,8 @@ int run_spmv(const options& o) {
   std::vector<double> y;
   const double sec = median_seconds(repeat, [&] { y = g.spmv(x, s); });
   fmt::print("{}: {} vertices, {} edges, loaded in {:.3f} s\nbackend: {}\n", f.path, f.num_vertices, f.num_edges(), t_load, backend);
-  write_y(o, f.original_id, y, sec, repeat);
+  json_line j = json_summary(o, f, g, backend);
+  write_y(o, f.original_id, y, sec, repeat, json_output(o) ? &j : nullptr);
   return 0;
 }
 

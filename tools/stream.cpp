@@ -2,6 +2,7 @@
 // per batch, then the totals and the final PageRank. (`stream -` is tools/stream_live.cpp.)
 #include <fmt/core.h>
 
+#include <cmath>
 #include <cstdio>
 #include <algorithm>
 #include <limits>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "tools/cli.hpp"
+#include "tools/json.hpp"
 
 namespace fg::cli {
 
@@ -160,6 +162,32 @@ void print_totals(const options& o, const fluxgraph::edge_file& f, const fluxgra
   }
 }
 
+// --format json: the totals as one object, with the names stream -'s summary line uses.
+void json_totals(const options& o, const fluxgraph::edge_file& f, const fluxgraph::stream& s, const fluxgraph::stream_end& end,
+                 const std::string& backend) {
+  const fluxgraph::stream_totals& tot = s.totals();
+  const fluxgraph::stream_options& so = s.options();
+  json_line j;
+  j.text("command", o.command).text("file", f.path).field("vertices", s.num_vertices()).field("edges", s.num_edges());
+  j.text("backend", backend).field("batches", tot.batches).field("edges_in", f.num_edges());
+  j.field("insert_s", tot.insert_seconds).field("edges_per_s", std::llround(rate(f.num_edges(), tot.insert_seconds)));
+  if (tot.deletes > 0) j.field("deletes", tot.deletes).field("delete_s", tot.delete_seconds);
+  j.field("defragmentations", tot.defragmentations).field("defrag_s", tot.defrag_seconds);
+  if (so.pagerank_per_batch) {
+    j.field("pr_iterations", tot.pr_iterations).field("pr_s", tot.pr_seconds).field("pr_restarts", tot.pr_restarts);
+    j.field("pr_pulls", tot.pr_pulls).field("pr_bound", tot.pr_bound);
+    if (so.compare) j.field("cold_iterations", tot.cold_iterations).field("cold_s", tot.cold_seconds).field("pr_error", tot.pr_error);
+  }
+  if (end.has_pagerank) {
+    j.field("pr_final_iterations", end.pagerank.iterations).flag("pr_converged", end.pagerank.converged);
+    const std::int64_t k = o.values.count("out") ? 0 : o.integer("top", 10, 0, 1000000000);
+    add_top(j, s.top(std::size_t(k)), f.original_id, k);
+  }
+  if (so.closure) j.field("closure_pairs", s.closure_pairs()).field("closure_s", tot.closure_seconds);
+  if (apps_on(so)) j.field("apps_s", tot.apps_seconds).field("apps_recomputed", tot.apps_recomputed);
+  j.print(data_stream());
+}
+
 // --snapshot-in with stream FILE: the file's vertices become the snapshot's where their ids match
 // (a snapshot without ids: by dense id), new ones follow. The file's edges are renumbered to match.
 void rebase(fluxgraph::edge_file& f, const std::vector<std::int64_t>& known, std::int64_t snapshot_vertices) {
@@ -214,6 +242,7 @@ int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where
   }
   const fluxgraph::stream_end end = session.finish();
   const fluxgraph::stream_totals& tot = session.totals();
+  if (json_output(o)) json_totals(o, f, session, end, backend);
   if (so.pagerank_per_batch) {
     fmt::print("incremental pagerank: {} rounds over {} batches, {:.3f} s ({} from scratch, marked *; {} by power iterations "
                "from the last scores, +); scores within {:.3g} (L1) of the exact ones after every batch\n",
@@ -238,8 +267,10 @@ int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where
 int run_stream(const options& o) {
   if (!o.values.count("batch")) throw usage_error("stream needs --batch N");
   if (o.file == "-") return run_stream_live(o);
-  for (const char* live : {"max-delay", "on-error", "format", "wal", "sync", "snapshot-every"})
+  for (const char* live : {"max-delay", "on-error", "input-format", "wal", "sync", "snapshot-every"})
     if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
+  if (o.get("format", "text") == "bin" || o.get("format", "text") == "bin64")
+    throw usage_error("--format " + o.get("format", "") + " (--input-format) goes with stream - (standard input)");
   // Under mpirun (or --comm mpi|nccl) the stream is distributed (tools/distributed.cpp).
   const std::string comm = o.get("comm", "auto");
   fluxgraph::ranks r(comm);

@@ -63,11 +63,15 @@ void snapshot_spacing(const options& o, fluxgraph::durability_options& d) {
 
 fluxgraph::live_options live_opts(const options& o) {
   fluxgraph::live_options l;
-  const std::string format = o.get("format", "text");
+  std::string format = o.get("input-format", "text");
+  if (!o.values.count("input-format") && (o.get("format", "") == "bin" || o.get("format", "") == "bin64")) {
+    format = o.get("format", "");  // the old spelling
+    std::fprintf(stderr, "fluxgraph: --format %s is now --input-format %s (--format is the output's)\n", format.c_str(), format.c_str());
+  }
   if (format == "text") l.format = fluxgraph::input_format::text;
   else if (format == "bin") l.format = fluxgraph::input_format::bin32;
   else if (format == "bin64") l.format = fluxgraph::input_format::bin64;
-  else throw usage_error("--format: must be text, bin or bin64, got '" + format + "'");
+  else throw usage_error("--input-format: must be text, bin or bin64, got '" + format + "'");
   l.batch_edges = std::size_t(o.integer("batch", 0, 1, std::int64_t(1) << 40));
   l.max_delay = o.number("max-delay", 10, 0, 1e9) / 1e3;
   const std::string on_error = o.get("on-error", "fail");
@@ -77,16 +81,6 @@ fluxgraph::live_options live_opts(const options& o) {
   return l;
 }
 
-// The JSON line writer: every line is one object, flushed at once (a reader may be waiting on it).
-// "top" into j: the k best scores by input id, ties to the smaller input id (`best`: the stream's
-// top k with every score tied with the k-th, by dense id).
-void add_top(json_line& j, std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id,
-             std::int64_t k) {
-  for (auto& b : best) b.first = id[std::size_t(b.first)];
-  std::sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.second != y.second ? x.second > y.second : x.first < y.first; });
-  best.resize(std::size_t(std::min<std::int64_t>(k, std::int64_t(best.size()))));
-  j.pairs("top", best);
-}
 
 // The dense ids in the order of their input ids: --out's line order.
 std::vector<std::int32_t> by_input_id(const std::vector<std::int64_t>& id) {
@@ -129,6 +123,14 @@ double percentile(std::vector<double> v, double p) {  // nearest rank
 }
 
 }  // namespace
+
+void add_top(json_line& j, std::vector<std::pair<fluxgraph::vertex_id, double>> best, const std::vector<std::int64_t>& id,
+             std::int64_t k) {
+  for (auto& b : best) b.first = id[std::size_t(b.first)];
+  std::sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.second != y.second ? x.second > y.second : x.first < y.first; });
+  best.resize(std::size_t(std::min<std::int64_t>(k, std::int64_t(best.size()))));
+  j.pairs("top", best);
+}
 
 int run_stream_live(const options& o) {
   std::string backend;

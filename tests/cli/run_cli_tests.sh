@@ -266,7 +266,8 @@ if [ "$RC" -eq 0 ] && [ -n "$est" ] && [ -n "$pairs" ] && awk -v e="$est" -v p="
 else fail "closure's estimate" "$STATUS: estimate '$est', pairs '$pairs'"
 fi
 # --format json: standard output is one JSON object (python3 parses it), the text on standard error
-for cmd in "pagerank" "closure" "reach --sources 1" "bfs --source 1" "sssp --source 1" "wcc" "cdlp" "lcc" "tc"; do
+for cmd in "pagerank" "closure" "reach --sources 1" "bfs --source 1" "sssp --source 1" "wcc" "cdlp" "lcc" "tc" "info" \
+  "info --explain" "spmv" "stream --batch 40 --pagerank --compare"; do
   read -r name args <<<"$cmd"
   # shellcheck disable=SC2086
   run "$name" "$KARATE" $args --format json
@@ -277,6 +278,18 @@ d = json.loads(lines[0])
 assert d["command"] and d["vertices"] == 34 and d["edges"] == 156, d' 2>/dev/null; then
     pass "$name --format json: one JSON object on stdout, the text on stderr"
   else fail "$name --format json" "$STATUS, stdout: ${OUT_TEXT:0:200}"
+  fi
+done
+for cmd in "pointsto $DATA/pointsto/basic.txt" "cfl $DATA/cfl/dyck.graph $DATA/cfl/dyck.cfg" "cfa $DATA/cfa/id.scm"; do
+  # shellcheck disable=SC2086
+  run $cmd --format json --check
+  if [ "$RC" -eq 0 ] && printf '%s' "$OUT_TEXT" | python3 -c 'import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 1, lines
+d = json.loads(lines[0])
+assert d["command"] == sys.argv[1] and d["facts"] > 0 and d["checked"], d' "${cmd%% *}" 2>/dev/null; then
+    pass "${cmd%% *} --format json: one JSON object on stdout"
+  else fail "${cmd%% *} --format json" "$STATUS, stdout: ${OUT_TEXT:0:200}"
   fi
 done
 named_usage_error "--format must be text or json" "--format xml" pagerank "$KARATE" --format xml

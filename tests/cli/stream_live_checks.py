@@ -17,7 +17,7 @@ What is checked:
  - every stdout line parses as JSON with the documented fields; the summary comes last;
  - bad lines: --on-error skip goes on and names each line on stderr; fail exits 1 naming the line,
    after exactly the batches before the bad line's, with no summary and no --out file;
- - --format bin and bin64 give what the text run gives; a trailing partial pair is named by offset;
+ - --input-format bin and bin64 give what the text run gives (--format bin, the old spelling, too, with a note); a trailing partial pair is named by offset;
  - usage errors for options that do not go with standard input.
 """
 import gzip
@@ -235,27 +235,33 @@ pairs = [(int(u), int(v)) for u, v in edge_lines(email)]
 st, out, err = run(["stream", "-", "--batch", "5000", "--out", tmp("text.pr"), "--edges-out", tmp("text.txt")], text)
 for fmt_name, code in (("bin", "<ii"), ("bin64", "<qq")):
     data = b"".join(struct.pack(code, u, v) for u, v in pairs)
-    st, out, err = run(["stream", "-", "--format", fmt_name, "--batch", "5000", "--out", tmp("b.pr"),
+    st, out, err = run(["stream", "-", "--input-format", fmt_name, "--batch", "5000", "--out", tmp("b.pr"),
                         "--edges-out", tmp("b.txt")], data)
-    objs = json_lines(out, f"--format {fmt_name}")
-    if check(st == 0 and objs, f"--format {fmt_name}", f"status {st}: {err[:200]}"):
+    objs = json_lines(out, f"--input-format {fmt_name}")
+    if check(st == 0 and objs, f"--input-format {fmt_name}", f"status {st}: {err[:200]}"):
         d = l1(read_scores(tmp("b.pr")), read_scores(tmp("text.pr")))
         check(d <= 1e-12 and edge_lines(tmp("b.txt")) == edge_lines(tmp("text.txt")) and objs[-1]["edges_in"] == len(pairs),
-              f"--format {fmt_name}: the text run's scores (L1 {d:.1e}) and edges", "differ")
+              f"--input-format {fmt_name}: the text run's scores (L1 {d:.1e}) and edges", "differ")
     size = struct.calcsize(code)
-    st, out, err = run(["stream", "-", "--format", fmt_name, "--batch", "3"], data[: 3 * size + 5])
+    st, out, err = run(["stream", "-", "--input-format", fmt_name, "--batch", "3"], data[: 3 * size + 5])
     want = f"fluxgraph: <stdin>: byte offset {3 * size}: trailing partial pair: 5 of {size} bytes\n"
-    check(st == 1 and err == want, f"--format {fmt_name}: a trailing partial pair is an error naming its byte offset",
+    check(st == 1 and err == want, f"--input-format {fmt_name}: a trailing partial pair is an error naming its byte offset",
           f"status {st}: {err!r}")
 
+st, out, err = run(["stream", "-", "--format", "bin", "--batch", "5000"], b"".join(struct.pack("<ii", u, v) for u, v in pairs))
+objs = json_lines(out, "--format bin")
+check(st == 0 and objs and objs[-1]["edges_in"] == len(pairs) and "is now --input-format bin" in err,
+      "--format bin (the old spelling) still reads int32 pairs, with a note on stderr", f"status {st}: {err[:200]}")
+
 # ---- usage errors -------------------------------------------------------------------------------
-for args in (["--delete-fraction", "0.5"], ["--seed", "3"], ["--compare", "--pagerank"], ["--format", "csv"],
+for args in (["--delete-fraction", "0.5"], ["--seed", "3"], ["--compare", "--pagerank"], ["--format", "csv"], ["--input-format", "csv"],
              ["--on-error", "ignore"], ["--max-delay", "-1"]):
     st, out, err = run(["stream", "-", "--batch", "10"] + args, b"1 2\n")
     check(st == 1 and out == "" and len(err.splitlines()) == 1 and "see fluxgraph stream --help" in err,
           f"usage error: stream - {' '.join(args)}: {err.strip()}", f"status {st}, stdout {out!r}, stderr {err!r}")
-st, out, err = run(["stream", email, "--batch", "10", "--format", "bin"])
-check(st == 1 and "goes with stream -" in err, f"usage error: --format with stream FILE: {err.strip()}", err)
+for args in (["--format", "bin"], ["--input-format", "bin"]):
+    st, out, err = run(["stream", email, "--batch", "10"] + args)
+    check(st == 1 and "goes with stream -" in err, f"usage error: {' '.join(args)} with stream FILE: {err.strip()}", err)
 
 # ---- a line past --max-line: an error at its number, the stream holds none of it ----------------
 long_input = b"1 2\n" + b"7" * 300000 + b" 3\n2 3\n"
