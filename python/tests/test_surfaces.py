@@ -1,8 +1,11 @@
-"""One graph, one answer: the same file through the CLI and through Python (fluxgraph.read), every
-result compared in the file's own ids, on a sparse-id edge list (ids from 0 to ~2e9), a dense-id
-edge list and a Matrix Market file (1-based ids as written): read, pagerank, bfs, sssp, wcc, cdlp,
-lcc, triangles, closure size, reach, and stream --edges-out read back."""
+"""One graph, one answer: the same file through the CLI, through C++ (tests/cli/surface.cpp, the
+public API alone) and through Python (fluxgraph.read), every result compared in the file's own ids,
+on a sparse-id edge list (ids from 0 to ~2e9), a dense-id edge list and a Matrix Market file
+(1-based ids as written): read, pagerank, bfs, sssp, wcc, cdlp, lcc, triangles, closure size,
+reach, stream --edges-out read back, and a stream of inserts and deletes."""
+import collections
 import json
+import os
 import subprocess
 
 import numpy as np
@@ -10,6 +13,25 @@ import pytest
 
 import fluxgraph
 from conftest import CLI, data
+
+
+SURFACE = os.environ.get("FG_SURFACE")  # the C++ leg, built beside the CLI
+
+
+def cpp(graph_file, source, device):
+    """tests/cli/surface.cpp's results: {what: {id: value}} per vertex, {what: count}, and its edges."""
+    out = subprocess.run([SURFACE, str(graph_file), str(source), device], capture_output=True, text=True,
+                         check=True).stdout
+    per_vertex, counts, edges = collections.defaultdict(dict), {}, []
+    for line in out.splitlines():
+        f = line.split()
+        if f[0] == "edge":
+            edges.append((int(f[1]), int(f[2])))
+        elif len(f) == 3:
+            per_vertex[f[0]][int(f[1])] = float(f[2])
+        else:
+            counts[f[0]] = int(f[1])
+    return per_vertex, counts, edges
 
 
 def cli(*args):
@@ -86,3 +108,35 @@ def test_the_cli_and_python_agree_in_the_file_ids(graph_file, tmp_path, device):
         return sorted((lab[u], lab[v]) for u, v in zip(e[0].tolist(), e[1].tolist()))
 
     assert by_id(back, lb) == by_id(g, labels)
+
+
+def test_cpp_and_python_agree_in_the_file_ids(graph_file, device):
+    if not SURFACE:
+        pytest.skip("FG_SURFACE (tests/cli/surface.cpp, built as fg_surface) not given")
+    g = fluxgraph.read(graph_file, device=device)
+    labels = g.labels if g.labels is not None else list(range(g.num_vertices))
+    source = labels[len(labels) // 3]
+    dense_source = labels.index(source)
+    per, counts, edges = cpp(graph_file, source, device)
+    assert (counts["vertices"], counts["edges"]) == (g.num_vertices, g.num_edges)
+    ours = g.by_label(g.pagerank(tol=1e-12))
+    assert per["pagerank"].keys() == ours.keys() and sum(abs(per["pagerank"][k] - ours[k]) for k in ours) < 1e-9
+    assert per["bfs"] == {k: float(v) for k, v in g.by_label(g.bfs(dense_source)).items()}
+    assert per["sssp"] == g.by_label(g.sssp(dense_source))
+    for app, got in (("wcc", g.wcc()), ("cdlp", g.cdlp())):
+        assert per[app] == {labels[v]: float(labels[c]) for v, c in enumerate(got.tolist())}
+    assert per["lcc"] == pytest.approx(g.by_label(g.lcc()), abs=1e-15)
+    assert counts["triangles"] == g.triangles()
+    assert counts["closure"] == g.closure().num_edges
+    assert counts["reach"] == len(g.reach([dense_source])[0])
+
+    # the graph's sorted edges in batches of 100, each batch's every 7th deleted again
+    src, dst = g.edges()
+    s = fluxgraph.Stream(g.num_vertices, device=device)
+    for first in range(0, len(src), 100):
+        bs, bd = src[first:first + 100], dst[first:first + 100]
+        s.apply(insert=(bs, bd))
+        s.apply(delete=(bs[::7], bd[::7]))
+    left = s.edges()
+    assert edges == sorted((labels[u], labels[v]) for u, v in zip(left[0].tolist(), left[1].tolist()))
+    assert len(edges) < g.num_edges
