@@ -42,8 +42,9 @@
 #include <cuda_runtime_api.h>
 #include "core/cuda_check.hpp"
 #else
-#include <omp.h>
 #include <unistd.h>
+
+#include "core/threads.hpp"
 #endif
 
 namespace fg::memory {
@@ -434,6 +435,9 @@ std::string device_description() {
 }
 #else
 const char* device_backend_name() noexcept { return "openmp"; }
-std::string device_description() { return std::to_string(omp_get_max_threads()) + " OpenMP threads"; }
+std::string device_description() {  // the threads a region gets now (core/threads.hpp)
+  const int n = threads::current();
+  return std::to_string(n) + (n == 1 ? " OpenMP thread" : " OpenMP threads");
+}
 #endif
 }  // namespace fg

@@ -30,6 +30,8 @@ const option_spec backend{"backend", "cpu|cuda", "cpu: the host (OpenMP in the C
                                                  "(CUDA build only). Default: the build's device"};
 const option_spec max_line{"max-line", "BYTES", "the longest input line accepted (default 1048576): a longer one is an "
                                                  "error at its line, found while reading"};
+const option_spec threads{"threads", "N", "CPU build: N OpenMP threads (default: the affinity mask's CPUs less those other "
+                                          "processes keep busy, looked at as it runs; FG_THREADS=N does the same)"};
 const option_spec kernel{"kernel", "auto|NAME", "the SpMV kernel: the cost model's pick (auto) or a name"};
 const option_spec json_format{"format", "text|json", "json: the summary as one JSON object on standard output, "
                                                      "everything else on standard error (default text)"};
@@ -198,6 +200,7 @@ int run_command_line(int argc, char** argv, int (*run)(const options&)) {
     for (std::size_t i = 0; i < c.files.size(); ++i) sub->add_option(c.files[i], p->files[i], file_help(c.files[i]))->required();
     std::vector<option_spec> opts = c.options;
     opts.push_back(max_line);
+    opts.push_back(threads);
     for (const option_spec& o : opts) {
       const std::string flag = std::string("--") + o.name;
       if (o.value) p->given[o.name] = sub->add_option(flag, p->values[o.name], o.help)->type_name(o.value);

@@ -89,6 +89,8 @@ int dispatch(const options& o) {
   // parallel regions keeps every core busy and starves that thread (a tiny graph took 18 s instead
   // of 0.01 s on 2 cores). Passive waiting, unless the user chose; read before OpenMP starts.
   if (o.command == "stream" && o.file == "-") setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+  if (o.values.count("threads"))  // read by the first parallel region (core/threads.hpp)
+    setenv("FG_THREADS", std::to_string(o.integer("threads", 1, 1, 4096)).c_str(), 1);
   fluxgraph::set_max_line_bytes(std::size_t(o.integer("max-line", 1 << 20, 16, std::int64_t(1) << 40)));
   if (o.command == "info") return run_info(o);
   if (o.command == "pagerank") return run_pagerank(o);

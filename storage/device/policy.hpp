@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/memory.hpp"
+#include "core/threads.hpp"
 
 #if defined(FG_WITH_CUDA)
 #include <thrust/system/cuda/execution_policy.h>
@@ -30,11 +31,13 @@ struct temp_allocator {
 /// 5-10 us each, which was most of a small batch's cost); everything fluxgraph launches is ordered
 /// on the legacy default stream, every host read of device memory is a cudaMemcpy ordered after it,
 /// and timings use events or an explicit memory::synchronize(), so nothing needs those waits.
-/// Algorithms that return a value (reduce, count, unique) still wait for it.
+/// Algorithms that return a value (reduce, count, unique) still wait for it. OpenMP: as many threads
+/// as other processes leave CPUs.
 inline auto policy() {
 #if defined(FG_WITH_CUDA)
   return thrust::cuda::par_nosync(temp_allocator{});
 #else
+  threads::adapt();  // the CPUs other processes leave (core/threads.hpp)
   return thrust::omp::par(temp_allocator{});
 #endif
 }

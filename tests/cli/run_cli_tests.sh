@@ -202,6 +202,12 @@ named_usage_error() {
 }
 named_usage_error "cannot write in $TMP/no-such-dir" "--out into a missing folder, before the input is read" pagerank "$KARATE" --out "$TMP/no-such-dir/x.txt"
 named_usage_error "is a folder" "--edges-out naming a folder" stream "$KARATE" --batch 10 --edges-out "$TMP"
+named_usage_error "--threads" "--threads 0" pagerank "$KARATE" --threads 0
+run pagerank "$KARATE" --threads 1
+if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == *"backend: openmp (1 OpenMP thread)"* || $OUT_TEXT == *"backend: cuda"* ]]; then
+  pass "--threads 1: the CPU build's regions get one thread"
+else fail "--threads 1" "$STATUS: ${OUT_TEXT:0:300}"
+fi
 named_usage_error "unknown option '--verison'" "misspelt top-level option" --verison
 named_usage_error "unknown subcommand 'frob'" "unknown benchmark" bench frob
 named_usage_error "unknown option '--frob'" "unknown option of bench" bench --frob
