@@ -64,7 +64,11 @@ void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>&
 
 struct journal::impl {
   journal_options opt;
-  int lock_fd = -1;
+  int lock_fd = -1, dir_fd = -1;  // the LOCK file's and the folder's: both flock'ed (lock())
+  void unlock() noexcept {
+    ::close(lock_fd);
+    ::close(dir_fd);
+  }
   journal_recovery rec;
   std::int64_t last_batch = 0;  // the last batch in the journal
   std::atomic<std::int64_t> snap_whole{-1};  // the newest snapshot known whole (-1: none)
@@ -110,12 +114,22 @@ void journal::impl::lock() {
   std::error_code ec;
   fs::create_directories(opt.dir, ec);
   if (ec || !fs::is_directory(opt.dir)) throw error("cannot use " + opt.dir + " as the stream's journal: " + (ec ? ec.message() : "not a folder"));
+  // The folder itself is the lock: it cannot be deleted from under a running stream while it holds
+  // the log, as a LOCK file can (`rm DIR/LOCK` let a second writer in). The LOCK file is locked too,
+  // for streams of earlier versions, which lock only it.
+  dir_fd = ::open(opt.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) throw error("cannot open " + opt.dir + ": " + std::strerror(errno));
+  if (::flock(dir_fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(dir_fd);
+    throw error(opt.dir + " is in use by another stream (the folder is locked)");
+  }
   const std::string path = (fs::path(opt.dir) / "LOCK").string();
   lock_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd < 0) throw error("cannot open " + path + ": " + std::strerror(errno));
-  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(lock_fd);
-    throw error(opt.dir + " is in use by another stream (" + path + " is locked)");
+  if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    const std::string why = lock_fd < 0 ? std::string("cannot open ") + path + ": " + std::strerror(errno)
+                                        : opt.dir + " is in use by another stream (" + path + " is locked)";
+    unlock();
+    throw error(why);
   }
 }
 
@@ -272,7 +286,7 @@ journal::journal(const journal_options& opt) : p_(std::make_unique<impl>()) {
     p_->recover();
   } catch (...) {
     if (p_->log_fd >= 0) ::close(p_->log_fd);
-    ::close(p_->lock_fd);
+    p_->unlock();
     throw;
   }
   if (opt.sync == sync_mode::interval) p_->syncer = std::thread([this] { p_->sync_loop(); });
@@ -290,7 +304,7 @@ journal::~journal() {
     ::fdatasync(p_->log_fd);  // best effort: a clean end leaves everything on the disk
     ::close(p_->log_fd);
   }
-  ::close(p_->lock_fd);
+  p_->unlock();
 }
 
 journal_recovery journal::take_recovery() { return std::move(p_->rec); }

@@ -312,6 +312,13 @@ def main():
     code_b, err_b = b.finish()
     code_a, _ = a.finish()
     check(code_b == 1 and "in use" in err_b and code_a == 0, "a second stream on the folder is refused", err_b)
+    # ... and still when the LOCK file was deleted under the first (the folder itself is locked)
+    a = run("batch")
+    os.remove(os.path.join(DIR, "LOCK"))
+    b = run("batch")
+    code_b, err_b = b.finish()
+    code_a, _ = a.finish()
+    check(code_b == 1 and "in use" in err_b and code_a == 0, "a second stream is refused with LOCK deleted", err_b)
 
     # 7. a full disk (the file size limit): a clear error, and every acknowledged batch recovered
     size = sum(os.path.getsize(os.path.join(DIR, f)) for f in os.listdir(DIR))
