@@ -92,7 +92,7 @@ struct journal::impl {
 
   void lock();
   void recover();
-  std::int64_t base_snapshot(const std::vector<entry>& snaps);
+  std::int64_t base_snapshot(const std::vector<entry>& snaps, std::vector<std::pair<std::string, std::string>>& damaged);
   void replay(const std::vector<entry>& logs, std::int64_t from);
   void open_log(const std::string& path, std::uint64_t valid, std::int64_t base);
   void new_log(std::int64_t base, bool seeded = false);
@@ -133,8 +133,11 @@ void journal::impl::lock() {
   }
 }
 
-// The newest snapshot that reads whole; older ones stay for the next recovery's sake.
-std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps) {
+// The newest snapshot that reads whole; older ones stay for the next recovery's sake. Those that do
+// not read whole go to `damaged` (path, why): renamed away only once the recovery holds, so that a
+// refused start leaves the folder as it was.
+std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps,
+                                          std::vector<std::pair<std::string, std::string>>& damaged) {
   for (auto it = snaps.rbegin(); it != snaps.rend(); ++it) {
     try {
       snapshot s = read_snapshot(it->path);
@@ -142,11 +145,8 @@ std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps) {
       rec.base = std::move(s);
       rec.snapshot_path = it->path;
       return it->batch;
-    } catch (const input_error& e) {  // renamed away: pruning must not count it as one of the two kept
-      std::error_code ec;
-      fs::rename(it->path, it->path + ".corrupt", ec);
-      rec.warnings.push_back(std::string(e.what()) + ": passed over for an older snapshot and the log (kept as " +
-                             it->path + ".corrupt)");
+    } catch (const input_error& e) {
+      damaged.emplace_back(it->path, e.what());
     }
   }
   rec.base = snapshot{};
@@ -202,11 +202,23 @@ void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
 void journal::impl::recover() {
   std::vector<entry> snaps, logs;
   list(opt.dir, snaps, logs);
-  const std::int64_t from = base_snapshot(snaps);
-  if (!snaps.empty() && rec.snapshot_path.empty() && (logs.empty() || logs.front().batch != 0))
-    refuse(opt.dir, "no snapshot reads whole and the logs do not go back to the first batch");
-  if (!rec.snapshot_path.empty()) snap_whole = from;
-  replay(logs, from);
+  std::vector<std::pair<std::string, std::string>> damaged;
+  const std::int64_t from = base_snapshot(snaps, damaged);
+  try {
+    if (!snaps.empty() && rec.snapshot_path.empty() && (logs.empty() || logs.front().batch != 0))
+      refuse(opt.dir, "no snapshot reads whole and the logs do not go back to the first batch");
+    if (!rec.snapshot_path.empty()) snap_whole = from;
+    replay(logs, from);
+  } catch (const error& e) {  // a refusal names every snapshot passed over, and renames none
+    std::string why = e.what();
+    for (const auto& [path, what] : damaged) why += "; passed over: " + what;
+    throw error(why);
+  }
+  for (const auto& [path, what] : damaged) {  // renamed away: pruning must not count it as one of the two kept
+    std::error_code ec;
+    fs::rename(path, path + ".corrupt", ec);
+    rec.warnings.push_back(what + ": passed over for an older snapshot and the log (kept as " + path + ".corrupt)");
+  }
   batches_since = last_batch - from;  // the spacing counts from the snapshot, not the start
   bytes_since = std::int64_t(log_size);
 }

@@ -15,8 +15,8 @@ sync or a snapshot write), with --sync batch, interval and none in turn. After e
    applied twice, none skipped);
 at the end the store (--edges-out) equals the edges of the first T lines applied one by one.
 Then, on purpose: a torn last record (dropped, T unchanged), a corrupted newest snapshot (recovered
-from the one before and the log), a corrupted record inside a log and missing snapshots (refused
-with a message naming the file), a second stream on the folder (refused), a full disk (RLIMIT_FSIZE:
+from the one before and the log), a corrupted record inside a log, missing snapshots and every
+snapshot damaged (refused with a message naming the files, the folder unchanged), a second stream on the folder (refused), a full disk (RLIMIT_FSIZE:
 a clear error, every acknowledged batch recovered), and snapshot files (--snapshot-out / -in).
 """
 import json
@@ -305,6 +305,22 @@ def main():
     check(has_log0 or (code == 1 and "cannot recover" in err), "snapshots gone and no log from batch 0: refused", (code, err))
     for s in os.listdir(hidden):
         shutil.move(os.path.join(hidden, s), DIR)
+
+    # 5b. every snapshot damaged (and no log from batch 0): refused, naming each, the folder unchanged
+    def folder():
+        return {f: open(os.path.join(DIR, f), "rb").read() for f in sorted(os.listdir(DIR)) if f != "LOCK"}
+    good, snaps = folder(), snapshots()
+    for name in snaps:
+        raw = bytearray(good[name])
+        raw[len(raw) // 2] ^= 0x40
+        open(os.path.join(DIR, name), "wb").write(raw)
+    damaged = folder()
+    r = run("batch")
+    code, err = r.finish()
+    check(has_log0 or (code == 1 and all(name in err for name in snaps) and folder() == damaged),
+          "every snapshot damaged: refused, naming each, the folder left as it was", (code, err, sorted(folder())))
+    for name in snaps:
+        open(os.path.join(DIR, name), "wb").write(good[name])
 
     # 6. one stream per folder
     a = run("batch")
