@@ -29,21 +29,20 @@ constexpr double cold_share = 0.25;
 /// leaves at most `first_level` times the residual the target allows; each next one divides eps by
 /// `level_step`, and the pushes stop at the first level after which the bound holds: the largest
 /// residuals go first (Gauss-Southwell's order), and no push is made once the scores are within
-/// the target.
-constexpr double first_level = 16, level_step = 4;
+/// the target. A level costs the GPU a launch and a wait: a first level at 4x (not 16x) took
+/// cnr-2000's stream (1e5-edge batches) from 0.106 to 0.095 s on the H100; the CPU build's is the same.
+constexpr double first_level = 4, level_step = 4;
 constexpr int max_levels = 16;
-/// A level's rounds stop when one took less than 1/tail_share of the residual the target still
-/// needs gone (state::push).
-constexpr double tail_share = 32;
-/// Power iterations from the last scores replace the pushes when they are predicted to read at most
-/// this share of what the pushes would, an entry a push reads counting push_cost entries a pull
-/// reads (a push's is a random double atomic, or a FIFO's dependent access; a pull's a streamed
-/// gather): measured 4.7 on the 2-core CPU build (cnr-2000: FIFO 7 ns an entry, pull 1.5) and 7 on
-/// the H100 (rmat-22: pushes 11.5 G entries/s, an SpMV 84 G/s). Counts, not times, so that a stream
-/// takes the same path every time it runs.
-constexpr double pull_share = 0.8, push_cost = 5;
-/// After this many updates by power iterations, the next one pushes again: its measure is renewed.
-constexpr int pulls_before_retry = 8;
+/// Power iterations from the last scores replace the pushes when they are predicted to take at most
+/// this share of the pushes' time. Both are measured in this run (seconds, the device waited for):
+/// an entry a push reads costs from about one pull's entry (long rows, many vertices over the
+/// threshold: rmat-22 on the H100) to tens of them (a few vertices a hop, each hop a chain of
+/// dependent atomics: cnr-2000's), so counts do not predict it. The path may then differ between
+/// runs; the bound holds on either.
+constexpr double pull_share = 0.8;
+/// After this many updates by power iterations, the next one pushes again to renew its measure;
+/// doubled (up to max_retry) each time that push still leaves the pulls ahead.
+constexpr int pulls_before_retry = 8, max_retry = 64;
 }  // namespace
 
 template <class S>
@@ -53,9 +52,9 @@ struct dynamic_pagerank<S>::state {
   bool known = false;  ///< y and r are a residual pair of the graph after the last batch seen
   vertex_t n = 0;      ///< vertices y and r cover
   std::size_t cap = 0;
-  array<double, S> y, r, share;
-  array<std::int32_t, S> net, mark;
-  array<vertex_t, S> list, next;
+  array<double, S> y, r, hub_share;  // hub_share, hub_left: the CUDA queue's hub rows (K::push)
+  array<std::int32_t, S> net, mark, hub_left;
+  array<vertex_t, S> list;
   std::int32_t stamp = 0;
   std::int64_t changed = 0;      ///< pairs the batches since the last update added or removed
   array<std::uint64_t, S> keys;  ///< before(): the batch's distinct pairs
@@ -65,10 +64,12 @@ struct dynamic_pagerank<S>::state {
   double top_floor = 0;  ///< top(): half the y of the last k-th best
   dynamic_pagerank_stats st;
   std::string cold_kernel;
-  // The cost model (pull_pays): entries the last push read per pair changed, and the last power
-  // iterations' count. 0: not measured yet.
-  double push_edges_per_change = 0;
-  int pull_iterations = 0, pulls_in_row = 0;
+  // The cost model (pull_pays): seconds the last push took per pair changed, a sweep's seconds per
+  // in-edge and the last power iterations' count (0: not measured yet); the pulls in a row, and
+  // after how many the next update pushes again.
+  double push_seconds_per_change = 0, sweep_seconds_per_edge = 0;
+  int pull_iterations = 0, pulls_in_row = 0, retry_after = pulls_before_retry;
+  bool retried = false;  ///< the last update pushed only to renew the measure
 
   explicit state(const pagerank_options& o) : opt(o) {
     validate(opt);
@@ -105,7 +106,7 @@ struct dynamic_pagerank<S>::state {
       y = grown(y, c), r = grown(r, c);
       net = grown(net, c), mark = grown(mark, c);
       zero(net, cap), zero(mark, cap);
-      list = array<vertex_t, S>(c), next = array<vertex_t, S>(c), share = array<double, S>(c);
+      list = array<vertex_t, S>(c), hub_left = array<std::int32_t, S>(c), hub_share = array<double, S>(c);
       cap = c;
     }
     if (v > n) K::extend(y.data(), r.data(), n, v);
@@ -116,6 +117,16 @@ struct dynamic_pagerank<S>::state {
   void sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
   std::vector<double> normalised(double sum) const;
   bool pull_pays(offset_t m, std::ostringstream& why) const;
+  // The cost model after an update whose pushes took `seconds`.
+  void tally(double seconds) {
+    const bool pushed = !st.cold && !st.pulled && st.changed > 0;
+    const bool forced = pushed && pulls_in_row >= retry_after;  // pushed to renew the measure
+    if (pushed) push_seconds_per_change = seconds / double(st.changed);  // what pull_pays predicts the next push by
+    if (st.pulled && retried) retry_after = std::min(2 * retry_after, max_retry);  // the renewed measure kept the pulls
+    else if (pushed && !forced) retry_after = pulls_before_retry;                 // pushed on its merit
+    retried = forced;
+    pulls_in_row = st.pulled ? pulls_in_row + 1 : 0;
+  }
   void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
   detail::residual_sums push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e, detail::residual_sums sums,
                              double goal);
@@ -144,6 +155,8 @@ void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const 
   st.cold_iterations = pr.iterations;
   cold_kernel = pr.kernel;
   pull_iterations = pr.iterations;
+  // a first guess at a sweep's cost until one is timed: the run's time per iteration
+  sweep_seconds_per_edge = pr.seconds / std::max(1, pr.iterations) / double(std::max<offset_t>(in.nnz(), 1));
   start_from(out, in, pr.score);
 }
 
@@ -156,6 +169,7 @@ void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const
   st.pulled = true;
   cold_kernel = "dcsr";
   const vertex_t* deg = out.view().sizes;
+  const auto t0 = clock_type::now();
   int k = 0;
   for (;; ++k) {
     exact_residual(out, in, r);
@@ -164,6 +178,7 @@ void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const
   }
   st.cold_iterations = k;
   pull_iterations = k;
+  sweep_seconds_per_edge = since(t0) / (k + 1) / double(std::max<offset_t>(in.nnz(), 1));  // the bound read waited
 }
 
 // The scores y / sum, on the host.
@@ -187,32 +202,24 @@ void dynamic_pagerank<S>::state::start_from(const dcsr_matrix<pattern, S>& out, 
   exact_residual(out, in, r);
 }
 
-// Rounds of pushes from list[0, nf) at threshold eps (1 + deg), with `sums` an upper bound on the
-// residual sum and a lower bound on the mass as the rounds move them: a push of t takes |t| from
-// the residual sum and puts at most d |t| back, and moves the mass by at most |t|. The rounds stop
-// when no vertex is over the threshold, when the bound holds, or when a round took less than
-// 1/tail_share of what the target still needs: the tail of a level (chains of low-degree vertices
-// passing a shrinking residual on, a round a hop) is left to the next level's scan. Returns the
-// bounds at the end.
+// The pushes of one level from list[0, nf) at threshold eps (1 + deg), with `sums` an upper bound on
+// the residual sum and a lower bound on the mass as the pushes move them: a push of t takes |t| from
+// the residual sum and puts at most d |t| back, and moves the mass by at most |t|. The pushes stop
+// when no vertex is over the threshold or when they took what the target still needs (`goal`: then
+// the bound may already hold). Returns the bounds at the end.
 template <class S>
 detail::residual_sums dynamic_pagerank<S>::state::push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e,
                                                        detail::residual_sums sums, double goal) {
-  const dcsr_view<pattern> v = out.view();
-  for (; nf > 0; ++st.rounds) {
-    next_stamp();
-    st.pushes += nf;
-    detail::residual_sums taken;
-    // What the target still needs taken: the residual sum falls by at least (1 - d) per unit taken.
-    const double budget = std::max(0.0, (sums.residual - goal) / (1 - damping()));
-    const vertex_t got = K::push(v, list.data(), nf, y.data(), r.data(), share.data(), damping(), e, budget,
-                                 next.data(), mark.data(), stamp, &st.edges, &taken);
-    std::swap(list, next);
-    nf = got;
-    sums.residual -= (1 - damping()) * taken.residual;
-    sums.mass -= taken.residual;
-    if (sums.residual <= goal) break;
-    if ((1 - damping()) * taken.residual * tail_share < sums.residual - goal) break;
-  }
+  next_stamp();
+  ++st.rounds;
+  st.pushes += nf;
+  detail::residual_sums taken;
+  // What the target still needs taken: the residual sum falls by at least (1 - d) per unit taken.
+  const double budget = std::max(0.0, (sums.residual - goal) / (1 - damping()));
+  K::push(out.view(), out.nnz(), list.data(), nf, y.data(), r.data(), damping(), e, budget, mark.data(), stamp,
+          hub_share.data(), hub_left.data(), &st.edges, &taken);
+  sums.residual -= (1 - damping()) * taken.residual;
+  sums.mass -= taken.residual;
   return sums;
 }
 
@@ -240,18 +247,18 @@ double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) 
 }
 
 // Whether power iterations from the last scores are predicted well under the pushes for the pairs
-// changed, in entries read: the pushes by the last push's entries per pair changed (times
-// push_cost), the sweeps by the last run's count, + 2 (a first sweep's residual, a margin), times
-// the edges. Every pulls_before_retry pulls, a push renews its measure.
+// changed, in seconds: the pushes by the last push's time per pair changed, the sweeps by the last
+// run's count + 2 (a first sweep's residual, a margin) at the last sweep's time per edge. After
+// retry_after pulls in a row, a push renews its measure.
 template <class S>
 bool dynamic_pagerank<S>::state::pull_pays(offset_t m, std::ostringstream& why) const {
-  if (push_edges_per_change <= 0 || pull_iterations <= 0 || pulls_in_row >= pulls_before_retry) return false;
-  const double push = push_cost * push_edges_per_change * double(changed);
-  const double pull = double(pull_iterations + 2) * double(m);
+  if (push_seconds_per_change <= 0 || sweep_seconds_per_edge <= 0 || pull_iterations <= 0 || pulls_in_row >= retry_after)
+    return false;
+  const double push = push_seconds_per_change * double(changed);
+  const double pull = double(pull_iterations + 2) * sweep_seconds_per_edge * double(m);
   if (pull > pull_share * push) return false;
-  why << "pulled: power iterations from the last scores predicted to read " << pull / double(m)
-      << " times the edges, pushes " << push / double(m) << " (" << push_edges_per_change << " entries a pair changed, x"
-      << push_cost << ")";
+  why << "pulled: power iterations from the last scores predicted to take " << pull * 1e3 << " ms, pushes " << push * 1e3
+      << " ms";
   return true;
 }
 
@@ -336,10 +343,9 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
     why << "pushed from the " << s.changed << " edges the batches changed";
   }
   if (s.st.cold || s.st.pulled) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
+  const auto t_push = clock_type::now();
   s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
-  s.pulls_in_row = s.st.pulled ? s.pulls_in_row + 1 : 0;
-  if (!s.st.cold && !s.st.pulled && s.st.changed > 0)  // the measure pull_pays predicts the next push by
-    s.push_edges_per_change = double(s.st.edges) / double(s.st.changed);
+  s.tally(since(t_push));
   s.known = true;
   s.st.reason = why.str();
   s.changed = 0;
@@ -374,11 +380,11 @@ std::vector<std::pair<vertex_t, double>> dynamic_pagerank<S>::top(std::size_t k)
   array<double, S> value(std::size_t(s.n));
   vertex_t c = 0;
   for (;;) {
-    c = state::K::at_least(s.y.data(), s.n, floor, s.next.data(), value.data());
+    c = state::K::at_least(s.y.data(), s.n, floor, s.list.data(), value.data());
     if (std::size_t(c) >= k || floor == 0) break;
     floor = floor > 1e-300 ? floor / 4 : 0;
   }
-  const std::vector<vertex_t> id = read_many<S>(s.next.data(), std::size_t(c));
+  const std::vector<vertex_t> id = read_many<S>(s.list.data(), std::size_t(c));
   const std::vector<double> y = read_many<S>(value.data(), std::size_t(c));
   best.resize(std::size_t(c));
   for (std::size_t i = 0; i < best.size(); ++i) best[i] = {id[i], y[i] / s.mass};

@@ -5,9 +5,10 @@
 // the solution y of (I - dP) y = 1, P[w][u] = 1/deg(u) per edge u -> w and dangling columns zero
 // (the two teleports are the same vector). The engine keeps y and its residual r = 1 - y + dPy
 // exactly:
-//  - a push moves r[v] into y[v] and d r[v] / deg(v) onto each out-neighbour's residual (a frontier
-//    of the vertices over a threshold, round after round: Gauss-Southwell in parallel; the
-//    threshold falls by levels until the bound below holds, so no push is made past the target);
+//  - a push moves r[v] into y[v] and d r[v] / deg(v) onto each out-neighbour's residual (a queue of
+//    the vertices over a threshold, first in first out, a vertex pushed with all that reached it
+//    while queued; on the GPU one launch over a device-wide queue). The threshold falls by levels
+//    until the bound below holds, so no push is made past the target;
 //  - a batch changes r only along the edges it added or removed: each edge of u carries
 //    q = y[u] / deg(u); a new edge adds d q at its target, a removed one takes it, and y[u] is
 //    rescaled to the new degree so that the edges u kept carry q still (the rescale is a residual at u
@@ -41,8 +42,8 @@ struct dynamic_pagerank_stats {
   std::string reason;         ///< why it pushed, pulled or started over
   std::int64_t changed = 0;   ///< edges the batches since the last update added or removed
   int levels = 0;             ///< threshold levels pushed (docs/dynamic-pagerank.md)
-  int rounds = 0;             ///< push rounds
-  std::int64_t pushes = 0;    ///< frontier vertices at the start of each round (the FIFO: of each level)
+  int rounds = 0;             ///< push passes: one a level (a FIFO, or one launch of the GPU's queue)
+  std::int64_t pushes = 0;    ///< vertices over the threshold at the start of each level
   std::int64_t edges = 0;     ///< out-edges the pushes read
   int cold_iterations = 0;    ///< the power iterations (cold or pulled)
   double residual = 0;        ///< sum |r| after

@@ -44,15 +44,15 @@ struct dynamic_pagerank_kernels;
      pairs that went or came */                                                                                \
   static std::int64_t seed(const std::uint64_t* key, const std::uint8_t* was, const std::uint8_t* is, std::size_t k, \
                            const vertex_t* deg, vertex_t n, std::int32_t* net, double* y, double* r, double damping); \
-  /* Pushes from the frontier: a vertex v takes its residual into y and pushes d r[v] / deg[v] to each out-  \
-     neighbour, and those whose |r| passes eps (1 + deg) are pushed next. One round on the GPU (every        \
-     frontier vertex, then the next frontier: returns its size, in next, each vertex once); with OpenMP and  \
-     in the reference, a FIFO in one thread until no vertex is over the threshold or the |r| taken reaches   \
-     `budget` (returns 0). Adds the entries read to *edges, sum |r[v]| taken to taken->residual and sum r[v]  \
-     to taken->mass */                                                                                         \
-  static vertex_t push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y,          \
-                       double* r, double* share, double damping, double eps, double budget, vertex_t* next,       \
-                       std::int32_t* mark, std::int32_t stamp, std::int64_t* edges, residual_sums* taken);     \
+  /* Pushes from the frontier, first in first out: a vertex v takes its residual into y and pushes         \
+     d r[v] / deg[v] to each out-neighbour, and those whose |r| passes eps (1 + deg) are queued (once at a   \
+     time: mark[v] == stamp while queued), until none is over the threshold or the |r| taken reaches budget. \
+     The reference and OpenMP: one thread (algorithms/detail/push_fifo.hpp); CUDA: one launch over a device  \
+     queue (algorithms/cuda/push_queue.cuh; m the entries, hub_share and hub_left n each, for its hub rows).  \
+     Adds the entries read to *edges, sum |r[v]| taken to taken->residual and sum r[v] to taken->mass */      \
+  static void push(const dcsr_view<pattern>& out, offset_t m, const vertex_t* frontier, vertex_t nf, double* y,     \
+                   double* r, double damping, double eps, double budget, std::int32_t* mark, std::int32_t stamp,   \
+                   double* hub_share, std::int32_t* hub_left, std::int64_t* edges, residual_sums* taken);          \
   /* the vertices [0, n) whose |r| passes eps (1 + deg), in id order; returns how many */                      \
   static vertex_t over(const double* r, const vertex_t* deg, vertex_t n, double eps, vertex_t* list);            \
   static residual_sums sums(const double* y, const double* r, const vertex_t* deg, vertex_t n);                  \

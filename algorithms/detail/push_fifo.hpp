@@ -1,5 +1,5 @@
 // Residual pushes in one thread, first in first out (algorithms/detail/dynamic_pagerank_kernels.hpp's
-// push for the reference twin and the OpenMP device twin): a vertex's residual is pushed when its turn
+// push for the reference twin and the OpenMP device twin; the CUDA twin's queue, algorithms/cuda/push_queue.cuh, is its parallel form): a vertex's residual is pushed when its turn
 // comes, with whatever reached it since it was queued, so a residual travels many hops in one call and
 // no atomics are needed. On two cores this beat parallel rounds 4x per entry (cnr-2000: the rounds'
 // double atomics and team wake-ups cost ~19 ns an entry read; docs/dynamic-pagerank.md).
@@ -13,8 +13,8 @@
 namespace fg::detail {
 
 /// The FIFO from frontier[0, nf) until no vertex is over eps (1 + deg) or the |r| taken reaches
-/// budget; mark[v] == stamp while v is queued. Returns 0 (no frontier is left for a next round).
-inline vertex_t push_fifo(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y, double* r,
+/// budget; mark[v] == stamp while v is queued.
+inline void push_fifo(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y, double* r,
                           double damping, double eps, double budget, std::int32_t* mark, std::int32_t stamp,
                           std::int64_t* edges, residual_sums* taken) {
   const vertex_t* deg = out.sizes;
@@ -37,7 +37,6 @@ inline vertex_t push_fifo(const dcsr_view<pattern>& out, const vertex_t* frontie
       return true;
     });
   }
-  return 0;
 }
 
 }  // namespace fg::detail

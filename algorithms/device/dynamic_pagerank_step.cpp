@@ -1,6 +1,7 @@
-// Device twin of algorithms/reference/dynamic_pagerank_step.cpp. Residuals move by double atomics
-// (a push lands on a target that other pushes of the round reach too), so the sums' last bits
-// depend on the threads' order; r stays the residual of y to within that rounding.
+// Device twin of algorithms/reference/dynamic_pagerank_step.cpp. On the GPU residuals move by double
+// atomics (a push lands on a target that other warps' pushes reach too), so the sums' last bits and
+// the order of the pushes depend on the threads' timing; r stays the residual of y to within that
+// rounding. The OpenMP build pushes with the reference's FIFO (algorithms/detail/push_fifo.hpp).
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/sort.h>
@@ -8,12 +9,13 @@
 #include <thrust/unique.h>
 
 #include <cmath>
-#include <cstring>
 
 #include "algorithms/detail/app_kernels.hpp"
 #include "algorithms/detail/dynamic_pagerank_kernels.hpp"
 #include "algorithms/detail/push_fifo.hpp"
-#include "algorithms/device/balanced_edges.hpp"
+#if defined(FG_WITH_CUDA)
+#include "algorithms/cuda/push_queue.cuh"
+#endif
 #include "core/atomics.hpp"
 #include "storage/device/policy.hpp"
 
@@ -25,21 +27,6 @@ constexpr std::uint64_t none = ~std::uint64_t(0);
 struct add_residual_sums {
   FG_HD residual_sums operator()(const residual_sums& a, const residual_sums& b) const {
     return {a.residual + b.residual, a.mass + b.mass, a.dangling + b.dangling};
-  }
-};
-// What a round's kernels add up, read back with one copy (a round waits for the device once): a
-// list's length and entries read (integers), and two sums (doubles, in the last two slots: zero
-// bits are 0.0).
-struct counters {
-  array<std::int64_t, device_space> c{4};
-  counters() { memory::zero_on_device(c.data(), c.bytes()); }
-  std::int64_t* data() { return c.data(); }
-  double* sums() { return reinterpret_cast<double*>(c.data() + 2); }
-  std::vector<std::int64_t> read() const { return to_vector(c); }
-  static double as_double(std::int64_t bits) {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
   }
 };
 }  // namespace
@@ -80,8 +67,9 @@ std::int64_t K::seed(const std::uint64_t* key, const std::uint8_t* was, const st
                      const vertex_t* deg, vertex_t n, std::int32_t* net, double* y, double* r, double damping) {
   if (k == 0) return 0;
   const auto m = std::int64_t(k);
-  counters c;
-  std::int64_t* changed = c.data();
+  array<std::int64_t, device_space> count{1};
+  memory::zero_on_device(count.data(), count.bytes());
+  std::int64_t* changed = count.data();
   parallel_for(m, FG_LAMBDA(std::int64_t i) {
     if (was[i] == is[i]) return;
     atomic::fetch_add(net + key_row(key[i]), is[i] ? 1 : -1);
@@ -106,45 +94,38 @@ std::int64_t K::seed(const std::uint64_t* key, const std::uint8_t* was, const st
     }
     net[u] = 0;
   });
-  return c.read()[0];
+  return read_one<device_space>(changed);
 }
 
-vertex_t K::push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y, double* r,
-                 double* share, double damping, double eps, double budget, vertex_t* next, std::int32_t* mark,
-                 std::int32_t stamp, std::int64_t* edges, residual_sums* taken) {
-  if (nf <= 0) return 0;
-  const vertex_t* deg = out.sizes;
-  const vertex_t* col = out.col;
+void K::push(const dcsr_view<pattern>& out, offset_t m, const vertex_t* frontier, vertex_t nf, double* y, double* r,
+             double damping, double eps, double budget, std::int32_t* mark, std::int32_t stamp, double* hub_share,
+             std::int32_t* hub_left, std::int64_t* edges, residual_sums* taken) {
+  if (nf <= 0) return;
 #if !defined(FG_WITH_CUDA)
-  (void)share, (void)next, (void)col;
-  return push_fifo(out, frontier, nf, y, r, damping, eps, budget, mark, stamp, edges, taken);
+  (void)m, (void)hub_share, (void)hub_left;
+  push_fifo(out, frontier, nf, y, r, damping, eps, budget, mark, stamp, edges, taken);
 #else
-  (void)budget;
-  // Every frontier vertex's residual moves into y before any push of the round lands, so what a
-  // push adds to a frontier vertex waits in r for the next round. Sums by warp-wide atomics, so
-  // that the round waits for the device once, at its end.
-  counters c;
-  std::int64_t* cnt = c.data();
-  double* sum = c.sums();
+  const unsigned long long cap = push_queue_capacity(out.rows, m);
+  array<std::uint64_t, device_space> ring{std::size_t(cap)};
+  array<push_queue_counters, device_space> c{1};
+  FG_CUDA_TRY(cudaMemsetAsync(ring.data(), 0xff, ring.bytes()));
+  FG_CUDA_TRY(cudaMemsetAsync(c.data(), 0, c.bytes()));
+  std::uint64_t* slot = ring.data();
+  push_queue_counters* cp = c.data();
   parallel_for(nf, FG_LAMBDA(std::int64_t i) {
     const vertex_t v = frontier[i];
-    const double got = atomic::exchange_double(r + v, 0.0);
-    y[v] += got;
-    share[i] = deg[v] > 0 ? damping * got / deg[v] : 0.0;
-    atomic::fetch_add_shared(cnt + 1, std::int64_t(deg[v]));
-    atomic::add_shared_double(sum, std::fabs(got));
-    atomic::add_shared_double(sum + 1, got);
+    mark[v] = stamp;
+    slot[i] = std::uint32_t(v);  // a vertex item: chunk 0
+    if (i == 0) cp->tail = cp->pending = (unsigned long long)nf;
   });
-  for_each_edge(out, frontier, nf, FG_LAMBDA(vertex_t i, vertex_t, offset_t j) {
-    const double s = share[i];
-    const vertex_t w = col[j];
-    const double now = atomic::fetch_add_double(r + w, s) + s;
-    if (over_threshold(now, deg[w], eps) && atomic::claim(mark + w, stamp)) next[atomic::fetch_add_shared(cnt, std::int64_t(1))] = w;
-  });
-  const std::vector<std::int64_t> got = c.read();
-  *edges += got[1];
-  taken->residual += counters::as_double(got[2]), taken->mass += counters::as_double(got[3]);
-  return vertex_t(got[0]);
+  const int grid = push_queue_grid();
+  const double flush = budget / (double(grid) * (queue_block / 32));
+  push_queue_args a{out, y, r, hub_share, hub_left, mark, slot, cap, cp, damping, eps, budget, flush, stamp};
+  push_queue_kernel<<<grid, queue_block>>>(a);
+  FG_CUDA_CHECK_LAUNCH();
+  const push_queue_counters got = read_one<device_space>(cp);
+  *edges += std::int64_t(got.edges);
+  taken->residual += got.taken_abs, taken->mass += got.taken_sum;
 #endif
 }
 

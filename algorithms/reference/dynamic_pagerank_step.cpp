@@ -54,10 +54,10 @@ std::int64_t K::seed(const std::uint64_t* key, const std::uint8_t* was, const st
   return changed;
 }
 
-vertex_t K::push(const dcsr_view<pattern>& out, const vertex_t* frontier, vertex_t nf, double* y, double* r, double*,
-                 double damping, double eps, double budget, vertex_t*, std::int32_t* mark, std::int32_t stamp,
-                 std::int64_t* edges, residual_sums* taken) {
-  return push_fifo(out, frontier, nf, y, r, damping, eps, budget, mark, stamp, edges, taken);
+void K::push(const dcsr_view<pattern>& out, offset_t, const vertex_t* frontier, vertex_t nf, double* y, double* r,
+             double damping, double eps, double budget, std::int32_t* mark, std::int32_t stamp, double*, std::int32_t*,
+             std::int64_t* edges, residual_sums* taken) {
+  push_fifo(out, frontier, nf, y, r, damping, eps, budget, mark, stamp, edges, taken);
 }
 
 vertex_t K::over(const double* r, const vertex_t* deg, vertex_t n, double eps, vertex_t* list) {

@@ -97,7 +97,10 @@ def test_stream_equals_the_cli_stream_file(tmp_path, device):
         s.apply(insert=(dense_src[b:b + 2000], dense_dst[b:b + 2000]))
     cli = np.loadtxt(out)
     ours = s.scores()
-    assert np.abs(ours[np.searchsorted(ids, cli[:, 0].astype(np.int64))] - cli[:, 1]).sum() < 1e-9
+    # Each is within d/(1-d) tol n (L1) of the exact scores (docs/dynamic-pagerank.md, "The bound");
+    # the two may take different paths to it (push or pull is chosen by the times measured).
+    bound = 2 * 0.85 / 0.15 * 1e-12 * len(ids)
+    assert np.abs(ours[np.searchsorted(ids, cli[:, 0].astype(np.int64))] - cli[:, 1]).sum() < bound
 
 
 def test_a_durable_stream_resumes_where_it_ended(tmp_path, device):

@@ -144,6 +144,40 @@ TEST_CASE_TEMPLATE("kept PageRank: deletions that empty rows, cut vertices off a
   k.check("hub removed");
 }
 
+TEST_CASE_TEMPLATE("kept PageRank: a hub row longer than the GPU queue's chunk, grown over batches and cut back", S,
+                   host_space, device_space) {
+  // The CUDA queue walks a row of more than 2048 entries as chunks taken by several warps
+  // (algorithms/cuda/push_queue.cuh); grown by batches, the hub's row spans several segments.
+  pagerank_options o;
+  o.tol = 1e-10;
+  kept<S> k(o);
+  std::mt19937_64 g(5);
+  const vertex_t n = 9000;
+  std::vector<vertex_t> is, id;
+  for (int i = 0; i < 60000; ++i) is.push_back(skewed(g, n)), id.push_back(vertex_t(g() % n));
+  k.apply(is, id, {}, {});
+  k.check("built");
+  std::int64_t hub_edges = 0;
+  for (vertex_t b = 0; b < 4; ++b) {  // 0 -> 1500 new targets a batch, and some of them -> 0
+    std::vector<vertex_t> a, c;
+    for (vertex_t w = 1 + 1500 * b; w <= 1500 * (b + 1); ++w) {
+      a.push_back(0), c.push_back(w);
+      if (w % 7 == 0) a.push_back(w), c.push_back(0);
+    }
+    const dynamic_pagerank_stats& st = k.apply(a, c, {}, {});
+    CHECK_FALSE(st.cold);
+    hub_edges += st.edges;
+    k.check("hub grown");
+  }
+  CHECK(read_one<S>(k.out.store().view().sizes) >= 6000);
+  // Half of the hub's edges go at once.
+  std::vector<vertex_t> ds, dd;
+  for (vertex_t w = 2; w <= 6000; w += 2) ds.push_back(0), dd.push_back(w);
+  k.apply({}, {}, ds, dd);
+  k.check("hub cut back");
+  MESSAGE("entries pushed while the hub grew: ", hub_edges);
+}
+
 TEST_CASE("kept PageRank: the twins agree within the sum of their bounds, and top() matches the scores") {
   pagerank_options o;
   o.tol = 1e-10;
