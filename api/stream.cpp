@@ -56,6 +56,7 @@ fg::stream_options engine_options(const stream_options& o) {
   s.durability.interval = d.sync_interval;
   s.durability.snapshot_every = d.snapshot_every;
   s.durability.snapshot_bytes = d.snapshot_bytes;
+  s.durability.accept_loss = d.accept_loss;
   return s;
 }
 
@@ -247,8 +248,7 @@ void stream::save(const std::string& path, const std::vector<std::int64_t>& ids)
 }
 void stream::load(const std::string& path) { p_->seed(fg::read_snapshot(path)); }
 recovery_info stream::recovery() const {
-  const fg::recovery_report& r = p_->recovery();
-  return {r.durable, r.snapshot_batch, r.snapshot_path, r.replayed, r.batches, r.lines, r.torn_bytes, r.warnings, r.seconds};
+  return p_->recovery();  // the engine's is the public type
 }
 
 }  // namespace fluxgraph

@@ -82,6 +82,9 @@ struct journal::impl {
   int log_fd = -1;
   std::string log_path;
   std::uint64_t log_size = 0;
+  std::int64_t log_base = 0;    // the log's header: its base batch and seeded flag,
+  bool log_seeded = false;
+  std::int64_t log_records = 0, synced_records = 0;  // its records, and those on the disk at the last sync
   bool dirty = false, stopping = false;
   std::string sync_error;       // the sync thread's failure, reported by the next append
   std::thread syncer;
@@ -94,7 +97,15 @@ struct journal::impl {
   void recover();
   std::int64_t base_snapshot(const std::vector<entry>& snaps, std::vector<std::pair<std::string, std::string>>& damaged);
   void replay(const std::vector<entry>& logs, std::int64_t from);
-  void open_log(const std::string& path, std::uint64_t valid, std::int64_t base);
+  void lost_tail(const std::string& path, const wal_scan& s);
+  static std::string torn_story(const wal_scan& s);
+  void open_log(const std::string& path, const wal_scan& s, std::int64_t base);
+  // The log's header rewritten in place to say its first n records were acknowledged (version 2:
+  // what recovery tells lost acknowledged batches from a torn, never acknowledged write by).
+  void mark_acked(std::int64_t n) {
+    const std::string h = wal_header(log_base, log_seeded, std::uint32_t(std::min<std::int64_t>(n, 0xffffffffLL)));
+    if (::pwrite(log_fd, h.data(), h.size(), 0) != ssize_t(h.size())) throw error("cannot write " + log_path + ": " + std::strerror(errno));
+  }
   void new_log(std::int64_t base, bool seeded = false);
   void check_usable() const {
     if (!broken.empty()) throw error("the stream's journal failed earlier (" + broken + "); restart the stream to recover");
@@ -156,6 +167,31 @@ std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps,
 }
 
 // The records after batch `from`, from the logs that hold them. The last log's torn tail is cut off.
+// A log with fewer whole records than its header says were acknowledged lost acknowledged batches
+// (cut short, or its last records damaged): refused, unless opt.accept_loss.
+void journal::impl::lost_tail(const std::string& path, const wal_scan& s) {
+  const std::int64_t whole = std::int64_t(s.records.size());
+  if (s.valid_bytes == 0 || whole >= s.acked) return;
+  const std::string lost = path + " holds " + std::to_string(whole) + " whole records where its header says " +
+                           std::to_string(s.acked) + " were acknowledged: batches " + std::to_string(s.base_batch + whole + 1) +
+                           " to " + std::to_string(s.base_batch + s.acked) + " (" + std::to_string(s.acked - whole) +
+                           ") are lost (the log was cut short or damaged)";
+  if (!opt.accept_loss) refuse(opt.dir, lost + "; --accept-loss goes on from what is left");
+  rec.warnings.push_back(lost + "; going on from what is left (--accept-loss)");
+  rec.lost_batches += s.acked - whole;
+}
+
+// What a dropped torn record was, as far as the log can tell.
+std::string journal::impl::torn_story(const wal_scan& s) {
+  const std::int64_t whole = std::int64_t(s.records.size()), batch = s.base_batch + whole + 1;
+  std::string t = std::to_string(s.torn_bytes) + " bytes, batch " + std::to_string(batch);
+  if (s.version < 2) return t + "; a version-1 log records no acknowledgements";
+  if (whole < s.acked) return t + ": one of the acknowledged batches lost";
+  if (whole > s.acked) return t + ": written after the last batch the log records as acknowledged, " + std::to_string(s.base_batch + s.acked) + ": never acknowledged";
+  return t + ": cut short while it was written (then never acknowledged) or damaged since; the log records acknowledgements "
+             "up to batch " + std::to_string(s.base_batch + s.acked) + ", one batch behind at most";
+}
+
 void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
   std::int64_t cur = from;
   std::size_t first = 0;  // the newest log starting at or before `from`: older ones hold nothing needed
@@ -183,13 +219,14 @@ void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
       else refuse(opt.dir, logs[i].path + ": batch " + std::to_string(r.batch) + " goes back in the input");
       cur = rec.records.back().batch;
     }
+    lost_tail(logs[i].path, s);
     if (s.torn_bytes > 0) {
       rec.torn_bytes += std::int64_t(s.torn_bytes);
-      rec.warnings.push_back(logs[i].path + ": dropped a torn last record (" + std::to_string(s.torn_bytes) + " bytes, never acknowledged)");
+      rec.warnings.push_back(logs[i].path + ": dropped a torn last record (" + torn_story(s) + ")");
     }
     const std::int64_t ends = s.base_batch + std::int64_t(s.records.size());
     if (newest && (s.valid_bytes == 0 ? logs[i].batch == cur : ends == cur)) {
-      open_log(logs[i].path, s.valid_bytes, logs[i].batch);
+      open_log(logs[i].path, s, logs[i].batch);
     } else if (s.valid_bytes == 0) {  // a log created and never written, that no batch will go to
       std::error_code ec;
       fs::remove(logs[i].path, ec);
@@ -223,20 +260,29 @@ void journal::impl::recover() {
   bytes_since = std::int64_t(log_size);
 }
 
-// Appends go after `valid` bytes (what follows, a torn record, is cut off); 0: a fresh header.
-void journal::impl::open_log(const std::string& path, std::uint64_t valid, std::int64_t base) {
+// Appends go after the log's whole records (what follows, a torn record, is cut off); none: a
+// fresh header. The records kept are synced, then the header says so.
+void journal::impl::open_log(const std::string& path, const wal_scan& s, std::int64_t base) {
   log_fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (log_fd < 0) throw error("cannot open " + path + ": " + std::strerror(errno));
   log_path = path;
+  const std::uint64_t valid = s.valid_bytes;
   if (::ftruncate(log_fd, off_t(valid)) != 0 || ::lseek(log_fd, off_t(valid), SEEK_SET) < 0)
     throw error("cannot write " + path + ": " + std::strerror(errno));
   log_size = valid;
+  log_base = base;
+  log_seeded = valid == 0 ? base == 0 && !rec.snapshot_path.empty() : s.seeded;
+  log_records = synced_records = valid == 0 ? 0 : std::int64_t(s.records.size());
   if (valid == 0) {
-    const std::string h = wal_header(base, base == 0 && !rec.snapshot_path.empty());
+    const std::string h = wal_header(base, log_seeded);
     write_all(log_fd, h.data(), h.size(), path);
     log_size = h.size();
   }
   sync_data(log_fd, path);
+  if (valid > 0 && s.acked != log_records) {  // the records on the disk first, then the header that says so
+    mark_acked(log_records);
+    sync_data(log_fd, path);
+  }
 }
 
 void journal::impl::new_log(std::int64_t base, bool seeded) {
@@ -245,13 +291,17 @@ void journal::impl::new_log(std::int64_t base, bool seeded) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw error("cannot write " + path + ": " + std::strerror(errno));
   std::lock_guard<std::mutex> g(m);
-  if (log_fd >= 0) {  // the old log's last records reach the disk before it is left
+  if (log_fd >= 0) {  // the old log's last records reach the disk before it is left, then its header says so
+    sync_data(log_fd, log_path);
+    mark_acked(log_records);
     sync_data(log_fd, log_path);
     ::close(log_fd);
   }
   log_fd = fd;
   log_path = path;
   log_size = 0;
+  log_base = base, log_seeded = seeded;
+  log_records = synced_records = 0;
   try {
     const std::string h = wal_header(base, seeded);
     write_all(log_fd, h.data(), h.size(), path);
@@ -282,7 +332,16 @@ void journal::impl::sync_loop() {
   while (!stopping) {
     cv.wait_for(g, std::chrono::duration<double>(opt.interval));
     if (dirty && log_fd >= 0 && sync_error.empty()) {
-      if (::fdatasync(log_fd) != 0) sync_error = "cannot write " + log_path + ": " + std::strerror(errno);
+      // the header says what the last sync put on the disk: a header ahead of its records could
+      // reach the disk first and make a torn, never acknowledged record look like a lost one
+      const std::int64_t n = log_records;
+      try {
+        mark_acked(synced_records);
+        if (::fdatasync(log_fd) != 0) throw error("cannot write " + log_path + ": " + std::strerror(errno));
+        synced_records = n;
+      } catch (const error& e) {
+        sync_error = e.what();
+      }
       dirty = false;
     }
   }
@@ -312,8 +371,14 @@ journal::~journal() {
   }
   p_->cv.notify_all();
   if (p_->syncer.joinable()) p_->syncer.join();
-  if (p_->log_fd >= 0) {
-    ::fdatasync(p_->log_fd);  // best effort: a clean end leaves everything on the disk
+  if (p_->log_fd >= 0) {  // best effort: a clean end leaves everything on the disk, the header saying so
+    if (p_->broken.empty() && ::fdatasync(p_->log_fd) == 0) {
+      try {
+        p_->mark_acked(p_->log_records);
+        ::fdatasync(p_->log_fd);
+      } catch (const error&) {
+      }
+    }
     ::close(p_->log_fd);
   }
   p_->unlock();
@@ -332,7 +397,10 @@ void journal::append(const wal_record& r) {
   if (!p.sync_error.empty()) throw error(p.sync_error);
   try {
     write_all(p.log_fd, p.buffer.data(), p.buffer.size(), p.log_path);
-    if (p.opt.sync == sync_mode::batch) sync_data(p.log_fd, p.log_path);
+    if (p.opt.sync == sync_mode::batch) {  // the records before this one were synced: the header says so
+      p.mark_acked(p.log_records);
+      sync_data(p.log_fd, p.log_path);
+    }
   } catch (const error& e) {
     // Cut back to before the record; whether or not that worked, nothing more is appended (a record
     // after a partial one would turn a torn tail into damage in the middle of the log).
@@ -341,6 +409,8 @@ void journal::append(const wal_record& r) {
     throw;
   }
   p.log_size += p.buffer.size();
+  ++p.log_records;
+  if (p.opt.sync == sync_mode::batch) p.synced_records = p.log_records;
   p.dirty = true;
   p.last_batch = r.batch;
   ++p.batches_since;

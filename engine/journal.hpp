@@ -28,6 +28,9 @@ struct journal_options {
   double interval = 0.1;               ///< seconds, for sync_mode::interval
   std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
   std::int64_t snapshot_bytes = 0;     ///< log bytes after which a snapshot is due (0: not by bytes)
+  /// A log holding fewer records than its header says were acknowledged (cut short or damaged) is
+  /// refused; with this, recovery goes on from what is left and warns of the batches lost.
+  bool accept_loss = false;
 };
 
 /// What the journal found on start: the snapshot to build from and the batches to replay after it.
@@ -35,7 +38,8 @@ struct journal_recovery {
   snapshot base;                    ///< stream_batches: the batch it holds (0 and empty: none)
   std::string snapshot_path;        ///< empty when none was used
   std::vector<wal_record> records;  ///< batches base + 1, base + 2, ... in order
-  std::int64_t torn_bytes = 0;      ///< a torn last record, dropped (never acknowledged)
+  std::int64_t torn_bytes = 0;      ///< a torn last record, dropped
+  std::int64_t lost_batches = 0;    ///< acknowledged batches a damaged log lost (journal_options::accept_loss)
   std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped
 };
 

@@ -221,6 +221,7 @@ void stream_session<S>::state::recover() {
   recovered.batches = totals.batches;
   recovered.lines = lines;
   recovered.torn_bytes = jr.torn_bytes;
+  recovered.lost_batches = jr.lost_batches;
   recovered.warnings = std::move(jr.warnings);
   recovered.seconds = since(t);
 }

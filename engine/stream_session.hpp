@@ -115,18 +115,8 @@ struct batch_origin {
   std::int64_t lines = -1;
 };
 
-/// What a durable session rebuilt on start. Times in seconds.
-struct recovery_report {
-  bool durable = false;
-  std::int64_t snapshot_batch = 0;  ///< the batch the snapshot held (0: none)
-  std::string snapshot_path;
-  std::int64_t replayed = 0;        ///< batches replayed from the log after it
-  std::int64_t batches = 0;         ///< the stream's position: batches ...
-  std::int64_t lines = 0;           ///< ... and edge lines consumed
-  std::int64_t torn_bytes = 0;
-  std::vector<std::string> warnings;
-  double seconds = 0;
-};
+/// What a durable session rebuilt on start: the public type (include/fluxgraph/stream.hpp).
+using recovery_report = fluxgraph::recovery_info;
 
 /// Sums over the batches so far: the public type (include/fluxgraph/stream.hpp).
 using stream_totals = fluxgraph::stream_totals;

@@ -23,7 +23,7 @@ struct file_header {
   char magic[8];
   std::uint32_t version, flags;
   std::int64_t base_batch;
-  std::uint32_t reserved, crc;  ///< of the 32 bytes, this field read as 0
+  std::uint32_t acked, crc;  ///< acked: records acknowledged (version 1: 0); crc: of the 32 bytes, this field read as 0
 };
 static_assert(sizeof(file_header) == wal_header_bytes);
 
@@ -102,13 +102,14 @@ bool frame_follows(const char* p, std::size_t n) {
 }
 }  // namespace
 
-std::string wal_header(std::int64_t base_batch, bool seeded) {
+std::string wal_header(std::int64_t base_batch, bool seeded, std::uint32_t acked) {
   FG_EXPECTS(base_batch >= 0 && base_batch < max_batch, "wal: a base batch out of range");
   file_header h{};
   std::memcpy(h.magic, magic, 8);
   h.version = wal_version;
   h.flags = seeded ? 1u : 0u;
   h.base_batch = base_batch;
+  h.acked = acked;
   h.crc = crc_with_zero(h, &file_header::crc);
   return std::string(reinterpret_cast<const char*>(&h), sizeof h);
 }
@@ -143,10 +144,13 @@ wal_scan scan_wal(const std::string& name, const char* data, std::size_t n) {
   std::memcpy(&h, data, sizeof h);
   if (std::memcmp(h.magic, magic, 8) != 0) fail(0, "not a fluxgraph log");
   if (h.crc != crc_with_zero(h, &file_header::crc)) fail(0, "the log's header is corrupted (checksum mismatch)");
-  if (h.version != wal_version) fail(0, "log version " + std::to_string(h.version) + ": this fluxgraph reads version " + std::to_string(wal_version));
-  if (h.base_batch < 0 || h.base_batch >= max_batch || (h.flags & ~1u) != 0 || h.reserved != 0)
+  if (h.version != 1 && h.version != wal_version)
+    fail(0, "log version " + std::to_string(h.version) + ": this fluxgraph reads versions 1 and " + std::to_string(wal_version));
+  if (h.base_batch < 0 || h.base_batch >= max_batch || (h.flags & ~1u) != 0 || (h.version == 1 && h.acked != 0))
     fail(0, "the log's header holds impossible values");
   s.base_batch = h.base_batch;
+  s.acked = h.acked;
+  s.version = h.version;
   s.seeded = (h.flags & 1u) != 0;
   std::size_t at = sizeof h;
   std::int64_t expect = h.base_batch + 1, lines = 0;

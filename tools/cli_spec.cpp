@@ -98,6 +98,8 @@ const std::vector<command_spec>& commands() {
              {"wal", "DIR", "stream -: durable: log every batch in DIR before its JSON line; resume from DIR"},
              {"sync", "batch|interval[:MS]|none", "stream -: when the log reaches the disk (default batch)"},
              {"snapshot-every", "N|SIZE", "stream -: a snapshot in DIR every N batches or SIZE log bytes (64MB; default 1000)"},
+             {"accept-loss", nullptr, "stream - --wal: a log that lost acknowledged batches (cut short, damaged) is refused; "
+                                      "with this, the stream goes on from what is left and warns"},
              backend, kernel,
              {"comm", "auto|mpi|nccl|self", "stream FILE: the ranks' transport (default auto: MPI under mpirun)"},
              {"partition", "cyclic|blocks|sorted", "stream FILE under mpirun: the ranks' rows (default cyclic)"}}),

@@ -267,8 +267,8 @@ int stream_on(const options& o, fluxgraph::edge_file& f, fluxgraph::device where
 int run_stream(const options& o) {
   if (!o.values.count("batch")) throw usage_error("stream needs --batch N");
   if (o.file == "-") return run_stream_live(o);
-  for (const char* live : {"max-delay", "on-error", "input-format", "wal", "sync", "snapshot-every"})
-    if (o.values.count(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
+  for (const char* live : {"max-delay", "on-error", "input-format", "wal", "sync", "snapshot-every", "accept-loss"})
+    if (o.values.count(live) || o.has(live)) throw usage_error(std::string("--") + live + " goes with stream - (standard input)");
   if (o.get("format", "text") == "bin" || o.get("format", "text") == "bin64")
     throw usage_error("--format " + o.get("format", "") + " (--input-format) goes with stream - (standard input)");
   // Under mpirun (or --comm mpi|nccl) the stream is distributed (tools/distributed.cpp).

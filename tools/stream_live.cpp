@@ -111,7 +111,7 @@ void print_recovery(const fluxgraph::stream& s) {
   json_line j;
   j.flag("recovered", r.batches > 0).field("batches", r.batches).field("edges_in", r.lines);
   j.field("edges", s.num_edges()).field("vertices", s.num_vertices()).field("snapshot_batch", r.snapshot_batch);
-  j.field("replayed", r.replayed).field("torn_bytes", r.torn_bytes).field("seconds", r.seconds);
+  j.field("replayed", r.replayed).field("torn_bytes", r.torn_bytes).field("lost_batches", r.lost_batches).field("seconds", r.seconds);
   j.print();
 }
 
@@ -143,7 +143,9 @@ int run_stream_live(const options& o) {
     so.durability.dir = o.get("wal", "");
     sync_opts(o, so.durability);
     snapshot_spacing(o, so.durability);
+    so.durability.accept_loss = o.has("accept-loss");
   } else {
+    if (o.has("accept-loss")) throw usage_error("--accept-loss goes with --wal DIR");
     for (const char* name : {"sync", "snapshot-every"})
       if (o.values.count(name)) throw usage_error(std::string("--") + name + " goes with --wal DIR");
   }

@@ -56,6 +56,9 @@ struct durability_options {
   double sync_interval = 0.1;          ///< seconds
   std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
   std::int64_t snapshot_bytes = 0;     ///< log bytes that call for a snapshot (0: not by bytes)
+  /// Opening refuses a folder whose log lost acknowledged batches (cut short or damaged: fluxgraph::
+  /// error naming the log and the batches); true goes on from what is left, with a warning.
+  bool accept_loss = false;
 };
 
 /// What a durable stream rebuilt when it was opened.
@@ -66,8 +69,9 @@ struct recovery_info {
   std::int64_t replayed = 0;        ///< batches replayed from the log after the snapshot
   std::int64_t batches = 0;         ///< batches in the stream: the next is batches + 1
   std::int64_t lines = 0;           ///< edge lines consumed: where the producer resumes
-  std::int64_t torn_bytes = 0;      ///< a torn last record dropped (never acknowledged)
-  std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped
+  std::int64_t torn_bytes = 0;      ///< a torn last record dropped
+  std::int64_t lost_batches = 0;    ///< acknowledged batches a damaged log lost (durability_options::accept_loss)
+  std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped, losses accepted
   double seconds = 0;
 };
 

@@ -117,7 +117,8 @@ void register_stream(py::module_& m) {
         const fluxgraph::recovery_info r = s.recovery();
         py::dict d;
         d["durable"] = r.durable, d["batches"] = r.batches, d["edges_in"] = r.lines, d["snapshot_batch"] = r.snapshot_batch;
-        d["replayed"] = r.replayed, d["torn_bytes"] = r.torn_bytes, d["warnings"] = r.warnings, d["seconds"] = r.seconds;
+        d["replayed"] = r.replayed, d["torn_bytes"] = r.torn_bytes, d["lost_batches"] = r.lost_batches;
+        d["warnings"] = r.warnings, d["seconds"] = r.seconds;
         return d;
       })
       .def("checkpoint", [](stream& s) {

@@ -16,7 +16,8 @@ sync or a snapshot write), with --sync batch, interval and none in turn. After e
 at the end the store (--edges-out) equals the edges of the first T lines applied one by one.
 Then, on purpose: a torn last record (dropped, T unchanged), a corrupted newest snapshot (recovered
 from the one before and the log), a corrupted record inside a log, missing snapshots and every
-snapshot damaged (refused with a message naming the files, the folder unchanged), a second stream on the folder (refused), a full disk (RLIMIT_FSIZE:
+snapshot damaged (refused with a message naming the files, the folder unchanged), a log cut inside
+its acknowledged records (refused naming the batches lost; --accept-loss goes on), a second stream on the folder (refused), a full disk (RLIMIT_FSIZE:
 a clear error, every acknowledged batch recovered), and snapshot files (--snapshot-out / -in).
 """
 import json
@@ -216,6 +217,23 @@ def kill_loop():
     return durable
 
 
+def grow_newest_log(t, records):
+    """Lines from t on, in short runs, until the newest log holds `records` whole records: batches
+    are cut by size or by --max-delay, so a run may end right on a snapshot and leave the newest log
+    with one record or none (and a damaged only record is a torn last one). Returns (t, its path)."""
+    step = 400
+    for _ in range(40):
+        r = run("batch")
+        r.feed(LINES[t:t + step])
+        r.finish()
+        t += step
+        step = 10
+        log = os.path.join(DIR, logs()[-1])
+        if whole_records(log) >= records:
+            break
+    return t, log
+
+
 def final_state(expect_t=None, sync="batch"):
     """A run that feeds nothing: its recovered position and --edges-out against the model."""
     out = os.path.join(TMP, "edges.txt")
@@ -269,19 +287,7 @@ def main():
               "the corrupted snapshot is renamed aside (never counted among the snapshots kept)", os.listdir(DIR))
 
     # 4. a corrupted record inside a log: refused, naming the log
-    # Batches are cut by size or by --max-delay, so a run may end right on a snapshot and leave the
-    # newest log with one record or none; a damaged only record is a torn last one (dropped, as it
-    # must be), so feed short runs until the newest log holds two whole records.
-    step = 400
-    for _ in range(40):
-        r = run("batch")
-        r.feed(LINES[t:t + step])
-        r.finish()
-        t += step
-        step = 10
-        log = os.path.join(DIR, logs()[-1])
-        if whole_records(log) >= 2:
-            break
+    t, log = grow_newest_log(t, 2)
     raw = bytearray(open(log, "rb").read())
     keep = bytes(raw)
     raw[32 + 30] ^= 0x01  # inside the first record's payload; records follow it
@@ -335,6 +341,31 @@ def main():
     code_b, err_b = b.finish()
     code_a, _ = a.finish()
     check(code_b == 1 and "in use" in err_b and code_a == 0, "a second stream is refused with LOCK deleted", err_b)
+
+    # 6b. the newest log cut inside its acknowledged records (a truncated file, not a crash): refused,
+    # naming the batches lost, the folder unchanged; --accept-loss goes on from what is left, and
+    # what is left equals the model of its lines. The folder is put back afterwards.
+    t, log = grow_newest_log(t, 3)  # a few acknowledged records to lose
+    keep = os.path.join(TMP, "kept")
+    shutil.rmtree(keep, ignore_errors=True)
+    shutil.copytree(DIR, keep)
+    size = os.path.getsize(log)
+    with open(log, "r+b") as f:
+        f.truncate(random.Random(7).randrange(32, size - 1))
+    cut = folder()
+    r = run("batch")
+    code, err = r.finish()
+    check(code == 1 and "were acknowledged" in err and "are lost" in err and os.path.basename(log) in err
+          and folder() == cut, "a log cut inside its acknowledged records: refused, naming the batches lost", (code, err))
+    r = run("batch", ["--accept-loss"])
+    code, err = r.finish()
+    left = r.start["edges_in"] if r.start else -1
+    check(code == 0 and r.start and r.start["lost_batches"] > 0 and left < t and "going on from what is left" in err,
+          "with --accept-loss the stream goes on from what is left, saying what was lost", (code, r.first, err))
+    t2, why = final_state(left)
+    check(t2 == left and not why, "what is left equals the model of its lines", why)
+    shutil.rmtree(DIR)
+    shutil.copytree(keep, DIR)
 
     # 7. a full disk (the file size limit): a clear error, and every acknowledged batch recovered
     size = sum(os.path.getsize(os.path.join(DIR, f)) for f in os.listdir(DIR))

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "core/error.hpp"
@@ -42,6 +43,15 @@ std::string log_of(int n, std::vector<fg::wal_record>& recs, std::vector<std::si
   }
   return b;
 }
+// A journal's options on an empty folder of this process.
+fg::journal_options fresh_journal(const std::string& name, std::int64_t snapshot_every) {
+  const fs::path dir = fs::temp_directory_path() / (name + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fg::journal_options o;
+  o.dir = dir.string();
+  o.snapshot_every = snapshot_every;
+  return o;
+}
 }  // namespace
 
 TEST_CASE("wal: records round-trip; a torn tail anywhere in the last record is dropped") {
@@ -76,9 +86,9 @@ TEST_CASE("wal: damage before the last record, other versions and foreign bytes 
     d[at] ^= 0x10;
     CHECK_THROWS_AS(fg::scan_wal("log", d.data(), d.size()), fg::input_error);
   }
-  std::string v2 = b;
-  v2[8] = 2;
-  CHECK_THROWS_WITH_AS(fg::scan_wal("log", v2.data(), v2.size()), doctest::Contains("corrupted"), fg::input_error);
+  std::string v3 = b;
+  v3[8] = 3;  // (the header's checksum covers the version)
+  CHECK_THROWS_WITH_AS(fg::scan_wal("log", v3.data(), v3.size()), doctest::Contains("corrupted"), fg::input_error);
   const std::string text = "1 2\n3 4\n" + std::string(40, 'x');
   CHECK_THROWS_WITH_AS(fg::scan_wal("log", text.data(), text.size()), doctest::Contains("not a fluxgraph log"), fg::input_error);
   const fg::wal_scan torn_header = fg::scan_wal("log", b.data(), 20);
@@ -91,11 +101,8 @@ TEST_CASE("wal: damage before the last record, other versions and foreign bytes 
 }
 
 TEST_CASE("journal: recovery from snapshots and logs; a corrupted snapshot is passed over") {
-  const fs::path dir = fs::temp_directory_path() / ("fg_journal_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fg::journal_options o;
-  o.dir = dir.string();
-  o.snapshot_every = 3;
+  const fg::journal_options o = fresh_journal("fg_journal_", 3);
+  const fs::path dir = o.dir;
   std::mt19937 rng(3);
   std::vector<fg::wal_record> recs;
   {
@@ -136,5 +143,50 @@ TEST_CASE("journal: recovery from snapshots and logs; a corrupted snapshot is pa
   CHECK(fs::exists(newest.string() + ".corrupt"));  // renamed aside once the recovery held
   fs::remove(dir / "LOCK");  // the folder itself stays locked
   CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("in use"), fg::error);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("journal: a log cut inside its acknowledged records is refused, naming the batches lost; accept_loss goes on") {
+  fg::journal_options o = fresh_journal("fg_journal_loss_", 0);
+  const fs::path dir = o.dir;
+  std::mt19937 rng(5);
+  std::vector<fg::wal_record> recs;
+  {
+    fg::journal j(o);
+    for (int b = 1; b <= 6; ++b) {
+      recs.push_back(record(b, 10 * b, rng));
+      j.append(recs.back());
+    }
+  }
+  const fs::path log = dir / "log-00000000000000000000.wal";
+  std::string bytes;
+  {
+    std::ifstream f(log, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(f), {});
+  }
+  const fg::wal_scan whole = fg::scan_wal("log", bytes.data(), bytes.size());
+  CHECK(whole.version == fg::wal_version);
+  CHECK(whole.acked == 6);  // a clean end: every record acknowledged
+  // a flipped byte in the last record of a cleanly ended log: not a torn write, a lost batch
+  std::string flipped = bytes;
+  flipped[flipped.size() - 3] ^= 0x20;
+  std::ofstream(log, std::ios::binary | std::ios::trunc) << flipped;
+  CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("batches 6 to 6 (1) are lost"), fg::error);
+  // cut inside record 3: batches 3 to 6 lost, refused without touching the log; accepted, 2 are left
+  std::ofstream(log, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 2);
+  const auto cut_size = fs::file_size(log);
+  CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("were acknowledged"), fg::error);
+  CHECK(fs::file_size(log) == cut_size);
+  o.accept_loss = true;
+  {
+    fg::journal j(o);
+    const fg::journal_recovery r = j.take_recovery();
+    CHECK(r.lost_batches == 6 - std::int64_t(r.records.size()));
+    CHECK(r.lost_batches > 0);
+    for (std::size_t i = 0; i < r.records.size(); ++i) CHECK(same(r.records[i], recs[i]));
+  }
+  o.accept_loss = false;
+  fg::journal again(o);  // the header now says what is left: no loss to report
+  CHECK(again.take_recovery().lost_batches == 0);
   fs::remove_all(dir);
 }
