@@ -32,12 +32,18 @@ void set_max_line_bytes(std::size_t bytes) noexcept {
 std::string quote_token(std::string_view tok) {
   constexpr std::size_t max_shown = 40;
   std::string out = "'";
-  if (tok.size() <= max_shown) {
-    out.append(tok);
-  } else {
-    out.append(tok.substr(0, max_shown));
-    out += "...";
+  for (const char c : tok.substr(0, max_shown)) {  // bytes a terminal would act on, escaped
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '\\') {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
   }
+  if (tok.size() > max_shown) out += "...";
   out += '\'';
   return out;
 }

@@ -110,7 +110,8 @@ inline parse_status parse_double(std::string_view tok, double& value) noexcept {
 }
 
 /// @brief A token quoted for an error message, shortened so a garbage megabyte-long token does
-///        not become a megabyte-long message.
+///        not become a megabyte-long message; bytes outside printable ASCII (and the backslash)
+///        as \xHH, so that a binary file's bytes do not reach the terminal raw.
 std::string quote_token(std::string_view tok);
 
 }  // namespace fg

@@ -253,6 +253,14 @@ objs = json_lines(out, "--format bin")
 check(st == 0 and objs and objs[-1]["edges_in"] == len(pairs) and "is now --input-format bin" in err,
       "--format bin (the old spelling) still reads int32 pairs, with a note on stderr", f"status {st}: {err[:200]}")
 
+# ---- commas between fields; a bad line's raw bytes escaped in its error --------------------------
+st, out, err = run(["stream", "-", "--batch", "10"], b"1,2\n2,\t3\n")
+objs = json_lines(out, "commas")
+check(st == 0 and objs and objs[-1]["edges"] == 2, "stream -: fields split by commas, as in an edge-list file", err)
+st, out, err = run(["stream", "-", "--batch", "10"], b"1 2\n3 \xff\x1b[2J4\n")
+check(st == 1 and err == "fluxgraph: <stdin>:2: vertex id '\\xff\\x1b[2J4' is not a non-negative integer\n",
+      "a bad line's bytes outside printable ASCII are shown as \\xHH, not sent to the terminal", repr(err))
+
 # ---- usage errors -------------------------------------------------------------------------------
 for args in (["--delete-fraction", "0.5"], ["--seed", "3"], ["--compare", "--pagerank"], ["--format", "csv"], ["--input-format", "csv"],
              ["--on-error", "ignore"], ["--max-delay", "-1"]):
