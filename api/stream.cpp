@@ -7,6 +7,7 @@
 #include "fluxgraph/live.hpp"
 
 #include "api/store.hpp"
+#include "engine/journal.hpp"
 #include "engine/stream_session.hpp"
 #include "loaders/graph_file.hpp"
 #include "loaders/snapshot.hpp"
@@ -250,5 +251,7 @@ void stream::load(const std::string& path) { p_->seed(fg::read_snapshot(path)); 
 recovery_info stream::recovery() const {
   return p_->recovery();  // the engine's is the public type
 }
+
+wal_health check_wal(const std::string& dir) { return fg::journal::check(dir); }
 
 }  // namespace fluxgraph

@@ -38,14 +38,14 @@ std::string file_name(const char* kind, std::int64_t batch, const char* ext) {
 }
 
 // The folder's snapshots and logs, ascending by batch. Leftover temporaries (a snapshot write that
-// was killed) are removed.
-void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>& logs) {
+// was killed) are removed when `tidy`.
+void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>& logs, bool tidy = true) {
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     long long b = -1;
     if (name.rfind("snap-", 0) == 0 && name.find(".tmp") != std::string::npos) {
       std::error_code ec;
-      fs::remove(e.path(), ec);
+      if (tidy) fs::remove(e.path(), ec);
     } else if (std::sscanf(name.c_str(), "snap-%20lld", &b) == 1 && b >= 0 && name == file_name("snap", b, "fgsnap")) {
       snaps.push_back({b, e.path().string()});
     } else if (std::sscanf(name.c_str(), "log-%20lld", &b) == 1 && b >= 0 && name == file_name("log", b, "wal")) {
@@ -64,6 +64,7 @@ void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>&
 
 struct journal::impl {
   journal_options opt;
+  bool read_only = false;  // check_journal(): recover() reads, and changes nothing on the disk
   int lock_fd = -1, dir_fd = -1;  // the LOCK file's and the folder's: both flock'ed (lock())
   void unlock() noexcept {
     ::close(lock_fd);
@@ -98,6 +99,7 @@ struct journal::impl {
   std::int64_t base_snapshot(const std::vector<entry>& snaps, std::vector<std::pair<std::string, std::string>>& damaged);
   void replay(const std::vector<entry>& logs, std::int64_t from);
   void lost_tail(const std::string& path, const wal_scan& s);
+  void missing_log(const std::vector<entry>& logs, std::int64_t from);
   static std::string torn_story(const wal_scan& s);
   void open_log(const std::string& path, const wal_scan& s, std::int64_t base);
   // The log's header rewritten in place to say its first n records were acknowledged (version 2:
@@ -181,6 +183,23 @@ void journal::impl::lost_tail(const std::string& path, const wal_scan& s) {
   rec.lost_batches += s.acked - whole;
 }
 
+// The log a snapshot's batches go on in (log-B for snap-B) is started, its header on the disk and
+// the folder synced, before the snapshot is written: a whole snap-B without a readable log-B means
+// the log was deleted or cut to nothing since, and every batch acknowledged after B with it.
+// Refused, unless opt.accept_loss (how many were lost cannot be known).
+void journal::impl::missing_log(const std::vector<entry>& logs, std::int64_t from) {
+  if (rec.snapshot_path.empty()) return;
+  const std::string path = (fs::path(opt.dir) / file_name("log", from, "wal")).string();
+  const auto it = std::find_if(logs.begin(), logs.end(), [&](const entry& e) { return e.batch == from; });
+  std::string what;
+  if (it == logs.end()) what = path + ", the log after " + rec.snapshot_path + ", is missing (deleted?)";
+  else if (fs::file_size(it->path) < wal_header_bytes) what = path + ", the log after " + rec.snapshot_path + ", is cut to nothing";
+  if (what.empty()) return;
+  what += ": any batch acknowledged after batch " + std::to_string(from) + " is lost";
+  if (!opt.accept_loss) refuse(opt.dir, what + "; --accept-loss goes on from the snapshot");
+  rec.warnings.push_back(what + "; going on from the snapshot (--accept-loss)");
+}
+
 // What a dropped torn record was, as far as the log can tell.
 std::string journal::impl::torn_story(const wal_scan& s) {
   const std::int64_t whole = std::int64_t(s.records.size()), batch = s.base_batch + whole + 1;
@@ -199,6 +218,7 @@ void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
     if (logs[i].batch <= from) first = i;
   if (!logs.empty() && logs[first].batch > from)
     refuse(opt.dir, "batches " + std::to_string(from + 1) + " to " + std::to_string(logs[first].batch) + " are in no log");
+  missing_log(logs, from);
   for (std::size_t i = first; i < logs.size(); ++i) {
     const bool newest = i + 1 == logs.size();
     wal_scan s;
@@ -225,7 +245,9 @@ void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
       rec.warnings.push_back(logs[i].path + ": dropped a torn last record (" + torn_story(s) + ")");
     }
     const std::int64_t ends = s.base_batch + std::int64_t(s.records.size());
-    if (newest && (s.valid_bytes == 0 ? logs[i].batch == cur : ends == cur)) {
+    if (read_only) {
+      continue;
+    } else if (newest && (s.valid_bytes == 0 ? logs[i].batch == cur : ends == cur)) {
       open_log(logs[i].path, s, logs[i].batch);
     } else if (s.valid_bytes == 0) {  // a log created and never written, that no batch will go to
       std::error_code ec;
@@ -233,12 +255,12 @@ void journal::impl::replay(const std::vector<entry>& logs, std::int64_t from) {
     }
   }
   last_batch = cur;
-  if (log_fd < 0) new_log(cur);  // no log, or the newest one ends elsewhere (a snapshot without its log)
+  if (log_fd < 0 && !read_only) new_log(cur);  // no log, or the newest one ends elsewhere (a snapshot without its log)
 }
 
 void journal::impl::recover() {
   std::vector<entry> snaps, logs;
-  list(opt.dir, snaps, logs);
+  list(opt.dir, snaps, logs, !read_only);
   std::vector<std::pair<std::string, std::string>> damaged;
   const std::int64_t from = base_snapshot(snaps, damaged);
   try {
@@ -253,7 +275,7 @@ void journal::impl::recover() {
   }
   for (const auto& [path, what] : damaged) {  // renamed away: pruning must not count it as one of the two kept
     std::error_code ec;
-    fs::rename(path, path + ".corrupt", ec);
+    if (!read_only) fs::rename(path, path + ".corrupt", ec);
     rec.warnings.push_back(what + ": passed over for an older snapshot and the log (kept as " + path + ".corrupt)");
   }
   batches_since = last_batch - from;  // the spacing counts from the snapshot, not the start
@@ -466,5 +488,55 @@ void journal::wait() { p_->join_snapshot(); }
 void journal::check() const { p_->check_usable(); }
 
 const std::string& journal::dir() const noexcept { return p_->opt.dir; }
+
+// Every snapshot and log read whole, then the recovery a start would make, without the lock and
+// without changing the folder (journal.hpp).
+journal_health journal::check(const std::string& dir) {
+  if (!fs::is_directory(dir)) throw error(dir + ": not a folder");
+  journal_health h;
+  std::vector<entry> snaps, logs;
+  list(dir, snaps, logs, false);
+  bool whole = true;
+  for (const entry& e : snaps) {
+    try {
+      const snapshot s = read_snapshot(e.path);
+      if (s.stream_batches != e.batch) throw input_error(e.path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(e.batch));
+      h.files.push_back(e.path + ": whole: the graph after batch " + std::to_string(e.batch) + ", " + std::to_string(s.vertices) +
+                        " vertices, " + std::to_string(s.col.size()) + " edges, " + std::to_string(s.stream_lines) + " lines");
+    } catch (const input_error& x) {
+      h.files.push_back(std::string(x.what()));
+      whole = false;
+    }
+  }
+  for (const entry& e : logs) {
+    try {
+      const wal_scan w = read_wal(e.path);
+      const auto n = std::int64_t(w.records.size());
+      std::string line = e.path + ": version " + std::to_string(w.version) + ", " + std::to_string(n) + " whole records (batches " +
+                         std::to_string(w.base_batch + 1) + " to " + std::to_string(w.base_batch + n) + "), " +
+                         std::to_string(w.acked) + " counted as acknowledged";
+      if (w.torn_bytes > 0) line += ", a torn last record of " + std::to_string(w.torn_bytes) + " bytes";
+      if (n < w.acked) line += ": batches " + std::to_string(w.base_batch + n + 1) + " to " + std::to_string(w.base_batch + w.acked) + " lost", whole = false;
+      h.files.push_back(line);
+    } catch (const input_error& x) {
+      h.files.push_back(std::string(x.what()));
+      whole = false;
+    }
+  }
+  impl p;
+  p.opt.dir = dir;
+  p.read_only = true;
+  try {
+    p.recover();
+    h.start = "a start recovers batch " + std::to_string(p.last_batch) + " (" +
+              (p.rec.snapshot_path.empty() ? std::string("no snapshot") : p.rec.snapshot_path) + ", then " +
+              std::to_string(p.rec.records.size()) + " batches from the log)";
+    for (const std::string& w : p.rec.warnings) h.start += "; " + w;
+    h.ok = whole;
+  } catch (const error& x) {
+    h.start = std::string("a start is refused: ") + x.what();
+  }
+  return h;
+}
 
 }  // namespace fg

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/stream.hpp"
 #include "loaders/snapshot.hpp"
 #include "loaders/wal.hpp"
 
@@ -43,8 +44,15 @@ struct journal_recovery {
   std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped
 };
 
+/// What `fluxgraph wal check DIR` reports: the public type (include/fluxgraph/stream.hpp).
+using journal_health = fluxgraph::wal_health;
+
 class journal {
  public:
+  /// @brief Reads every snapshot and log of a journal's folder and runs the recovery a start would,
+  ///        taking no lock and changing nothing (a stream may be running on it).
+  /// @throws fg::error when `dir` is not a folder
+  static journal_health check(const std::string& dir);
   /// @brief Opens (or creates) the folder, locks it and reads what it holds.
   /// @throws fg::error for a folder in use, unreadable, or whose history cannot be rebuilt (a
   ///         corrupted record before the end of a log, batches missing, no usable snapshot and no
@@ -86,5 +94,6 @@ class journal {
   struct impl;
   std::unique_ptr<impl> p_;
 };
+
 
 }  // namespace fg

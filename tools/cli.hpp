@@ -60,6 +60,7 @@ fluxgraph::distributed_options graph_options(const options& o, fluxgraph::ranks&
                                              const fluxgraph::edge_span<std::int32_t>& e, bool in_edges);
 int run_stream(const options& o);       ///< stream FILE (tools/stream.cpp)
 int run_stream_live(const options& o);  ///< stream - (tools/stream_live.cpp)
+int run_wal(const options& o);          ///< wal check DIR (tools/stream_live.cpp)
 int run_closure(const options& o);
 int run_spmv(const options& o);  ///< spmv FILE, one process or under mpirun (tools/spmv.cpp)
 int run_reach(const options& o);

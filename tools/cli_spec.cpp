@@ -117,6 +117,11 @@ const std::vector<command_spec>& commands() {
        "before its line is printed; snapshots every --snapshot-every. Restarted on DIR, the stream loads the\n"
        "newest good snapshot, replays the log (a torn last record is dropped) and prints a first line\n"
        "{\"recovered\":...,\"edges_in\":T}: the producer resumes after its T-th edge line."},
+      {"wal", {"ACTION", "DIR"}, "a durable stream's folder (stream - --wal DIR): `wal check DIR` reads every snapshot and log",
+       {json_format},
+       "Prints a line per snapshot and log (whole, or what is wrong with it), then what a start on DIR would do\n"
+       "(the batch it recovers, or why it would be refused). Takes no lock and changes nothing: a stream may be\n"
+       "running on DIR. Exit status 1 unless every file is whole and a start loses nothing."},
       {"bfs", {"FILE"}, "BFS levels from a source (direction-optimizing)", app_options({source}),
        "Writes 'id level' lines with --out (FILE, or - for stdout); unreached vertices are left out."},
       {"sssp", {"FILE"}, "shortest path lengths from a source (delta-stepping; weights >= 0, else 1 per edge)",
@@ -173,6 +178,8 @@ const std::vector<command_spec>& commands() {
 std::string file_help(const std::string& name) {
   if (name == "GRAPH") return "the labelled graph";
   if (name == "GRAMMAR") return "the grammar";
+  if (name == "ACTION") return "check";
+  if (name == "DIR") return "the folder";
   return "the input file (graphs: Matrix Market or an edge list, .gz too; stream: - for standard input)";
 }
 

@@ -100,6 +100,7 @@ int dispatch(const options& o) {
   if (o.command == "pointsto") return run_pointsto(o);
   if (o.command == "cfl") return run_cfl(o);
   if (o.command == "cfa") return run_cfa(o);
+  if (o.command == "wal") return run_wal(o);
   for (const char* app : {"bfs", "sssp", "wcc", "cdlp", "lcc", "tc"})
     if (o.command == app) return run_app(o);
   return run_stream(o);

@@ -216,4 +216,21 @@ int run_stream_live(const options& o) {
   return 0;
 }
 
+// `wal check DIR`: every snapshot and log of a durable stream's folder, and what a start would do;
+// exit 1 unless all is whole and a start loses nothing.
+int run_wal(const options& o) {
+  if (o.file != "check") throw usage_error("wal: the action is check (fluxgraph wal check DIR), got '" + o.file + "'");
+  const fluxgraph::wal_health h = fluxgraph::check_wal(o.file2);
+  for (const std::string& f : h.files) fmt::print("{}\n", f);
+  fmt::print("{}\n{}\n", h.start, h.ok ? "ok" : "NOT ok");
+  if (json_output(o)) {
+    std::string files = "[";
+    for (const std::string& f : h.files) files += (files.size() > 1 ? "," : "") + json_line::quoted(f);
+    json_line j;
+    j.text("command", "wal check").text("dir", o.file2).field("files", files + "]").text("start", h.start).flag("ok", h.ok);
+    j.print(data_stream());
+  }
+  return h.ok ? 0 : 1;
+}
+
 }  // namespace fg::cli

@@ -107,6 +107,13 @@ struct stream_options {
   durability_options durability;    ///< a folder: every batch is logged before apply() returns
 };
 
+/// What a durable stream's folder holds (`fluxgraph wal check DIR`, check_wal; docs/durability.md).
+struct wal_health {
+  std::vector<std::string> files;  ///< a line per snapshot and log: whole, or what is wrong with it
+  std::string start;               ///< what a start on the folder would do, or why it would be refused
+  bool ok = false;                 ///< every file whole, and a start recovers every acknowledged batch
+};
+
 /// What one batch did and cost. Times in seconds.
 struct batch_report {
   std::int64_t batch = 0;       ///< 1-based
@@ -265,5 +272,11 @@ class stream {
  private:
   std::unique_ptr<impl> p_;
 };
+
+/// @brief Reads every snapshot and log in a durable stream's folder (durability_options::dir) and
+///        runs the recovery a start would, taking no lock and changing nothing: a stream may be
+///        running on it.
+/// @throws fluxgraph::error when `dir` is not a folder
+wal_health check_wal(const std::string& dir);
 
 }  // namespace fluxgraph

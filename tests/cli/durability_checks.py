@@ -353,6 +353,9 @@ def main():
     with open(log, "r+b") as f:
         f.truncate(random.Random(7).randrange(32, size - 1))
     cut = folder()
+    w = subprocess.run([BIN, "wal", "check", DIR], capture_output=True, text=True)
+    check(w.returncode == 1 and "are lost" in w.stdout and "NOT ok" in w.stdout and folder() == cut,
+          "wal check names the lost batches, changing nothing", (w.returncode, w.stdout[-600:], w.stderr))
     r = run("batch")
     code, err = r.finish()
     check(code == 1 and "were acknowledged" in err and "are lost" in err and os.path.basename(log) in err
@@ -366,6 +369,9 @@ def main():
     check(t2 == left and not why, "what is left equals the model of its lines", why)
     shutil.rmtree(DIR)
     shutil.copytree(keep, DIR)
+    w = subprocess.run([BIN, "wal", "check", DIR], capture_output=True, text=True)
+    check(w.returncode == 0 and w.stdout.endswith("\nok\n") and "a start recovers batch" in w.stdout,
+          "wal check on a whole folder: every file whole, what a start recovers", (w.returncode, w.stdout[-600:], w.stderr))
 
     # 7. a full disk (the file size limit): a clear error, and every acknowledged batch recovered
     size = sum(os.path.getsize(os.path.join(DIR, f)) for f in os.listdir(DIR))

@@ -190,3 +190,42 @@ TEST_CASE("journal: a log cut inside its acknowledged records is refused, naming
   CHECK(again.take_recovery().lost_batches == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("journal: a snapshot whose log was deleted or cut to nothing is refused; accept_loss goes on from it") {
+  fg::journal_options o = fresh_journal("fg_journal_nolog_", 3);
+  const fs::path dir = o.dir;
+  std::mt19937 rng(11);
+  {
+    fg::journal j(o);
+    for (int b = 1; b <= 7; ++b) {
+      j.append(record(b, 10 * b, rng));
+      if (j.snapshot_due()) {
+        fg::snapshot s;
+        s.vertices = 50, s.row_ptr.assign(51, 0), s.stream_batches = b, s.stream_lines = 10 * b;
+        j.write_snapshot(s);
+        j.wait();
+      }
+    }
+  }
+  const fs::path log = dir / "log-00000000000000000006.wal", moved = dir / "elsewhere";
+  REQUIRE(fs::exists(dir / "snap-00000000000000000006.fgsnap"));
+  fs::rename(log, moved);
+  CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("is missing (deleted?): any batch acknowledged after batch 6 is lost"),
+                       fg::error);
+  fs::copy_file(moved, log);
+  fs::resize_file(log, 0);
+  CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("is cut to nothing"), fg::error);
+  CHECK(fs::file_size(log) == 0);  // refused: nothing changed
+  o.accept_loss = true;
+  {
+    fg::journal j(o);
+    const fg::journal_recovery r = j.take_recovery();
+    CHECK(r.base.stream_batches == 6);
+    CHECK(r.records.empty());
+    CHECK(r.warnings.size() == 1);
+  }
+  fs::remove(log);
+  fs::rename(moved, log);
+  o.accept_loss = false;
+  fs::remove_all(dir);
+}
