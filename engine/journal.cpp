@@ -100,6 +100,7 @@ struct journal::impl {
   void replay(const std::vector<entry>& logs, std::int64_t from);
   void lost_tail(const std::string& path, const wal_scan& s);
   void missing_log(const std::vector<entry>& logs, std::int64_t from);
+  void check_fallbacks(const std::vector<entry>& snaps, const std::vector<entry>& logs, std::int64_t from);
   static std::string torn_story(const wal_scan& s);
   void open_log(const std::string& path, const wal_scan& s, std::int64_t base);
   // The log's header rewritten in place to say its first n records were acknowledged (version 2:
@@ -268,6 +269,7 @@ void journal::impl::recover() {
       refuse(opt.dir, "no snapshot reads whole and the logs do not go back to the first batch");
     if (!rec.snapshot_path.empty()) snap_whole = from;
     replay(logs, from);
+    if (!read_only) check_fallbacks(snaps, logs, from);
   } catch (const error& e) {  // a refusal names every snapshot passed over, and renames none
     std::string why = e.what();
     for (const auto& [path, what] : damaged) why += "; passed over: " + what;
@@ -491,6 +493,56 @@ const std::string& journal::dir() const noexcept { return p_->opt.dir; }
 
 // Every snapshot and log read whole, then the recovery a start would make, without the lock and
 // without changing the folder (journal.hpp).
+namespace {
+// One file of the folder: a line saying what it holds, and whether it is whole.
+struct file_health {
+  std::string line;
+  bool whole = true;
+};
+
+file_health snapshot_health(const entry& e) {
+  try {
+    const snapshot s = read_snapshot(e.path);
+    if (s.stream_batches != e.batch) throw input_error(e.path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(e.batch));
+    return {e.path + ": whole: the graph after batch " + std::to_string(e.batch) + ", " + std::to_string(s.vertices) + " vertices, " +
+            std::to_string(s.col.size()) + " edges, " + std::to_string(s.stream_lines) + " lines"};
+  } catch (const input_error& x) {
+    return {x.what(), false};
+  }
+}
+
+file_health log_health(const entry& e) {
+  try {
+    const wal_scan w = read_wal(e.path);
+    const auto n = std::int64_t(w.records.size());
+    file_health h{e.path + ": version " + std::to_string(w.version) + ", " + std::to_string(n) + " whole records (batches " +
+                  std::to_string(w.base_batch + 1) + " to " + std::to_string(w.base_batch + n) + "), " + std::to_string(w.acked) +
+                  " counted as acknowledged"};
+    if (w.torn_bytes > 0) h.line += ", a torn last record of " + std::to_string(w.torn_bytes) + " bytes";
+    if (n < w.acked) h.line += ": batches " + std::to_string(w.base_batch + n + 1) + " to " + std::to_string(w.base_batch + w.acked) + " lost", h.whole = false;
+    return h;
+  } catch (const input_error& x) {
+    return {x.what(), false};
+  }
+}
+}  // namespace
+
+// The snapshots older than the one recovered from and the logs before the ones replayed are what
+// a damaged newest snapshot would be recovered from: read now, so that damage there is named while
+// the newest is still whole, not found when it is needed (docs/durability.md).
+void journal::impl::check_fallbacks(const std::vector<entry>& snaps, const std::vector<entry>& logs, std::int64_t from) {
+  for (const entry& e : snaps)
+    if (e.batch < from) {
+      const file_health h = snapshot_health(e);
+      if (!h.whole) rec.warnings.push_back("a fallback is damaged: " + h.line + " (a damaged newest snapshot could not be recovered from it)");
+    }
+  for (const entry& e : logs)
+    if (e.batch < from) {
+      const file_health h = log_health(e);
+      if (!h.whole) rec.warnings.push_back("a fallback is damaged: " + h.line + " (a damaged newest snapshot could not be recovered with it)");
+    }
+}
+
 journal_health journal::check(const std::string& dir) {
   if (!fs::is_directory(dir)) throw error(dir + ": not a folder");
   journal_health h;
@@ -498,30 +550,12 @@ journal_health journal::check(const std::string& dir) {
   list(dir, snaps, logs, false);
   bool whole = true;
   for (const entry& e : snaps) {
-    try {
-      const snapshot s = read_snapshot(e.path);
-      if (s.stream_batches != e.batch) throw input_error(e.path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(e.batch));
-      h.files.push_back(e.path + ": whole: the graph after batch " + std::to_string(e.batch) + ", " + std::to_string(s.vertices) +
-                        " vertices, " + std::to_string(s.col.size()) + " edges, " + std::to_string(s.stream_lines) + " lines");
-    } catch (const input_error& x) {
-      h.files.push_back(std::string(x.what()));
-      whole = false;
-    }
+    const file_health f = snapshot_health(e);
+    h.files.push_back(f.line), whole = whole && f.whole;
   }
   for (const entry& e : logs) {
-    try {
-      const wal_scan w = read_wal(e.path);
-      const auto n = std::int64_t(w.records.size());
-      std::string line = e.path + ": version " + std::to_string(w.version) + ", " + std::to_string(n) + " whole records (batches " +
-                         std::to_string(w.base_batch + 1) + " to " + std::to_string(w.base_batch + n) + "), " +
-                         std::to_string(w.acked) + " counted as acknowledged";
-      if (w.torn_bytes > 0) line += ", a torn last record of " + std::to_string(w.torn_bytes) + " bytes";
-      if (n < w.acked) line += ": batches " + std::to_string(w.base_batch + n + 1) + " to " + std::to_string(w.base_batch + w.acked) + " lost", whole = false;
-      h.files.push_back(line);
-    } catch (const input_error& x) {
-      h.files.push_back(std::string(x.what()));
-      whole = false;
-    }
+    const file_health f = log_health(e);
+    h.files.push_back(f.line), whole = whole && f.whole;
   }
   impl p;
   p.opt.dir = dir;

@@ -286,6 +286,24 @@ def main():
         check(not os.path.exists(path) and os.path.exists(path + ".corrupt"),
               "the corrupted snapshot is renamed aside (never counted among the snapshots kept)", os.listdir(DIR))
 
+    # 3b. the older snapshot damaged (the fallback): the start goes on from the newest, naming it
+    r = run("batch")  # batches enough for two snapshots again
+    r.feed(LINES[t:t + 600])
+    r.finish()
+    t += 600
+    snaps = snapshots()
+    if check(len(snaps) >= 2, "two snapshots kept again", snaps):
+        path = os.path.join(DIR, snaps[0])
+        good = open(path, "rb").read()
+        raw = bytearray(good)
+        raw[len(raw) // 2] ^= 0x40
+        open(path, "wb").write(raw)
+        r = run("batch")
+        code, err = r.finish()
+        check(code == 0 and r.start and r.start["edges_in"] == t and "a fallback is damaged" in err and snaps[0] in err,
+              "a damaged fallback snapshot is named at the start, which goes on from the newest", (code, r.first, err))
+        open(path, "wb").write(good)
+
     # 4. a corrupted record inside a log: refused, naming the log
     t, log = grow_newest_log(t, 2)
     raw = bytearray(open(log, "rb").read())
