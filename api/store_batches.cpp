@@ -1,4 +1,5 @@
 // fluxgraph::graph's batches: caller arrays (host or device, 32- or 64-bit ids) to store batches.
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 
@@ -64,6 +65,25 @@ fg::array<std::int32_t, S> ids(const I* p, std::size_t n, memory where, std::int
   }
 }
 
+// An insert that would make many more vertices than it has edges (one edge to id 2e8 made 2e8
+// vertices, 25.6 GB of row table) is refused, naming its largest id: such ids want renumbering.
+// Host ids only (a device batch's ids are not read on the host); below 2^20 vertices, or within
+// 64 a new edge, a graph grows as asked.
+template <class I>
+void refuse_sparse_growth(const edge_span<I>& e, vertex_id n, std::int64_t batch) {
+  constexpr std::int64_t floor = std::int64_t(1) << 20, per_edge = 64;
+  std::int64_t top = -1, at = 0;
+  for (std::size_t i = 0; i < e.size; ++i) {
+    const std::int64_t v = std::max<std::int64_t>(e.src[i], e.dst[i]);
+    if (v > top) top = v, at = std::int64_t(i);
+  }
+  const std::int64_t grown = top + 1;
+  if (grown <= std::max<std::int64_t>(floor, n + per_edge * std::int64_t(e.size))) return;
+  throw batch_error(batch, at, "vertex id " + std::to_string(top) + " would make " + std::to_string(grown) + " vertices for " +
+                                   std::to_string(e.size) + " edge(s) (" + std::to_string(n) + " now): ids this sparse want "
+                                   "renumbering (Python Graph(renumber=True), fluxgraph::read), or resize(" +
+                                   std::to_string(grown) + ") first if that many vertices are meant");
+}
 }  // namespace
 
 template <class V, class S>
@@ -77,6 +97,7 @@ fg::coo_matrix<V, S> store<V, S>::batch(const edge_span<I>& e, bool values) cons
   c.nnz = e.size;
   c.row = ids<S>(e.src, e.size, e.where, number);
   c.col = ids<S>(e.dst, e.size, e.where, number);
+  if (values && e.where == memory::host) refuse_sparse_growth(e, g_.num_vertices(), number);
   if constexpr (!fg::is_pattern_v<V>) {
     if (e.weight != nullptr && values) {
       c.val = copied<S>(e.weight, e.size, e.where);

@@ -174,9 +174,11 @@ class graph {
   graph& operator=(graph&&) noexcept;
 
   // --- batches: each is all-or-nothing; on any exception the graph is exactly as before --------
-  /// @brief Insert edges (ids past the end grow the graph).
-  /// @throws fluxgraph::batch_error naming the batch and the edge (negative id, id too large, NaN
-  ///         or infinite weight), fluxgraph::invalid_argument (a weight for an unweighted graph,
+  /// @brief Insert edges (ids past the end grow the graph). Host ids that would grow it past both
+  ///        2^20 vertices and 64 a new edge are refused: ids that sparse want renumbering
+  ///        (fluxgraph::read, Python Graph(renumber=True)), or resize() first when meant.
+  /// @throws fluxgraph::batch_error naming the batch and the edge (negative id, id too large, too
+  ///         sparse, NaN or infinite weight), fluxgraph::invalid_argument (a weight for an unweighted graph,
   ///         device memory in a host graph's call from the CPU build...), fluxgraph::out_of_memory.
   batch_result insert(const edge_span<std::int32_t>& e);
   batch_result insert(const edge_span<std::int64_t>& e);

@@ -101,6 +101,9 @@ BAD = [
     (lambda g: g.pagerank(max_iter=0), ValueError, "max-iter"),
     (lambda g: g.pagerank(max_iter=1.5), TypeError, "max_iter"),
     (lambda g: g.resize(-1), ValueError, ">= 0"),
+    # one edge to id 2e8 would make 2e8 vertices (25.6 GB): refused, pointing at renumbering
+    (lambda g: g.insert(np.array([0]), np.array([200_000_000])), ValueError,
+     "edge 0: vertex id 200000000 would make 200000001 vertices for 1 edge.*renumber=True"),
 ]
 
 
@@ -256,3 +259,9 @@ def test_renumber_takes_any_ids_and_answers_in_them(device):
     assert got.keys() == want.keys() and sum(abs(got[k] - want[k]) for k in want) < 1e-9
     with pytest.raises(ValueError, match="no n"):
         fluxgraph.Graph(5, renumber=True)
+
+
+def test_sparse_ids_go_through_renumbering(device):
+    g = fluxgraph.Graph(device=device, renumber=True)
+    g.insert(np.array([0, 200_000_000]), np.array([200_000_000, 7]))
+    assert (g.num_vertices, g.num_edges) == (3, 2) and g.labels == [0, 7, 200_000_000]
