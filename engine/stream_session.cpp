@@ -260,17 +260,22 @@ void stream_session<S>::state::log_batch(const edge_list& ins, const edge_list& 
 }
 
 namespace {
-// The store's arrays on the host, and what a snapshot of them needs: copied at once (the store
-// changes with the next batch); the snapshot is built from them later, off the stream's thread.
+// The store's arrays as CSR, and what a snapshot of them needs: taken at once (the store changes
+// with the next batch) as a CSR of its own, in the store's space; the copy to the host and the
+// snapshot are made from it later, off the stream's thread (a host copy there cost a third of a
+// snapshot batch's pause).
+template <class S>
 struct store_copy {
-  std::vector<offset_t> rp;
-  std::vector<vertex_t> col;
+  csr_matrix<pattern, S> c;
   bool in_edges = false;
   snapshot head;  // vertices, ids, position; no arrays yet
 
   // The snapshot in the file's direction (in-edges, row = target, transposed to rows = sources).
   snapshot build() {
     snapshot s = std::move(head);
+    const std::vector<offset_t> rp = to_vector(c.row_ptr);
+    std::vector<vertex_t> col = to_vector(c.col);
+    c = {};
     if (!in_edges) {
       s.row_ptr.assign(rp.begin(), rp.end());
       s.col = std::move(col);
@@ -288,12 +293,10 @@ struct store_copy {
 };
 
 template <class S>
-store_copy copy_store(const fg::graph<pattern, S>& g, const std::vector<std::int64_t>& ids, std::int64_t batches,
-                      std::int64_t lines) {
-  const csr_matrix<pattern, S> c = g.store().to_csr();
-  store_copy k;
-  k.rp = to_vector(c.row_ptr);
-  k.col = to_vector(c.col);
+store_copy<S> copy_store(const fg::graph<pattern, S>& g, const std::vector<std::int64_t>& ids, std::int64_t batches,
+                         std::int64_t lines) {
+  store_copy<S> k;
+  k.c = g.store().to_csr();
   k.in_edges = g.oriented() == orientation::in;
   k.head.vertices = g.num_vertices();
   if (ids.size() == std::size_t(k.head.vertices)) k.head.original_id = ids;
@@ -313,7 +316,7 @@ snapshot stream_session<S>::to_snapshot() const {
 template <class S>
 void stream_session<S>::state::snapshot_now(batch_report* r) {
   const auto t = clock_type::now();
-  auto k = std::make_shared<store_copy>(copy_store(g, ids, totals.batches, lines));
+  auto k = std::make_shared<store_copy<S>>(copy_store(g, ids, totals.batches, lines));
   log->write_snapshot(totals.batches, [k] { return k->build(); });
   if (r) r->snapshot = true, r->snapshot_seconds = since(t);
 }
