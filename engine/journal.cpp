@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -465,6 +467,9 @@ void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build
   p.batches_since = p.bytes_since = 0;
   const std::string path = (fs::path(p.opt.dir) / file_name("snap", batch, "fgsnap")).string();
   const auto work = [&p, path, batch, build = std::move(build)] {
+    // Background work: the scheduler runs the stream's threads first where they share cores
+    // (Linux: a thread's nice value is its own). Best effort.
+    ::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), 10);
     try {
       const snapshot s = build();
       if (s.stream_batches != batch) throw error("journal: the snapshot built for batch " + std::to_string(batch) + " holds another");
