@@ -6,6 +6,9 @@
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
+#if !defined(FG_WITH_CUDA)
+#include "storage/device/entry_ranges.hpp"
+#endif
 
 namespace fg::detail {
 
@@ -20,16 +23,22 @@ void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A, offset_t nnz)
   std::uint64_t* slot = s.slot;
   parallel_for(std::int64_t(s.mask) + 1, FG_LAMBDA(std::int64_t i) { slot[i] = edge_set_view::empty; });
   if (A.rows == 0) return;
-  // One thread per stored pair, its row found by binary search over the scanned sizes (a hub row
-  // spreads over many threads, as in the defragmentation's gather).
+  // GPU: one thread per stored pair, its row found by binary search over the scanned sizes (a hub
+  // row spreads over many threads, as in the defragmentation's gather).
   array<offset_t, device_space> row_ptr(std::size_t(A.rows) + 1);
   kernels<device_space>::scan_sizes(A.sizes, A.rows, row_ptr.data(), nullptr);
   const offset_t* ptr = row_ptr.data();
+#if defined(FG_WITH_CUDA)
   const std::int64_t rows1 = std::int64_t(A.rows) + 1;
   parallel_for(nnz, FG_LAMBDA(std::int64_t i) {
     const vertex_t r = vertex_t(last_not_greater(ptr, rows1, offset_t(i)));
     s.insert_new(edge_set_view::key(r, A.col[A.locate(r, i - ptr[r])]));
   });
+#else  // a CPU walks the rows in order instead (storage/device/entry_ranges.hpp)
+  for_each_entry_ranged(A, ptr, nullptr, nnz, FG_LAMBDA(offset_t, std::int64_t k, offset_t src) {
+    s.insert_new(edge_set_view::key(vertex_t(k), A.col[src]));
+  });
+#endif
 }
 
 void edge_set_mark(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n,
