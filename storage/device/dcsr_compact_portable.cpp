@@ -9,7 +9,7 @@ using K = kernels<device_space>;
 template <class V>
 void K::compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order, offset_t nnz,
                 vertex_t* out_col, stored_t<V>* out_val) {
-  for_each_entry_ranged(A, row_ptr, order, nnz, FG_LAMBDA(offset_t i, std::int64_t, offset_t src) {
+  for_each_entry_ranged(A, row_ptr, A.rows, order, nnz, FG_LAMBDA(offset_t i, std::int64_t, offset_t src) {
     out_col[i] = A.col[src];
     copy_value<V>(out_val, i, A.val, src);
   });

@@ -14,6 +14,9 @@
 #include "storage/detail/kernels.hpp"
 #include "storage/detail/search.hpp"
 #include "storage/device/policy.hpp"
+#if !defined(FG_WITH_CUDA)
+#include "storage/device/entry_ranges.hpp"
+#endif
 
 namespace fg::detail {
 using K = kernels<device_space>;
@@ -113,12 +116,20 @@ offset_t K::drop_duplicates(const dcsr_view<V>& A, coo_matrix<V, device_space>& 
     vol[i] = i < std::int64_t(m) && rr[i] < A.rows ? A.sizes[rr[i]] : 0;
   });
   const offset_t total = exclusive_scan(vol, m + 1);
+#if defined(FG_WITH_CUDA)
   parallel_for(total, FG_LAMBDA(std::int64_t t) {
     const std::int64_t i = last_not_greater(vol, std::int64_t(m) + 1, offset_t(t));
     const vertex_t c = A.col[A.locate(rr[i], t - vol[i])];
     const std::int64_t lo = first_not_less(col, rs[i], rs[i + 1], c);  // the run's first col >= c
     if (lo < rs[i + 1] && col[lo] == c) d[lo] = 1;  // racing writers all store 1
   });
+#else  // a CPU walks the touched rows in order instead (storage/device/entry_ranges.hpp)
+  for_each_entry_ranged(A, vol, std::int64_t(m), rr, total, FG_LAMBDA(offset_t, std::int64_t i, offset_t src) {
+    const vertex_t c = A.col[src];
+    const std::int64_t lo = first_not_less(col, rs[i], rs[i + 1], c);  // the run's first col >= c
+    if (lo < rs[i + 1] && col[lo] == c) d[lo] = 1;  // racing writers all store 1
+  });
+#endif
   auto identity = FG_LAMBDA(std::uint8_t f) { return f != 0; };
   if constexpr (is_pattern_v<V>) {
     auto first = thrust::make_zip_iterator(thrust::make_tuple(b.row.data(), b.col.data()));

@@ -35,7 +35,7 @@ void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A, offset_t nnz)
     s.insert_new(edge_set_view::key(r, A.col[A.locate(r, i - ptr[r])]));
   });
 #else  // a CPU walks the rows in order instead (storage/device/entry_ranges.hpp)
-  for_each_entry_ranged(A, ptr, nullptr, nnz, FG_LAMBDA(offset_t, std::int64_t k, offset_t src) {
+  for_each_entry_ranged(A, ptr, A.rows, nullptr, nnz, FG_LAMBDA(offset_t, std::int64_t k, offset_t src) {
     s.insert_new(edge_set_view::key(vertex_t(k), A.col[src]));
   });
 #endif
