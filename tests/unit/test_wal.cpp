@@ -172,7 +172,12 @@ TEST_CASE("journal: a log cut inside its acknowledged records is refused, naming
   flipped[flipped.size() - 3] ^= 0x20;
   std::ofstream(log, std::ios::binary | std::ios::trunc) << flipped;
   CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("batches 6 to 6 (1) are lost"), fg::error);
-  // cut inside record 3: batches 3 to 6 lost, refused without touching the log; accepted, 2 are left
+  // cut right after record 3 (a record boundary: every record left whole): batches 4 to 6 lost
+  std::string three = fg::wal_header(0);
+  for (int i = 0; i < 3; ++i) fg::encode_record(recs[std::size_t(i)], three);
+  std::ofstream(log, std::ios::binary | std::ios::trunc) << bytes.substr(0, three.size());
+  CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("batches 4 to 6 (3) are lost"), fg::error);
+  // cut at half its bytes, inside a record: refused without touching the log; accepted, what is left stays
   std::ofstream(log, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 2);
   const auto cut_size = fs::file_size(log);
   CHECK_THROWS_WITH_AS(fg::journal{o}, doctest::Contains("were acknowledged"), fg::error);
