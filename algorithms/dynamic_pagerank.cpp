@@ -211,7 +211,6 @@ template <class S>
 detail::residual_sums dynamic_pagerank<S>::state::push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e,
                                                        detail::residual_sums sums, double goal) {
   next_stamp();
-  ++st.rounds;
   st.pushes += nf;
   detail::residual_sums taken;
   // What the target still needs taken: the residual sum falls by at least (1 - d) per unit taken.
@@ -358,7 +357,7 @@ template <class S>
 pagerank_result dynamic_pagerank<S>::result() const {
   const state& s = *s_;
   pagerank_result p;
-  p.iterations = s.st.cold_iterations + s.st.rounds;
+  p.iterations = s.st.cold_iterations + s.st.levels;
   p.converged = s.st.bound <= s.st.target;
   p.last_change = s.st.bound;
   p.seconds = s.st.seconds;

@@ -41,8 +41,7 @@ struct dynamic_pagerank_stats {
                               ///< in-edges), then certified: the cost model put them under the pushes
   std::string reason;         ///< why it pushed, pulled or started over
   std::int64_t changed = 0;   ///< edges the batches since the last update added or removed
-  int levels = 0;             ///< threshold levels pushed (docs/dynamic-pagerank.md)
-  int rounds = 0;             ///< push passes: one a level (a FIFO, or one launch of the GPU's queue)
+  int levels = 0;             ///< threshold levels pushed, one pass each (docs/dynamic-pagerank.md)
   std::int64_t pushes = 0;    ///< vertices over the threshold at the start of each level
   std::int64_t edges = 0;     ///< out-edges the pushes read
   int cold_iterations = 0;    ///< the power iterations (cold or pulled)

@@ -331,7 +331,7 @@ void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batc
   if (r.defrag.defragment) r.defrag_seconds = since(t);
   if (opt.pagerank_per_batch) {
     const dynamic_pagerank_stats& pr = dyn->update(mirror->store(), g.store());
-    r.pr_iterations = pr.cold_iterations + pr.rounds;
+    r.pr_iterations = pr.cold_iterations + pr.levels;
     r.pr_seconds = pr.seconds;
     r.pr_restarted = pr.cold;
     r.pr_pulled = pr.pulled;

@@ -1,8 +1,9 @@
 // Residual pushes in one thread, first in first out (algorithms/detail/dynamic_pagerank_kernels.hpp's
-// push for the reference twin and the OpenMP device twin; the CUDA twin's queue, algorithms/cuda/push_queue.cuh, is its parallel form): a vertex's residual is pushed when its turn
-// comes, with whatever reached it since it was queued, so a residual travels many hops in one call and
-// no atomics are needed. On two cores this beat parallel rounds 4x per entry (cnr-2000: the rounds'
-// double atomics and team wake-ups cost ~19 ns an entry read; docs/dynamic-pagerank.md).
+// push for the reference twin and the OpenMP device twin; algorithms/cuda/push_queue.cuh is its
+// parallel form): a vertex's residual is pushed when its turn comes, with whatever reached it since
+// it was queued, so a residual travels many hops in one call and no atomics are needed. On two
+// cores this beat parallel rounds 4x per entry (cnr-2000: the rounds' double atomics and team
+// wake-ups cost ~19 ns an entry read; docs/dynamic-pagerank.md).
 #pragma once
 #include <cmath>
 #include <vector>
