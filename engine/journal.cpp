@@ -59,6 +59,22 @@ void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>&
   std::sort(logs.begin(), logs.end(), by_batch);
 }
 
+// A stream's snapshot, which must hold the batch its name says.
+snapshot read_stream_snapshot(const entry& e) {
+  snapshot s = read_snapshot(e.path);
+  if (s.stream_batches != e.batch)
+    throw input_error(e.path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(e.batch));
+  return s;
+}
+
+// The acknowledged batches a log's header counts that it no longer holds whole ("" when none).
+std::string lost_batches(const wal_scan& s) {
+  const auto whole = std::int64_t(s.records.size());
+  if (s.valid_bytes == 0 || whole >= s.acked) return "";
+  return "batches " + std::to_string(s.base_batch + whole + 1) + " to " + std::to_string(s.base_batch + s.acked) + " (" +
+         std::to_string(s.acked - whole) + ")";
+}
+
 [[noreturn]] void refuse(const std::string& dir, const std::string& what) {
   throw error("cannot recover the stream in " + dir + ": " + what);
 }
@@ -66,7 +82,7 @@ void list(const std::string& dir, std::vector<entry>& snaps, std::vector<entry>&
 
 struct journal::impl {
   journal_options opt;
-  bool read_only = false;  // check_journal(): recover() reads, and changes nothing on the disk
+  bool read_only = false;  // journal::check(): recover() reads, and changes nothing on the disk
   int lock_fd = -1, dir_fd = -1;  // the LOCK file's and the folder's: both flock'ed (lock())
   void unlock() noexcept {
     ::close(lock_fd);
@@ -156,9 +172,7 @@ std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps,
                                           std::vector<std::pair<std::string, std::string>>& damaged) {
   for (auto it = snaps.rbegin(); it != snaps.rend(); ++it) {
     try {
-      snapshot s = read_snapshot(it->path);
-      if (s.stream_batches != it->batch) throw input_error(it->path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(it->batch));
-      rec.base = std::move(s);
+      rec.base = read_stream_snapshot(*it);
       rec.snapshot_path = it->path;
       return it->batch;
     } catch (const input_error& e) {
@@ -175,15 +189,13 @@ std::int64_t journal::impl::base_snapshot(const std::vector<entry>& snaps,
 // A log with fewer whole records than its header says were acknowledged lost acknowledged batches
 // (cut short, or its last records damaged): refused, unless opt.accept_loss.
 void journal::impl::lost_tail(const std::string& path, const wal_scan& s) {
-  const std::int64_t whole = std::int64_t(s.records.size());
-  if (s.valid_bytes == 0 || whole >= s.acked) return;
-  const std::string lost = path + " holds " + std::to_string(whole) + " whole records where its header says " +
-                           std::to_string(s.acked) + " were acknowledged: batches " + std::to_string(s.base_batch + whole + 1) +
-                           " to " + std::to_string(s.base_batch + s.acked) + " (" + std::to_string(s.acked - whole) +
-                           ") are lost (the log was cut short or damaged)";
+  const std::string range = lost_batches(s);
+  if (range.empty()) return;
+  const std::string lost = path + " holds " + std::to_string(s.records.size()) + " whole records where its header says " +
+                           std::to_string(s.acked) + " were acknowledged: " + range + " are lost (the log was cut short or damaged)";
   if (!opt.accept_loss) refuse(opt.dir, lost + "; --accept-loss goes on from what is left");
   rec.warnings.push_back(lost + "; going on from what is left (--accept-loss)");
-  rec.lost_batches += s.acked - whole;
+  rec.lost_batches += s.acked - std::int64_t(s.records.size());
 }
 
 // The log a snapshot's batches go on in (log-B for snap-B) is started, its header on the disk and
@@ -496,8 +508,6 @@ void journal::check() const { p_->check_usable(); }
 
 const std::string& journal::dir() const noexcept { return p_->opt.dir; }
 
-// Every snapshot and log read whole, then the recovery a start would make, without the lock and
-// without changing the folder (journal.hpp).
 namespace {
 // One file of the folder: a line saying what it holds, and whether it is whole.
 struct file_health {
@@ -507,8 +517,7 @@ struct file_health {
 
 file_health snapshot_health(const entry& e) {
   try {
-    const snapshot s = read_snapshot(e.path);
-    if (s.stream_batches != e.batch) throw input_error(e.path, 0, "holds batch " + std::to_string(s.stream_batches) + ", its name says " + std::to_string(e.batch));
+    const snapshot s = read_stream_snapshot(e);
     return {e.path + ": whole: the graph after batch " + std::to_string(e.batch) + ", " + std::to_string(s.vertices) + " vertices, " +
             std::to_string(s.col.size()) + " edges, " + std::to_string(s.stream_lines) + " lines"};
   } catch (const input_error& x) {
@@ -524,7 +533,7 @@ file_health log_health(const entry& e) {
                   std::to_string(w.base_batch + 1) + " to " + std::to_string(w.base_batch + n) + "), " + std::to_string(w.acked) +
                   " counted as acknowledged"};
     if (w.torn_bytes > 0) h.line += ", a torn last record of " + std::to_string(w.torn_bytes) + " bytes";
-    if (n < w.acked) h.line += ": batches " + std::to_string(w.base_batch + n + 1) + " to " + std::to_string(w.base_batch + w.acked) + " lost", h.whole = false;
+    if (const std::string range = lost_batches(w); !range.empty()) h.line += ": " + range + " lost", h.whole = false;
     return h;
   } catch (const input_error& x) {
     return {x.what(), false};
@@ -548,6 +557,8 @@ void journal::impl::check_fallbacks(const std::vector<entry>& snaps, const std::
     }
 }
 
+// Every snapshot and log read whole, then the recovery a start would make, without the lock and
+// without changing the folder (journal.hpp).
 journal_health journal::check(const std::string& dir) {
   if (!fs::is_directory(dir)) throw error(dir + ": not a folder");
   journal_health h;
