@@ -17,7 +17,6 @@ int current() noexcept { return 1; }
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <vector>
 
 namespace fg::threads {
 namespace {
@@ -33,7 +32,7 @@ double seconds(clockid_t c) {
 
 struct sampler {
   std::mutex lock;
-  std::atomic<int> want{0};      // 0: not decided yet
+  std::atomic<int> want{1};      // the threads the next regions get
   std::atomic<double> next{0};   // monotonic time of the next look
   bool fixed = false, readable = true;
   int cpus = 1;                  // the affinity mask's

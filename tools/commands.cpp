@@ -128,9 +128,9 @@ device backend_of(const options& o, std::string& description) {
 namespace {
 // The selector's view of the graph: profile, every kernel's predicted cost for the stated reads
 // (a PageRank-like pass: double vectors), and the choice with its reason.
-void explain(const options& o, const fluxgraph::graph& g) {
+fluxgraph::read_plan explain(const options& o, const fluxgraph::graph& g) {
   const fluxgraph::graph_profile p = g.profile();
-  const fluxgraph::read_plan s = g.plan_reads(o.number("reads", 50, 1, 1e12), o.get("kernel", "auto"));
+  fluxgraph::read_plan s = g.plan_reads(o.number("reads", 50, 1, 1e12), o.get("kernel", "auto"));
   fmt::print("\nprofile: {} rows, {} nnz, mu {:.2f}, sigma {:.2f}, max row {}, empty rows {}\n", p.rows, p.nnz, p.mu,
              p.sigma, p.max_row, p.empty_rows);
   fmt::print("row length quartiles (from a log2 histogram): {:.1f} / {:.1f} / {:.1f}\n", p.q1, p.median, p.q3);
@@ -153,6 +153,7 @@ void explain(const options& o, const fluxgraph::graph& g) {
   } else {
     fmt::print("race: none (no contender close enough and cheap enough, or too few reads to probe)\n");
   }
+  return s;
 }
 }  // namespace
 
@@ -169,13 +170,14 @@ int run_info(const options& o) {
   fmt::print("out-degree: mu {:.3f}, sigma {:.3f}, max {}\n", p.mu, p.sigma, p.max_row);
   fmt::print("empty rows (no out-edges): {}\n", p.empty_rows);
   fmt::print("load time: {:.3f} s\n", t_load);
-  if (o.has("explain")) explain(o, g);
+  fluxgraph::read_plan plan;
+  if (o.has("explain")) plan = explain(o, g);
   if (json_output(o)) {  // the same facts; --explain adds the choice and every kernel's estimate
     json_line j = json_summary(o, f, g, g.backend());
     j.field("file_edges", f.num_edges()).flag("weights", !f.weight.empty()).field("mu", p.mu).field("sigma", p.sigma);
     j.field("max_row", p.max_row).field("empty_rows", p.empty_rows).field("load_seconds", t_load);
     if (o.has("explain")) {
-      const fluxgraph::read_plan s = g.plan_reads(o.number("reads", 50, 1, 1e12), o.get("kernel", "auto"));
+      const fluxgraph::read_plan& s = plan;
       std::string est = "[";
       for (const auto& e : s.estimates)
         est += fmt::format("{}{{\"kernel\":{},\"feasible\":{},\"total_ms\":{}}}", est.size() > 1 ? "," : "",
