@@ -42,7 +42,10 @@
 #include <cuda_runtime_api.h>
 #include "core/cuda_check.hpp"
 #else
+#include <sys/mman.h>
 #include <unistd.h>
+
+#include <map>
 
 #include "core/threads.hpp"
 #endif
@@ -56,6 +59,7 @@ std::atomic<std::uint64_t> to_device_bytes{0}, to_host_bytes{0};  // transfers()
 struct block_info {
   std::size_t bytes = 0;
   int cls = -1, device = 0;
+  std::size_t mapped = 0;  ///< CPU build: the bytes of a block mapped on its own (0: malloc's)
 };
 std::mutex sizes_mutex;
 std::unordered_map<void*, block_info> sizes;
@@ -147,10 +151,89 @@ void release_cached(int device) {
 }
 #endif
 
-void account(void* p, std::size_t bytes, int cls, int device) {
+#if !defined(FG_WITH_CUDA)
+// CPU build: blocks of big_block bytes or more are mapped on their own and, when freed, kept (up to
+// a quarter of the machine's memory) for the next request they fit within 2x, as the CUDA build's
+// pool keeps its blocks. On a virtual machine a fresh page costs its first touch: the kernel zeroed
+// pages for 28% of a 29 M-line `stream - --wal` (perf), and a compaction or a row table that grew
+// into fresh memory stalled the stream for seconds (docs/durability.md, "Pauses").
+// AddressSanitizer checks only malloc's blocks: its builds map none.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t big_block = SIZE_MAX, page_bytes = 4096;
+#else
+constexpr std::size_t big_block = std::size_t(8) << 20, page_bytes = 4096;
+#endif
+std::multimap<std::size_t, void*> host_cache;  // mapped bytes -> block; under sizes_mutex
+std::size_t host_cache_bytes = 0;
+
+void release_host_cache() noexcept {
+  std::lock_guard<std::mutex> lock(sizes_mutex);
+  for (const auto& [n, p] : host_cache) (void)munmap(p, n);
+  host_cache.clear();
+  host_cache_bytes = 0;
+}
+
+std::size_t host_cache_cap() {
+  static const std::size_t cap = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 4 : std::size_t(1) << 30;
+  }();
+  return cap;
+}
+
+void* map_block(std::size_t n) {
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+// A block of `bytes`; mapped: its mapping's size (0 when malloc's).
+void* host_block(std::size_t bytes, std::size_t& mapped) {
+  if (bytes < big_block) {
+    mapped = 0;
+    return std::aligned_alloc(256, (bytes + 255) / 256 * 256);  // cudaMalloc's alignment, for parity
+  }
+  mapped = (bytes + page_bytes - 1) / page_bytes * page_bytes;
   {
     std::lock_guard<std::mutex> lock(sizes_mutex);
-    sizes.emplace(p, block_info{bytes, cls, device});
+    auto it = host_cache.lower_bound(mapped);
+    if (it != host_cache.end() && it->first <= 2 * mapped) {
+      mapped = it->first;
+      void* p = it->second;
+      host_cache_bytes -= it->first;
+      host_cache.erase(it);
+      return p;
+    }
+  }
+  void* p = map_block(mapped);
+  if (p == nullptr) {  // the cache may be what is missing
+    release_host_cache();
+    p = map_block(mapped);
+  }
+  return p;
+}
+
+void free_host_block(void* p, std::size_t mapped) noexcept {
+  if (mapped == 0) {
+    std::free(p);
+    return;
+  }
+  try {
+    std::lock_guard<std::mutex> lock(sizes_mutex);
+    if (host_cache_bytes + mapped <= host_cache_cap()) {
+      host_cache.emplace(mapped, p);
+      host_cache_bytes += mapped;
+      return;
+    }
+  } catch (...) {  // no memory for the cache's node: unmap it below
+  }
+  (void)munmap(p, mapped);
+}
+#endif
+
+void account(void* p, std::size_t bytes, int cls, int device, std::size_t mapped = 0) {
+  {
+    std::lock_guard<std::mutex> lock(sizes_mutex);
+    sizes.emplace(p, block_info{bytes, cls, device, mapped});
   }
   std::size_t now = in_use.fetch_add(bytes) + bytes;
   std::size_t pk = peak.load();
@@ -196,8 +279,11 @@ void* allocate(std::size_t bytes) {
                         std::to_string(in_use.load()) + " in use (" + cudaGetErrorString(e) + ")");
   }
 #else
-  p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);  // cudaMalloc's alignment, for parity
+  std::size_t mapped = 0;
+  p = host_block(bytes, mapped);
   if (p == nullptr) throw out_of_memory("out of memory: " + std::to_string(bytes) + " bytes requested");
+  account(p, bytes, cls, device, mapped);
+  return p;
 #endif
   account(p, bytes, cls, device);
   return p;
@@ -205,11 +291,13 @@ void* allocate(std::size_t bytes) {
 
 void deallocate(void* p) noexcept {
   if (p == nullptr) return;
+  [[maybe_unused]] std::size_t freed_mapped = 0;
   {
     std::lock_guard<std::mutex> lock(sizes_mutex);
     auto it = sizes.find(p);
     if (it != sizes.end()) {
       const block_info b = it->second;
+      freed_mapped = b.mapped;
       in_use -= b.bytes;
       sizes.erase(it);
 #if defined(FG_WITH_CUDA)
@@ -234,7 +322,7 @@ void deallocate(void* p) noexcept {
   if (mp != nullptr) cudaFreeAsync(p, cudaStream_t(0));
   else cudaFree(p);
 #else
-  std::free(p);
+  free_host_block(p, freed_mapped);
 #endif
 }
 
@@ -363,6 +451,8 @@ std::size_t query_free() {
 #else
   const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   free_bytes = pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : std::size_t(1) << 30;
+  std::lock_guard<std::mutex> lock(sizes_mutex);
+  free_bytes += host_cache_bytes;  // kept blocks are ours to reuse
 #endif
   return free_bytes;
 }

@@ -25,14 +25,16 @@ template <class V, class S>
 dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg) : dcsr_matrix(cfg, 0, std::max<offset_t>(0, cfg.reserve)) {}
 
 template <class V, class S>
-dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed)
+dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed,
+                               vertex_t pitch_rows)
     : cfg_(cfg),
       row_cap_(row_capacity),
       sizes_(row_capacity),
       nseg_(row_capacity),
-      seg_(std::size_t(cfg.max_segments) * 2 * std::size_t(row_capacity)),
+      seg_(std::size_t(cfg.max_segments) * 2 * std::size_t(std::max(pitch_rows, row_capacity))),
       col_(capacity),
-      val_(is_pattern_v<V> ? 0 : capacity) {
+      val_(is_pattern_v<V> ? 0 : capacity),
+      pitch_rows_(std::max(pitch_rows, row_capacity)) {
   check_config(cfg);
   if (!zeroed) return;
   fill_zero(sizes_);
@@ -48,7 +50,7 @@ bool dcsr_matrix<V, S>::collapses_duplicates() const noexcept {
 template <class V, class S>
 dcsr_view<V> dcsr_matrix<V, S>::view() const noexcept {
   auto* self = const_cast<dcsr_matrix*>(this);  // views are shallow; const-ness is the caller's
-  return {rows_, cols_, cfg_.max_segments, 2 * offset_t(row_cap_), self->sizes_.data(),
+  return {rows_, cols_, cfg_.max_segments, 2 * offset_t(pitch_rows_), self->sizes_.data(),
           self->nseg_.data(), self->seg_.data(), self->col_.data(),
           is_pattern_v<V> ? nullptr : self->val_.data(), rows_ > 0 ? double(nnz_) / rows_ : 0.0,
           max_nseg_ <= 1, alloc_ptr_ == nnz_ ? nnz_ : -1};
@@ -189,25 +191,39 @@ void dcsr_matrix<V, S>::resize(vertex_t rows, vertex_t cols) {
   cols_ = std::max(cols_, cols);
 }
 
-// New vertices: a larger row table, old rows copied segment slab by segment slab. Capacity only —
-// rows_ is unchanged, so a caller that fails afterwards leaves the store logically as it was.
+// New vertices: a larger row table. Capacity only — rows_ is unchanged, so a caller that fails
+// afterwards leaves the store logically as it was. The segment table's slabs are copied only when
+// it has no room (pitch_rows_): at 16 M rows a copy of its 2 GB into fresh memory stalled a stream
+// for 5 s on the 2-core machine (docs/durability.md, "Pauses"). Every allocation comes first.
 template <class V, class S>
 void dcsr_matrix<V, S>::grow_row_table(vertex_t rows_needed) {
   double want = std::max<double>(rows_needed, std::ceil(row_cap_ * cfg_.growth));
   vertex_t cap = vertex_t(std::min<double>(want, 2147483647.0));
+  // Room is kept once a slab passes 16 MB (a mapped block, whose untouched pages cost nothing;
+  // smaller tables copy in a few ms); device memory is real memory: no room there.
+#if defined(FG_WITH_CUDA)
+  const double reserve = 1;
+#else
+  const double reserve = double(cap) * 16 > double(std::size_t(16) << 20) ? 4 : 1;
+#endif
+  const vertex_t pitch = cap <= pitch_rows_ ? pitch_rows_ : vertex_t(std::min<double>(reserve * cap, 2147483647.0));
   array<vertex_t, S> sizes(cap);
   array<std::uint8_t, S> nseg(cap);
-  array<offset_t, S> seg(std::size_t(cfg_.max_segments) * 2 * std::size_t(cap));
-  fill_zero(sizes);
-  fill_zero(nseg);
+  array<offset_t, S> seg;
+  if (pitch != pitch_rows_) seg = array<offset_t, S>(std::size_t(cfg_.max_segments) * 2 * std::size_t(pitch));
+  zero_range(sizes, std::size_t(row_cap_), std::size_t(cap - row_cap_));
+  zero_range(nseg, std::size_t(row_cap_), std::size_t(cap - row_cap_));
   copy_prefix(sizes, sizes_, row_cap_);
   copy_prefix(nseg, nseg_, row_cap_);
-  for (int s = 0; s < cfg_.max_segments; ++s)
-    copy_range(seg, std::size_t(s) * 2 * cap, seg_, std::size_t(s) * 2 * row_cap_, 2 * std::size_t(row_cap_));
-  zero_range(seg, 2 * std::size_t(row_cap_), 2 * std::size_t(cap - row_cap_));  // the new rows' first segments
+  if (pitch != pitch_rows_) {
+    for (int s = 0; s < cfg_.max_segments; ++s)
+      copy_range(seg, std::size_t(s) * 2 * pitch, seg_, std::size_t(s) * 2 * pitch_rows_, 2 * std::size_t(row_cap_));
+    seg_ = std::move(seg);
+    pitch_rows_ = pitch;
+  }
+  zero_range(seg_, 2 * std::size_t(row_cap_), 2 * std::size_t(cap - row_cap_));  // the new rows' first segments
   sizes_ = std::move(sizes);
   nseg_ = std::move(nseg);
-  seg_ = std::move(seg);
   row_cap_ = cap;
   ++stats_.row_table_grows;
 }

@@ -88,10 +88,12 @@ struct dcsr_stats {
   std::int64_t defrag_requested = 0;    ///< defragment() calls
   std::int64_t defrag_segment_limit = 0;///< automatic compactions because a row would exceed k segments
   std::int64_t defrag_buffer_full = 0;  ///< automatic compactions because the buffer was full
-  std::int64_t buffer_grows = 0;        ///< of those, how many enlarged the buffer
+  std::int64_t buffer_grows = 0;        ///< times the buffer was enlarged (in place, or by one of those compactions)
   std::int64_t row_table_grows = 0;     ///< times the row table was enlarged for new vertices
   std::int64_t entries_deleted = 0;     ///< stored entries removed by deletions
   std::int64_t deletes_absent = 0;      ///< deletion entries that removed nothing (absent edge, repeat in the batch)
+  std::int64_t index_builds = 0;        ///< pair index (edge_set.hpp) built whole from the rows
+  std::int64_t index_moves = 0;         ///< pair index grown by moving a step a batch
 };
 
 /// Calls f(b, e) for each stored run [b, e) of row r of a segment table (segment s of row r is
@@ -265,7 +267,7 @@ class dcsr_matrix {
   /// Bytes held by the store's arrays.
   std::size_t bytes() const noexcept;
   /// Bytes of the duplicate-check index a device store keeps beside them (0 when it keeps none).
-  std::size_t index_bytes() const noexcept { return set_.slots.bytes(); }
+  std::size_t index_bytes() const noexcept { return set_.bytes(); }
   /// The duplicate check's pair index, for lookups of whole pairs (slot null when the store keeps
   /// none); it holds exactly the stored pairs whenever a batch is not running.
   edge_set_view pair_index() const noexcept { return set_.view(); }
@@ -277,8 +279,13 @@ class dcsr_matrix {
                                      array<vertex_t, Space>&& col, array<stored_t<V>, Space>&& val,
                                      const dcsr_config& cfg);
   /// zeroed: every row empty (false: the caller writes sizes_ and nseg_ of every row)
-  dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed = true);
+  /// pitch_rows: rows the segment table has room for (0: row_capacity)
+  dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed = true,
+              vertex_t pitch_rows = 0);
   void grow_row_table(vertex_t rows_needed);
+  /// A buffer of cap entries holding this one's [0, alloc_ptr_) where it was; the old one moves to
+  /// old_col / old_val (capacity only: a batch that fails afterwards puts it back).
+  void grow_buffer(offset_t cap, array<vertex_t, Space>& old_col, array<stored_t<V>, Space>& old_val);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
   /// defragment() in row order, in place: the row table is kept, the entries move to a new buffer.
   void pack();
@@ -321,7 +328,7 @@ class dcsr_matrix {
     array<offset_t, Space> seg;
     array<vertex_t, Space> col;
     array<stored_t<V>, Space> val;
-    vertex_t rows = 0, cols = 0, row_cap = 0;
+    vertex_t rows = 0, cols = 0, row_cap = 0, pitch_rows = 0;
     offset_t nnz = 0, alloc_ptr = 0;
     bool at_limit = false;
     int max_nseg = 0;
@@ -338,6 +345,9 @@ class dcsr_matrix {
   void prepare_set(std::size_t more);
   /// Whether prepare_set(more) would leave the set as it is (nothing to build, grow or decide).
   bool set_ready(std::size_t more) const;
+  bool grow_set(std::size_t slots, std::size_t more);
+  /// A batch's share of a set's growth: the next `step` slots of the old table moved (edge_set.hpp).
+  void move_set_step();
   /// Slots for a set of the store's pairs and `more`: a quarter full, room for the stream to double.
   std::size_t set_slots(std::size_t more) const noexcept;
 
@@ -350,7 +360,11 @@ class dcsr_matrix {
   std::uint64_t version_ = 0;
   array<vertex_t, Space> sizes_;      ///< row_cap_ entries
   array<std::uint8_t, Space> nseg_;   ///< row_cap_ entries
-  array<offset_t, Space> seg_;        ///< k * pitch, pitch = 2 * row_cap_
+  array<offset_t, Space> seg_;        ///< k * pitch, pitch = 2 * pitch_rows_
+  /// Rows the segment table has room for (>= row_cap_). The CPU build keeps room for 4x the rows a
+  /// growth asks, so later growths copy no slab (grow_row_table); the rows past row_cap_ are never
+  /// touched, and a mapped block's untouched pages take no memory (core/memory.cpp).
+  vertex_t pitch_rows_ = 0;
   array<vertex_t, Space> col_;        ///< capacity entries
   array<stored_t<V>, Space> val_;     ///< capacity entries, none for pattern
   // Size-ordered layout (size_ordered()): valid for content version ordered_version_ and

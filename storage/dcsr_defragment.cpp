@@ -13,7 +13,7 @@ namespace fg {
 template <class V, class S>
 dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const {
   using K = detail::kernels<S>;
-  dcsr_matrix next(cfg_, row_capacity, std::max(new_capacity, nnz_));
+  dcsr_matrix next(cfg_, row_capacity, std::max(new_capacity, nnz_), true, pitch_rows_);  // the room kept
   next.stats_ = stats_;
   next.rows_ = rows_;
   next.cols_ = cols_;

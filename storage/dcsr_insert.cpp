@@ -9,6 +9,7 @@
 #include <climits>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "core/memory.hpp"
 
@@ -81,13 +82,34 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
   }
   // A sorted batch adds its pairs to an active set too (it creates none: append-only stores, the
   // closure's R+, never need one), so the set must have room for them either way.
-  if (!sorted || set_.active()) prepare_set(batch.nnz);
+  if (!sorted || set_.active()) {
+    move_set_step();
+    prepare_set(batch.nnz);
+  }
   // `first`: the status of an attempt on this very state that wrote nothing (a deferred batch that
   // stalled its chain), so the grow / compact below need not be found out again.
   detail::insert_status st = first != nullptr ? checked(*first, sorted) : attempt(batch, sorted, alpha, row_growth);
   if (st.room == detail::insert_room::rows) {  // new vertices: a larger row table (capacity only)
     grow_row_table(std::max(st.max_row, cfg_.square ? st.max_col : st.max_row) + 1);
     st = attempt(batch, sorted, alpha, row_growth);
+  }
+  if (!st.written && st.room == detail::insert_room::buffer && 3 * nnz_ >= alloc_ptr_) {
+    // A full buffer that is mostly entries grows, its used prefix copied as it lies, instead of a
+    // compaction: that gathers every row (~40 ns an entry on the 2-core CPU build with 16 M rows:
+    // 0.8 s at 20 M edges, growing with the graph), the copy streams. Slack and released segments
+    // wait for a compaction the segment limit or a sparser buffer asks for (docs/durability.md).
+    const offset_t needed = alloc_ptr_ + st.kept + st.runs * alpha + offset_t(row_growth * double(nnz_ + st.kept)) + st.runs;
+    array<vertex_t, S> old_col;
+    array<stored_t<V>, S> old_val;
+    grow_buffer(std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth))), old_col, old_val);
+    try {
+      st = attempt(batch, sorted, alpha, row_growth);
+    } catch (...) {  // it wrote nothing: the old buffer back, so the store is exactly as it was
+      col_ = std::move(old_col);
+      val_ = std::move(old_val);
+      --stats_.buffer_grows;
+      throw;
+    }
   }
   if (!st.written) {
     // A row past k segments or a full buffer: compact (into a larger buffer when needed) and write the
@@ -167,6 +189,7 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
       set_wanted_ = true;  // OpenMP: only asked once the probe has become costly
     }
     const std::size_t slots = set_slots(more);  // a quarter full after a (re)build
+    if (set_.active() && grow_set(slots, more)) return;
     set_ = {};  // the old table goes first: the peak is one table
     if (slots * sizeof(std::uint64_t) > memory::available_bytes() / 4) return;
     edge_set<S> fresh;  // becomes the set only complete: a build that runs out of memory leaves none
@@ -174,6 +197,54 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
     detail::edge_set_build(fresh.view(), view(), nnz_);
     fresh.used = nnz_;
     set_ = std::move(fresh);
+    ++stats_.index_builds;
+  }
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::grow_buffer(offset_t cap, array<vertex_t, S>& old_col, array<stored_t<V>, S>& old_val) {
+  array<vertex_t, S> col{std::size_t(cap)};
+  array<stored_t<V>, S> val{is_pattern_v<V> ? 0 : std::size_t(cap)};
+  copy_prefix(col, col_, std::size_t(alloc_ptr_));
+  if (!is_pattern_v<V>) copy_prefix(val, val_, std::size_t(alloc_ptr_));
+  old_col = std::exchange(col_, std::move(col));
+  old_val = std::exchange(val_, std::move(val));
+  ++stats_.buffer_grows;
+}
+
+// A set that would pass half full moves into one of `slots` over the next batches (edge_set.hpp)
+// when both tables fit a quarter of the free memory; false: rebuild it whole instead.
+template <class V, class S>
+bool dcsr_matrix<V, S>::grow_set(std::size_t slots, std::size_t more) {
+  if (set_.migrating()) {  // batches came faster than the move: finish it (the step makes this rare)
+    set_.step = std::int64_t(set_.old.size());
+    move_set_step();
+    if (set_.fits(std::int64_t(more))) return true;
+  }
+  if ((slots + set_.slots.size()) * sizeof(std::uint64_t) > memory::available_bytes() / 4) return false;
+  edge_set<S> next;
+  next.slots = array<std::uint64_t, S>(slots);
+  detail::edge_set_clear(next.slots.data(), slots);
+  next.old = std::move(set_.slots);
+  next.used = nnz_;  // the stored pairs, wherever they are
+  // Batches of `more` pairs fill the new table's free half (>= nnz_ + more) in `room` batches: the
+  // old table is moved in half of them.
+  const double room = std::max(1.0, double(slots / 2 - std::size_t(nnz_)) / double(std::max<std::size_t>(more, 1)));
+  next.step = std::max<std::int64_t>(4096, std::int64_t(std::ceil(2.0 * double(next.old.size()) / room)));
+  set_ = std::move(next);
+  ++stats_.index_moves;
+  return true;
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::move_set_step() {
+  if (!set_.migrating()) return;
+  const std::int64_t end = std::min<std::int64_t>(set_.moved + set_.step, std::int64_t(set_.old.size()));
+  detail::edge_set_migrate(set_.view(), set_.moved, end);
+  set_.moved = end;
+  if (end == std::int64_t(set_.old.size())) {
+    set_.old = {};
+    set_.moved = 0;
   }
 }
 
@@ -186,7 +257,10 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
   template void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>&, bool, offset_t, double, \
                                                const detail::insert_status*);                  \
   template bool dcsr_matrix<V, S>::set_ready(std::size_t) const;                                \
-  template void dcsr_matrix<V, S>::prepare_set(std::size_t);
+  template void dcsr_matrix<V, S>::prepare_set(std::size_t);                                   \
+  template bool dcsr_matrix<V, S>::grow_set(std::size_t, std::size_t);                        \
+  template void dcsr_matrix<V, S>::move_set_step();                                           \
+  template void dcsr_matrix<V, S>::grow_buffer(offset_t, array<vertex_t, S>&, array<stored_t<V>, S>&);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE

@@ -65,6 +65,7 @@ void dcsr_pipeline<V, S>::push(const coo_matrix<V, S>* ins, const coo_matrix<V, 
       settle();
       A_.prepare_set(adds);
     }
+    if (adds > 0) A_.move_set_step();  // queued in order with the batches (stream-ordered frees)
     const bool logged = ins != nullptr && del != nullptr && del->nnz > 0;
     if (logged && logs_queued_ &&
         !detail::erase_log_fits<V>(A_.work_, std::max<std::size_t>(del->nnz, detail::erase_min_holes), del->nnz + 1))

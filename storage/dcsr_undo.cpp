@@ -36,7 +36,7 @@ void dcsr_matrix<V, S>::apply_batch_undoable(const coo_matrix<V, S>& inserts, co
   copy_prefix(u->sizes, sizes_, n);  // space-aware: host_space stores live in host memory in every build
   copy_prefix(u->nseg, nseg_, n);
   if (whole) u->seg = clone<S>(seg_), u->col = clone<S>(col_), u->val = clone<S>(val_);
-  u->rows = rows_, u->cols = cols_, u->row_cap = row_cap_, u->nnz = nnz_, u->alloc_ptr = alloc_ptr_;
+  u->rows = rows_, u->cols = cols_, u->row_cap = row_cap_, u->pitch_rows = pitch_rows_, u->nnz = nnz_, u->alloc_ptr = alloc_ptr_;
   u->at_limit = at_limit_, u->max_nseg = max_nseg_;
   undo_ = std::move(u);
   try {
@@ -71,7 +71,7 @@ void dcsr_matrix<V, S>::undo_batch() {
   } else if (!u->seg.empty()) {  // the row table as it was, whatever the insertion grew or wrote
     sizes_ = std::move(u->sizes), nseg_ = std::move(u->nseg), seg_ = std::move(u->seg);
     col_ = std::move(u->col), val_ = std::move(u->val);
-    row_cap_ = u->row_cap, rows_ = u->rows, cols_ = u->cols, alloc_ptr_ = u->alloc_ptr;
+    row_cap_ = u->row_cap, pitch_rows_ = u->pitch_rows, rows_ = u->rows, cols_ = u->cols, alloc_ptr_ = u->alloc_ptr;
     at_limit_ = u->at_limit, max_nseg_ = u->max_nseg;
   } else {
     copy_prefix(sizes_, u->sizes, u->sizes.size());

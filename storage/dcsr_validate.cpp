@@ -2,10 +2,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "storage/dcsr.hpp"
 #include "storage/detail/kernels.hpp"
 
@@ -16,15 +18,23 @@ void dcsr_matrix<V, S>::validate() const {
   auto fail = [](const std::string& what) { throw error("dcsr validate: " + what); };
   const auto sizes = to_vector(sizes_);
   const auto nseg = to_vector(nseg_);
-  const auto seg = to_vector(seg_);
   const auto col = to_vector(col_);
   const auto val = to_vector(val_);
-  const offset_t pitch = 2 * offset_t(row_cap_);
   const int k = cfg_.max_segments;
+  if (pitch_rows_ < row_cap_) fail("segment table narrower than the row table");
+  if (seg_.size() != std::size_t(k) * 2 * std::size_t(pitch_rows_)) fail("segment table size != k * pitch");
+  // The row table's part of each slab, read into slabs of pitch 2 * row_cap_ (the room past it is
+  // never touched: grow_row_table).
+  const offset_t pitch = 2 * offset_t(row_cap_);
+  std::vector<offset_t> seg(std::size_t(k) * std::size_t(pitch));
+  for (int s = 0; s < k && pitch > 0; ++s) {
+    const offset_t* from = seg_.data() + std::size_t(s) * 2 * std::size_t(pitch_rows_);
+    if constexpr (std::is_same_v<S, device_space>) memory::copy_to_host(seg.data() + s * pitch, from, std::size_t(pitch) * sizeof(offset_t));
+    else std::copy(from, from + pitch, seg.data() + s * pitch);
+  }
   if (rows_ < 0 || rows_ > row_cap_) fail("rows outside the row table");
   if (cfg_.square && rows_ != cols_) fail("square store with rows != cols");
   if (alloc_ptr_ < 0 || alloc_ptr_ > capacity()) fail("allocation pointer past capacity");
-  if (seg.size() != std::size_t(k) * std::size_t(pitch)) fail("segment table size != k * pitch");
 
   std::vector<std::pair<offset_t, offset_t>> extents;
   offset_t total = 0;

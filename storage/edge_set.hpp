@@ -5,6 +5,13 @@
 // With it the check is one probe per batch entry. Open addressing, linear probing, 64-bit keys
 // (row << 32 | col), at most half full; deletions leave tombstones, which a rebuild clears.
 // Costs 16-32 bytes per stored pair, so the store builds it only when that fits (dcsr.hpp).
+//
+// Growing it is incremental (Redis's dict does the same): a table that would pass half full becomes
+// the `old` one beside a new table twice the pairs' size; new pairs go to the new table and every
+// later batch moves a bounded range of old slots into it (edge_set_migrate), sized so the old table
+// empties before the new one fills. Each pair lives in exactly one of the two; a moved slot becomes
+// a tombstone so the old table's probe chains stay whole. So no batch pays for a rebuild of the
+// whole set, which grew with the graph (docs/durability.md, "Pauses").
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +25,8 @@ namespace fg {
 struct edge_set_view {
   std::uint64_t* slot = nullptr;  ///< null: no set (the caller probes the store instead)
   std::uint64_t mask = 0;         ///< slots - 1 (a power of two)
+  std::uint64_t* old = nullptr;   ///< a table being moved into this one (null: none)
+  std::uint64_t old_mask = 0;
 
   static constexpr std::uint64_t empty = ~std::uint64_t(0), tomb = ~std::uint64_t(0) - 1;
   FG_HD static std::uint64_t key(vertex_t r, vertex_t c) {
@@ -31,13 +40,9 @@ struct edge_set_view {
     return k ^ (k >> 31);
   }
   FG_HD bool contains(std::uint64_t k) const {
-    for (std::uint64_t h = hash(k) & mask;; h = (h + 1) & mask) {
-      const std::uint64_t s = slot[h];
-      if (s == k) return true;
-      if (s == empty) return false;
-    }
+    return find(slot, mask, k) != nullptr || (old != nullptr && find(old, old_mask, k) != nullptr);
   }
-  /// k must be absent, and concurrent callers must insert distinct keys.
+  /// k must be absent (from both tables), and concurrent callers must insert distinct keys.
   FG_HD void insert_new(std::uint64_t k) const {
     for (std::uint64_t h = hash(k) & mask;; h = (h + 1) & mask) {
       std::uint64_t s = slot[h];
@@ -50,17 +55,20 @@ struct edge_set_view {
   }
   /// Concurrent callers must erase distinct keys. Returns whether k was there.
   FG_HD bool erase(std::uint64_t k) const {
-    for (std::uint64_t h = hash(k) & mask;; h = (h + 1) & mask) {
-      const std::uint64_t s = slot[h];
-      if (s == k) {
-        slot[h] = tomb;
-        return true;
-      }
-      if (s == empty) return false;
-    }
+    std::uint64_t* s = find(slot, mask, k);
+    if (s == nullptr && old != nullptr) s = find(old, old_mask, k);
+    if (s == nullptr) return false;
+    *s = tomb;
+    return true;
   }
 
  private:
+  FG_HD static std::uint64_t* find(std::uint64_t* table, std::uint64_t m, std::uint64_t k) {
+    for (std::uint64_t h = hash(k) & m;; h = (h + 1) & m) {
+      if (table[h] == k) return table + h;
+      if (table[h] == empty) return nullptr;
+    }
+  }
   FG_HD static std::uint64_t cas(std::uint64_t* p, std::uint64_t expected, std::uint64_t desired) {
 #if defined(__CUDA_ARCH__)
     return atomicCAS(reinterpret_cast<unsigned long long*>(p), expected, desired);
@@ -75,14 +83,24 @@ struct edge_set_view {
 template <class Space>
 struct edge_set {
   array<std::uint64_t, Space> slots;
-  std::int64_t used = 0;  ///< live keys + tombstones
+  std::int64_t used = 0;     ///< live keys + tombstones, counting the old table's keys still to move
+  array<std::uint64_t, Space> old;  ///< the table being moved into slots (empty: none)
+  std::int64_t moved = 0;    ///< old slots [0, moved) are moved
+  std::int64_t step = 0;     ///< old slots a batch moves
   bool active() const noexcept { return slots.size() > 0; }
+  bool migrating() const noexcept { return old.size() > 0; }
   edge_set_view view() const noexcept {
     auto* self = const_cast<edge_set*>(this);
-    return {self->slots.data(), slots.size() > 0 ? std::uint64_t(slots.size() - 1) : 0};
+    edge_set_view v{self->slots.data(), slots.size() > 0 ? std::uint64_t(slots.size() - 1) : 0};
+    if (migrating()) {
+      v.old = self->old.data();
+      v.old_mask = std::uint64_t(old.size() - 1);
+    }
+    return v;
   }
-  /// Room for `more` keys without passing half full.
+  /// Room for `more` keys without passing half full (the keys still in `old` counted as moved).
   bool fits(std::int64_t more) const noexcept { return 2 * (used + more) <= std::int64_t(slots.size()); }
+  std::size_t bytes() const noexcept { return slots.bytes() + old.bytes(); }
 };
 
 /// A growable host set of (row, col) pairs with the same keys and hash, single-threaded: the call

@@ -20,5 +20,9 @@ void edge_set_mark(const edge_set_view& s, const vertex_t* rows, const vertex_t*
                    std::uint8_t* drop);
 /// Adds the pairs (all absent and distinct).
 void edge_set_add(const edge_set_view& s, const vertex_t* rows, const vertex_t* cols, std::size_t n);
+/// Every slot of `slot` empty.
+void edge_set_clear(std::uint64_t* slot, std::size_t n);
+/// Moves the keys in s.old[begin, end) to s.slot, leaving tombstones (storage/edge_set.hpp).
+void edge_set_migrate(const edge_set_view& s, std::int64_t begin, std::int64_t end);
 
 }  // namespace fg::detail

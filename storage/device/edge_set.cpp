@@ -18,10 +18,23 @@ double row_square_sum(const vertex_t* sizes, vertex_t rows) {
       thrust::plus<double>());
 }
 
+void edge_set_clear(std::uint64_t* slot, std::size_t n) {
+  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t i) { slot[i] = edge_set_view::empty; });
+}
+
+void edge_set_migrate(const edge_set_view& s, std::int64_t begin, std::int64_t end) {
+  std::uint64_t* old = s.old;
+  parallel_for(end - begin, FG_LAMBDA(std::int64_t i) {
+    const std::uint64_t k = old[begin + i];
+    if (k == edge_set_view::empty || k == edge_set_view::tomb) return;
+    s.insert_new(k);
+    old[begin + i] = edge_set_view::tomb;
+  });
+}
+
 template <class V>
 void edge_set_build(const edge_set_view& s, const dcsr_view<V>& A, offset_t nnz) {
-  std::uint64_t* slot = s.slot;
-  parallel_for(std::int64_t(s.mask) + 1, FG_LAMBDA(std::int64_t i) { slot[i] = edge_set_view::empty; });
+  edge_set_clear(s.slot, std::size_t(s.mask) + 1);
   if (A.rows == 0) return;
   // GPU: one thread per stored pair, its row found by binary search over the scanned sizes (a hub
   // row spreads over many threads, as in the defragmentation's gather).

@@ -248,7 +248,7 @@ TEST_CASE("a batch that runs out of memory in the middle of a stream changes not
   A.validate();
   MESSAGE(failures << " batches failed for memory and went in on the second try");
   CHECK(failures > 10);
-  CHECK(A.stats().defrag_buffer_full > 0);
+  CHECK(A.stats().buffer_grows > 0);  // in place or by a compaction: both were refused memory above
 }
 
 TEST_CASE("edge_index::automatic keeps an edge set where batches land in long rows, and only there") {
