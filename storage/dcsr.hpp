@@ -286,6 +286,9 @@ class dcsr_matrix {
   /// A buffer of cap entries holding this one's [0, alloc_ptr_) where it was; the old one moves to
   /// old_col / old_val (capacity only: a batch that fails afterwards puts it back).
   void grow_buffer(offset_t cap, array<vertex_t, Space>& old_col, array<stored_t<V>, Space>& old_val);
+  /// Entries the new segments of a batch that reported st may take; a buffer grown to hold `needed`.
+  offset_t segment_room(const detail::insert_status& st, offset_t alpha, double row_growth) const;
+  offset_t grown_capacity(offset_t needed) const;
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
   /// defragment() in row order, in place: the row table is kept, the entries move to a new buffer.
   void pack();

@@ -98,10 +98,9 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
     // compaction: that gathers every row (~40 ns an entry on the 2-core CPU build with 16 M rows:
     // 0.8 s at 20 M edges, growing with the graph), the copy streams. Slack and released segments
     // wait for a compaction the segment limit or a sparser buffer asks for (docs/durability.md).
-    const offset_t needed = alloc_ptr_ + st.kept + st.runs * alpha + offset_t(row_growth * double(nnz_ + st.kept)) + st.runs;
     array<vertex_t, S> old_col;
     array<stored_t<V>, S> old_val;
-    grow_buffer(std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth))), old_col, old_val);
+    grow_buffer(grown_capacity(alloc_ptr_ + segment_room(st, alpha, row_growth)), old_col, old_val);
     try {
       st = attempt(batch, sorted, alpha, row_growth);
     } catch (...) {  // it wrote nothing: the old buffer back, so the store is exactly as it was
@@ -117,9 +116,9 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
     // allocation that fails on the way leaves this store as it was. After a compaction every row is
     // one packed segment: each receiving row needs b + slack, and none can pass k >= 2 segments.
     const bool by_segments = st.room == detail::insert_room::segments;
-    const offset_t needed = nnz_ + st.kept + st.runs * alpha + offset_t(row_growth * double(nnz_ + st.kept)) + st.runs;
+    const offset_t needed = nnz_ + segment_room(st, alpha, row_growth);
     const bool grow = needed > capacity();
-    const offset_t cap = grow ? std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth))) : capacity();
+    const offset_t cap = grow ? grown_capacity(needed) : capacity();
     dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
     next.set_ = std::move(set_);  // the same pairs; it gets the batch's only if the batch goes in
     try {
@@ -201,6 +200,18 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
   }
 }
 
+// At most what the batch's new segments take: each run's entries, its slack (alpha, or row_growth of
+// the row's new size, bounded by the store's) and a rounding entry.
+template <class V, class S>
+offset_t dcsr_matrix<V, S>::segment_room(const detail::insert_status& st, offset_t alpha, double row_growth) const {
+  return st.kept + st.runs * alpha + offset_t(row_growth * double(nnz_ + st.kept)) + st.runs;
+}
+
+template <class V, class S>
+offset_t dcsr_matrix<V, S>::grown_capacity(offset_t needed) const {
+  return std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth)));
+}
+
 template <class V, class S>
 void dcsr_matrix<V, S>::grow_buffer(offset_t cap, array<vertex_t, S>& old_col, array<stored_t<V>, S>& old_val) {
   array<vertex_t, S> col{std::size_t(cap)};
@@ -260,7 +271,9 @@ void dcsr_matrix<V, S>::move_set_step() {
   template void dcsr_matrix<V, S>::prepare_set(std::size_t);                                   \
   template bool dcsr_matrix<V, S>::grow_set(std::size_t, std::size_t);                        \
   template void dcsr_matrix<V, S>::move_set_step();                                           \
-  template void dcsr_matrix<V, S>::grow_buffer(offset_t, array<vertex_t, S>&, array<stored_t<V>, S>&);
+  template void dcsr_matrix<V, S>::grow_buffer(offset_t, array<vertex_t, S>&, array<stored_t<V>, S>&); \
+  template offset_t dcsr_matrix<V, S>::segment_room(const detail::insert_status&, offset_t, double) const; \
+  template offset_t dcsr_matrix<V, S>::grown_capacity(offset_t) const;
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE
