@@ -33,16 +33,19 @@ constexpr double cold_share = 0.25;
 /// cnr-2000's stream (1e5-edge batches) from 0.106 to 0.095 s on the H100; the CPU build's is the same.
 constexpr double first_level = 4, level_step = 4;
 constexpr int max_levels = 16;
-/// Power iterations from the last scores replace the pushes when they are predicted to take at most
-/// this share of the pushes' time. Both are measured in this run (seconds, the device waited for):
-/// an entry a push reads costs from about one pull's entry (long rows, many vertices over the
-/// threshold: rmat-22 on the H100) to tens of them (a few vertices a hop, each hop a chain of
-/// dependent atomics: cnr-2000's), so counts do not predict it. The path may then differ between
-/// runs; the bound holds on either.
+/// Power iterations from the last scores, or a run from scratch, replace the pushes when they are
+/// predicted to take at most this share of the pushes' time. All are measured in this run (seconds,
+/// the device waited for): an entry a push reads costs from about one pull's entry (long rows, many
+/// vertices over the threshold: rmat-22 on the H100) to tens of them (a few vertices a hop, each hop
+/// a chain of dependent atomics: cnr-2000's), so counts do not predict it. The path may then differ
+/// between runs; the bound holds on each. The pushes' and the sweeps' predictions scale with how far
+/// the bound is over the target (docs/dynamic-pagerank.md, "Push, pull or start over").
 constexpr double pull_share = 0.8;
-/// After this many updates by power iterations, the next one pushes again to renew its measure;
-/// doubled (up to max_retry) each time that push still leaves the pulls ahead.
+/// After this many updates in a row that did not push, the next one pushes again to renew its
+/// measure; doubled (up to max_retry) each time that push still leaves the others ahead.
 constexpr int pulls_before_retry = 8, max_retry = 64;
+/// How an update brings the bound back under the target.
+enum class way { push, pull, cold };
 }  // namespace
 
 template <class S>
@@ -64,12 +67,14 @@ struct dynamic_pagerank<S>::state {
   double top_floor = 0;  ///< top(): half the y of the last k-th best
   dynamic_pagerank_stats st;
   std::string cold_kernel;
-  // The cost model (pull_pays): seconds the last push took per pair changed, a sweep's seconds per
-  // in-edge and the last power iterations' count (0: not measured yet); the pulls in a row, and
-  // after how many the next update pushes again.
-  double push_seconds_per_change = 0, sweep_seconds_per_edge = 0;
-  int pull_iterations = 0, pulls_in_row = 0, retry_after = pulls_before_retry;
+  // The cost model (choose): the last push's seconds per unit of log(bound / target) it removed, a
+  // sweep's seconds per in-edge and the bound's contraction per sweep, a from-scratch run's seconds
+  // per in-edge (0: not measured yet); the updates in a row that did not push, and after how many
+  // the next one pushes again.
+  double push_seconds_per_log = 0, sweep_seconds_per_edge = 0, pull_rate = 0, cold_seconds_per_edge = 0;
+  int others_in_row = 0, retry_after = pulls_before_retry;
   bool retried = false;  ///< the last update pushed only to renew the measure
+  update_path path = update_path::measured;
 
   explicit state(const pagerank_options& o) : opt(o) {
     validate(opt);
@@ -114,18 +119,24 @@ struct dynamic_pagerank<S>::state {
   }
   void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, array<double, S>& into) const;
   void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
-  void sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
+  void sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, double b);
   std::vector<double> normalised(double sum) const;
-  bool pull_pays(offset_t m, std::ostringstream& why) const;
-  // The cost model after an update whose pushes took `seconds`.
-  void tally(double seconds) {
-    const bool pushed = !st.cold && !st.pulled && st.changed > 0;
-    const bool forced = pushed && pulls_in_row >= retry_after;  // pushed to renew the measure
-    if (pushed) push_seconds_per_change = seconds / double(st.changed);  // what pull_pays predicts the next push by
-    if (st.pulled && retried) retry_after = std::min(2 * retry_after, max_retry);  // the renewed measure kept the pulls
-    else if (pushed && !forced) retry_after = pulls_before_retry;                 // pushed on its merit
+  double sweeps_for(double b) const {  // sweeps predicted to bring bound b under the target
+    return std::max(1.0, std::ceil(std::log(target() / b) / std::log(pull_rate > 0 ? pull_rate : damping())));
+  }
+  way choose(offset_t m, double b, std::ostringstream& why) const;
+  // The cost model after an update whose pushes took `seconds`; `chosen`: it pulled or started over
+  // by choose(). One that found the bound holding, or had to start over, measured nothing for it.
+  void tally(double seconds, bool chosen) {
+    const bool pushed = !st.cold && !st.pulled && st.levels > 0;
+    if (!pushed && !chosen) return;
+    const bool forced = pushed && others_in_row >= retry_after;  // pushed to renew the measure
+    // what choose() predicts the next push by
+    if (pushed) push_seconds_per_log = seconds / std::log(std::max(st.seeded_bound, 2 * st.target) / st.target);
+    if (chosen && retried) retry_after = std::min(2 * retry_after, max_retry);  // the renewed measure kept the others
+    else if (pushed && !forced) retry_after = pulls_before_retry;              // pushed on its merit
     retried = forced;
-    pulls_in_row = st.pulled ? pulls_in_row + 1 : 0;
+    others_in_row = pushed ? 0 : others_in_row + 1;
   }
   void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
   detail::residual_sums push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e, detail::residual_sums sums,
@@ -148,37 +159,46 @@ void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& o
 // (pi = c/n y with c = d * dangling + 1 - d), and its residual computed exactly.
 template <class S>
 void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
+  const auto t0 = clock_type::now();
   pagerank_options o = opt;
   o.out_degree = out.view().sizes;  // the out-edge store's row sizes: no pass over the in-edges for them
   const pagerank_result pr = pagerank(in, o);
   st.cold = true;
   st.cold_iterations = pr.iterations;
   cold_kernel = pr.kernel;
-  pull_iterations = pr.iterations;
+  // The sweeps' contraction until one is measured: this run's, from a change of at most 2 (a
+  // sweep's is at most d; on expanders it is well under, and d would never let a pull be tried).
+  if (pr.iterations > 1 && pr.last_change > 0 && pull_rate == 0)
+    pull_rate = std::min(damping(), std::pow(pr.last_change / 2, 1.0 / pr.iterations));
   // a first guess at a sweep's cost until one is timed: the run's time per iteration
   sweep_seconds_per_edge = pr.seconds / std::max(1, pr.iterations) / double(std::max<offset_t>(in.nnz(), 1));
   start_from(out, in, pr.score);
+  cold_seconds_per_edge = since(t0) / double(std::max<offset_t>(in.nnz(), 1));
 }
 
 // Power iterations from the y the batches left, where the scores are (no copy to the host and back:
 // rmat-22's took 35 ms a batch through the host-side PageRank, for ~3 iterations): Jacobi sweeps
-// y <- 1 + d P y pulled over the in-edges, whose r = 1 - y + d P y is what each sweep adds, until the
-// bound holds or max_iter. The store as it is: no view for a few sweeps.
+// y <- 1 + d P y pulled over the in-edges, whose r = 1 - y + d P y is what each sweep adds, from the
+// kept r (the batches left it exact: one SpMV a sweep) until the bound b holds or max_iter. Each
+// sweep's residual is computed afresh, which also clears what rounding left in the kept one. The
+// store as it is: no view for a few sweeps.
 template <class S>
-void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
+void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, double b) {
   st.pulled = true;
   cold_kernel = "dcsr";
   const vertex_t* deg = out.view().sizes;
   const auto t0 = clock_type::now();
+  const double from = b;
   int k = 0;
-  for (;; ++k) {
-    exact_residual(out, in, r);
-    if (k == opt.max_iter || bound(K::sums(y.data(), r.data(), deg, n)) <= target()) break;
+  for (; k < opt.max_iter && b > target(); ++k) {
     K::absorb(y.data(), r.data(), n);
+    exact_residual(out, in, r);
+    b = bound(K::sums(y.data(), r.data(), deg, n));
   }
   st.cold_iterations = k;
-  pull_iterations = k;
-  sweep_seconds_per_edge = since(t0) / (k + 1) / double(std::max<offset_t>(in.nnz(), 1));  // the bound read waited
+  if (k == 0) return;
+  sweep_seconds_per_edge = since(t0) / k / double(std::max<offset_t>(in.nnz(), 1));  // the bound read waited
+  if (b > 0 && b < from) pull_rate = std::pow(b / from, 1.0 / k);
 }
 
 // The scores y / sum, on the host.
@@ -245,20 +265,28 @@ double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) 
   return b;
 }
 
-// Whether power iterations from the last scores are predicted well under the pushes for the pairs
-// changed, in seconds: the pushes by the last push's time per pair changed, the sweeps by the last
-// run's count + 2 (a first sweep's residual, a margin) at the last sweep's time per edge. After
-// retry_after pulls in a row, a push renews its measure.
+// The cheapest way to bring bound b (over the target) under it, predicted in seconds: the pushes by
+// the last push's time per log(bound / target) removed; the sweeps by their count at the measured
+// contraction and the last sweep's time per edge; a from-scratch run by the last one's time per edge
+// (where a batch moves the scores by ~1000 targets, as 2% of soc-Slashdot0902's edges do, sweeps
+// from the last scores need about as many iterations as a run from scratch, which reads a view
+// with float x). Pushes until one was measured, and again after retry_after updates that did not.
 template <class S>
-bool dynamic_pagerank<S>::state::pull_pays(offset_t m, std::ostringstream& why) const {
-  if (push_seconds_per_change <= 0 || sweep_seconds_per_edge <= 0 || pull_iterations <= 0 || pulls_in_row >= retry_after)
-    return false;
-  const double push = push_seconds_per_change * double(changed);
-  const double pull = double(pull_iterations + 2) * sweep_seconds_per_edge * double(m);
-  if (pull > pull_share * push) return false;
-  why << "pulled: power iterations from the last scores predicted to take " << pull * 1e3 << " ms, pushes " << push * 1e3
-      << " ms";
-  return true;
+way dynamic_pagerank<S>::state::choose(offset_t m, double b, std::ostringstream& why) const {
+  if (path == update_path::pull) {
+    why << "pulled: asked for";
+    return way::pull;
+  }
+  if (path == update_path::push || push_seconds_per_log <= 0 || others_in_row >= retry_after) return way::push;
+  constexpr double unknown = std::numeric_limits<double>::infinity();
+  const double push = push_seconds_per_log * std::log(std::max(b, 2 * target()) / target());
+  const double pull = sweep_seconds_per_edge > 0 ? sweeps_for(b) * sweep_seconds_per_edge * double(m) : unknown;
+  const double cold = cold_seconds_per_edge > 0 ? cold_seconds_per_edge * double(m) : unknown;
+  if (std::min(pull, cold) > pull_share * push) return way::push;
+  why << (pull <= cold ? "pulled: power iterations from the last scores" : "from scratch: a run")
+      << " predicted to take " << std::min(pull, cold) * 1e3 << " ms, pushes " << push * 1e3 << " ms (bound at "
+      << b / target() << "x the target)";
+  return pull <= cold ? way::pull : way::cold;
 }
 
 template <class S>
@@ -327,6 +355,7 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
   std::ostringstream why;
   why.precision(3);
   const bool known = s.known;
+  bool chosen = false;  // pulled or started over by the cost model
   s.known = false;  // until the update is whole: a throw (a push round half done) leaves it to start over
   if (s.n == 0) {
     why << "no vertices";
@@ -336,15 +365,19 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
   } else if (double(s.changed) > cold_share * double(std::max<offset_t>(m, 1))) {
     why << "from scratch: the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << ")";
     s.cold(out, in);
-  } else if (s.pull_pays(m, why)) {
-    s.sweep(out, in);
   } else {
-    why << "pushed from the " << s.changed << " edges the batches changed";
+    const double b = s.bound(state::K::sums(s.y.data(), s.r.data(), out.view().sizes, s.n));
+    const way w = b <= s.target() ? way::push : s.choose(m, b, why);
+    chosen = w != way::push;
+    if (b <= s.target()) why << "within the bound already: " << b << " <= " << s.target();
+    else if (w == way::pull) s.sweep(out, in, b);
+    else if (w == way::cold) s.cold(out, in);
+    else why << "pushed from the " << s.changed << " edges the batches changed";
   }
   if (s.st.cold || s.st.pulled) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
   const auto t_push = clock_type::now();
   s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
-  s.tally(since(t_push));
+  s.tally(since(t_push), chosen);
   s.known = true;
   s.st.reason = why.str();
   s.changed = 0;
@@ -394,6 +427,9 @@ std::vector<std::pair<vertex_t, double>> dynamic_pagerank<S>::top(std::size_t k)
 
 template <class S>
 const dynamic_pagerank_stats& dynamic_pagerank<S>::stats() const noexcept { return s_->st; }
+
+template <class S>
+void dynamic_pagerank<S>::prefer(update_path p) noexcept { s_->path = p; }
 
 template <class S>
 void dynamic_pagerank<S>::invalidate() noexcept {

@@ -52,6 +52,10 @@ struct dynamic_pagerank_stats {
   double seconds = 0;
 };
 
+/// How update() brings the scores back within the bound: by the times measured in this run (the
+/// default), or always one way (tests, and benchmarks that show both).
+enum class update_path { measured, push, pull };
+
 /// @brief PageRank (pagerank_options' damping and tol; unweighted) kept current over an out-edge
 ///        store and its in-edge twin, both changed by the same batches. Per batch: before() while the
 ///        stores hold the graph before it, after() once both took it, then update() (or several
@@ -85,6 +89,8 @@ class dynamic_pagerank {
   const dynamic_pagerank_stats& stats() const noexcept;
   /// The stores changed without before()/after() (a failed batch): the next update starts over.
   void invalidate() noexcept;
+  /// How the next updates bring the scores back within the bound (update_path::measured by default).
+  void prefer(update_path p) noexcept;
   /// For tests: the largest |r[v] - (1 - y[v] + d (P y)[v])| with P y pulled over `in` now.
   double residual_drift(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>& in) const;
 

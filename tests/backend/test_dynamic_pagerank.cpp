@@ -69,18 +69,18 @@ vertex_t skewed(std::mt19937_64& g, vertex_t n) {
   return std::min(n - 1, vertex_t(double(n) * u * u * u));
 }
 
-}  // namespace
-
-TEST_CASE_TEMPLATE("kept PageRank after 240 random insert, delete and mixed batches is within its bound", S, host_space,
-                   device_space) {
-  pagerank_options o;
-  o.tol = 1e-9;
-  kept<S> k(o);
+// A random stream of `batches` batches (insert, delete and mixed in turn after 20 that grow the
+// graph), each checked against the oracle; returns the update counts by kind.
+struct stream_counts {
+  std::int64_t pushed = 0, restarts = 0, pulled = 0, idle = 0;
+};
+template <class S>
+stream_counts random_stream(kept<S>& k, int batches) {
   std::mt19937_64 g(11);
   const vertex_t n = 1500;
   std::set<std::pair<vertex_t, vertex_t>> edges;  // what the stores hold
-  std::int64_t pushed = 0, restarts = 0;
-  for (int b = 0; b < 240; ++b) {
+  stream_counts c;
+  for (int b = 0; b < batches; ++b) {
     const int kind = b < 20 ? 0 : b % 3;  // grow first, then insert / delete / mixed in turn
     std::vector<vertex_t> is, id, ds, dd;
     const int size = 20 + int(g() % 150);
@@ -96,11 +96,45 @@ TEST_CASE_TEMPLATE("kept PageRank after 240 random insert, delete and mixed batc
     for (std::size_t i = 0; i < ds.size(); ++i) edges.erase({ds[i], dd[i]});
     for (std::size_t i = 0; i < is.size(); ++i) edges.insert({is[i], id[i]});
     REQUIRE(k.out.num_edges() == offset_t(edges.size()));
-    pushed += st.edges, restarts += st.cold;
+    c.pushed += st.edges, c.restarts += st.cold, c.pulled += st.pulled;
+    c.idle += !st.cold && !st.pulled && st.levels == 0;
     k.check("random stream");
   }
-  MESSAGE("out-edges pushed over 240 batches: ", pushed, " (", k.out.num_edges(), " stored); restarts ", restarts);
-  CHECK(restarts < 20);  // the first batch, and batches that rewrote a large share of the graph
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("kept PageRank after 240 random insert, delete and mixed batches is within its bound", S, host_space,
+                   device_space) {
+  pagerank_options o;
+  o.tol = 1e-9;
+  kept<S> k(o);
+  const stream_counts c = random_stream(k, 240);
+  MESSAGE("out-edges pushed over 240 batches: ", c.pushed, " (", k.out.num_edges(), " stored); restarts ", c.restarts,
+          ", pulled ", c.pulled, ", within the bound already ", c.idle);
+  CHECK(c.restarts < 20);  // the first batch, and batches that rewrote a large share of the graph
+}
+
+TEST_CASE_TEMPLATE("kept PageRank by sweeps alone (update_path::pull) and by pushes alone stays within its bound", S,
+                   host_space, device_space) {
+  pagerank_options o;
+  o.tol = 1e-9;
+  for (const update_path p : {update_path::pull, update_path::push}) {
+    kept<S> k(o);
+    k.pr.prefer(p);
+    const stream_counts c = random_stream(k, 90);
+    CAPTURE(int(p));
+    CHECK(c.restarts < 10);
+    // every update that had work did it the asked way; the small batches leave some within the bound
+    if (p == update_path::pull) {
+      CHECK(c.pulled > 20);
+      CHECK(c.pulled + c.restarts + c.idle == 90);
+    } else {
+      CHECK(c.pulled == 0);
+      CHECK(c.pushed > 0);
+    }
+  }
 }
 
 TEST_CASE_TEMPLATE("kept PageRank: deletions that empty rows, cut vertices off and remove a hub's edges", S, host_space,
@@ -151,6 +185,7 @@ TEST_CASE_TEMPLATE("kept PageRank: a hub row longer than the GPU queue's chunk, 
   pagerank_options o;
   o.tol = 1e-10;
   kept<S> k(o);
+  k.pr.prefer(update_path::push);  // the subject is the pushes' walk of the hub, whatever else is cheaper
   std::mt19937_64 g(5);
   const vertex_t n = 9000;
   std::vector<vertex_t> is, id;
