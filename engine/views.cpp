@@ -48,6 +48,8 @@ spmv_view<V, S> renumbered(const std::string& name, csr_matrix<V, S>&& c, Conver
 }
 }  // namespace
 
+bool has_mixed_read(const std::string& kernel) { return kernel == "csr_merge"; }
+
 std::string unrenumbered(const std::string& kernel) {
   if (kernel == "dbg_merge") return "csr_merge";
   if (kernel == "dbg_vector") return "csr_vector";
@@ -82,7 +84,7 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
       v.kernel = kernel;
       v.bytes = f->bytes();
       v.run = [f](const array<double, S>& x, array<double, S>& y) { spmv<Sr>(*f, x, y); };
-      v.run_mixed = [f](const array<float, S>& x, array<double, S>& y) { spmv_mixed(*f, x, y); };
+      v.run_mixed = [f](const array<float, S>& x, array<double, S>& y) { spmv_mixed(*f, x, y); };  // has_mixed_read
     } else if (kernel == "cmrs") {
       v = owning<V, S>(kernel, to_cmrs(c));
     } else if (kernel == "cmrs_modified") {

@@ -36,6 +36,9 @@ struct spmv_view {
 template <class V, class Space>
 spmv_view<V, Space> make_view(const dcsr_matrix<V, Space>& A, const std::string& kernel);
 
+/// Whether `kernel`'s view has a read with float x (spmv_view::run_mixed).
+bool has_mixed_read(const std::string& kernel);
+
 /// The kernel a renumbered view (dbg_*) runs on its copy: dbg_merge -> csr_merge, dbg_vector ->
 /// csr_vector; any other kernel, itself. For matrices the renumbering does not apply to (not square).
 std::string unrenumbered(const std::string& kernel);
