@@ -63,6 +63,7 @@ vertex_t id_map::add(std::int64_t id) {
   const vertex_t d = vertex_t(ids_.size());
   ids_.push_back(id);
   max_id_ = std::max(max_id_, id);
+  if (identity_prefix_ == std::size_t(d) && id == d) ++identity_prefix_;
   put(id, d);
   return d;
 }
@@ -134,6 +135,8 @@ void id_map::intern_batch(const std::int64_t* a, const std::int64_t* b, vertex_t
     if (out_a[i] >= first) out_a[i] = to[std::size_t(out_a[i] - first)];
     if (out_b[i] >= first) out_b[i] = to[std::size_t(out_b[i] - first)];
   }
+  identity_prefix_ = std::min(identity_prefix_, std::size_t(first));  // the new ids moved
+  extend_identity();
 }
 
 void id_map::intern_first(std::int64_t n) {
@@ -143,6 +146,7 @@ void id_map::intern_first(std::int64_t n) {
 void id_map::truncate(vertex_t n) {
   if (n < 0 || n >= size()) return;
   ids_.resize(std::size_t(n));
+  identity_prefix_ = std::min(identity_prefix_, std::size_t(n));
   max_id_ = ids_.empty() ? -1 : *std::max_element(ids_.begin(), ids_.end());
   rebuild();
 }

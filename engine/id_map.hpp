@@ -49,12 +49,9 @@ class id_map {
   vertex_t size() const noexcept { return vertex_t(ids_.size()); }
   /// ids()[d]: the input id of dense id d.
   const std::vector<std::int64_t>& ids() const noexcept { return ids_; }
-  /// Whether ids()[d] == d for every d (ids a snapshot need not carry).
-  bool identity() const noexcept {
-    for (std::size_t d = 0; d < ids_.size(); ++d)
-      if (ids_[d] != std::int64_t(d)) return false;
-    return true;
-  }
+  /// Whether ids()[d] == d for every d (ids a snapshot need not carry; a batch that may skip the
+  /// map). O(1): the length of that prefix is kept.
+  bool identity() const noexcept { return identity_prefix_ == ids_.size(); }
   /// Whether look-ups go through the flat array (else the hash table); for tests and benchmarks.
   bool is_direct() const noexcept { return direct_mode_; }
 
@@ -83,6 +80,10 @@ class id_map {
   int shift_ = 64;                // 64 - log2(table_.size())
   std::vector<std::int64_t> ids_;
   std::int64_t max_id_ = -1;
+  std::size_t identity_prefix_ = 0;  // ids_[d] == d for every d below it
+  void extend_identity() noexcept {
+    while (identity_prefix_ < ids_.size() && ids_[identity_prefix_] == std::int64_t(identity_prefix_)) ++identity_prefix_;
+  }
 };
 
 }  // namespace fg

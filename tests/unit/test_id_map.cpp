@@ -189,4 +189,18 @@ TEST_CASE("id_map: intern_batch numbers a batch's new ids in increasing order; t
   dense.intern_first(4);
   CHECK(dense.identity());
   CHECK(dense.ids() == std::vector<std::int64_t>{0, 1, 2, 3});
+  // identity() follows batches: ids 0..5 in any order are the identity once numbered; a gap is
+  // not; giving the gap's batch back restores it.
+  id_map shuffled;
+  const std::vector<std::int64_t> s{4, 1, 0}, t{2, 5, 3}, gap_s{9}, gap_t{6};
+  std::vector<vertex_t> os(3), ot(3);
+  shuffled.intern_batch(s.data(), t.data(), os.data(), ot.data(), 3);
+  CHECK(shuffled.identity());
+  CHECK(os == std::vector<vertex_t>{4, 1, 0});
+  shuffled.intern_batch(gap_s.data(), gap_t.data(), os.data(), ot.data(), 1);
+  CHECK_FALSE(shuffled.identity());  // 6 then 9: vertex 7 is id 9
+  shuffled.truncate(6);
+  CHECK(shuffled.identity());
+  shuffled.intern(7);
+  CHECK_FALSE(shuffled.identity());
 }
