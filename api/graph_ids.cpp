@@ -148,18 +148,37 @@ batch_result graph::apply(const edge_span<std::int64_t>& ins, const edge_span<st
   return p_->vertex_map ? renumbered_batch(&ins, &del) : p_->apply(&ins, &del);
 }
 
-void graph::resize(vertex_id n) {
-  if (!p_->vertex_map || n <= 0) return p_->resize(n);
-  if (n > 2147483647) throw invalid_argument("resize: " + std::to_string(n) + " vertices is out of range");
-  fg::id_map& map = *p_->vertex_map;
+namespace {
+// Vertices without edges: `intern` gives the map its new ids, then the store grows to match; a
+// failure of either gives the ids back.
+template <class F>
+void grown(graph::impl& p, F intern) {
+  fg::id_map& map = *p.vertex_map;
   const fg::vertex_t before = map.size();
-  map.intern_first(n);
   try {
-    p_->resize(map.size());
+    intern(map);
+    p.resize(map.size());
   } catch (...) {
     map.truncate(before);
     throw;
   }
+}
+}  // namespace
+
+void graph::resize(vertex_id n) {
+  if (!p_->vertex_map || n <= 0) return p_->resize(n);
+  if (n > 2147483647) throw invalid_argument("resize: " + std::to_string(n) + " vertices is out of range");
+  grown(*p_, [n](fg::id_map& map) { map.intern_first(n); });
+}
+
+void graph::add_vertices(const std::vector<vertex_id>& ids) {
+  const auto bad = std::find_if(ids.begin(), ids.end(), [](vertex_id id) { return id < 0; });
+  if (bad != ids.end()) throw invalid_argument("add_vertices: negative vertex id " + std::to_string(*bad));
+  if (!p_->vertex_map) return ids.empty() ? void() : resize(*std::max_element(ids.begin(), ids.end()) + 1);
+  grown(*p_, [&ids](fg::id_map& map) {
+    std::vector<fg::vertex_t> a(ids.size()), b(ids.size());  // each id as both ends: numbered once
+    map.intern_batch(ids.data(), ids.data(), a.data(), b.data(), ids.size());
+  });
 }
 
 bool graph::renumbered() const noexcept { return p_->vertex_map != nullptr; }

@@ -215,6 +215,10 @@ class graph {
   /// @brief At least n vertices (never shrinks); renumbering: ids 0..n-1 are vertices afterwards
   ///        (those new to the graph numbered after the others, in increasing order).
   void resize(vertex_id n);
+  /// @brief The vertices of these ids, without edges until some come (renumbering: those new to
+  ///        the graph numbered after the others, in increasing order of id; dense: at least
+  ///        max id + 1 vertices). @throws fluxgraph::invalid_argument for a negative id
+  void add_vertices(const std::vector<vertex_id>& ids);
 
   // --- layout ----------------------------------------------------------------------------------
   /// @brief Compact every row into one segment (the store becomes CSR).

@@ -142,6 +142,15 @@ class Graph:
         """At least n vertices; renumbering: ids 0..n-1 are vertices afterwards."""
         self._g.resize(_count(n, "n"))
 
+    def add_vertices(self, ids):
+        """The vertices of these ids, without edges until some come (renumbering: those new to the
+        graph numbered after the others, in increasing order of id; renumber=False: at least
+        max id + 1 vertices)."""
+        ids = np.atleast_1d(np.asarray(ids))
+        if ids.ndim != 1 or (ids.size and ids.dtype.kind not in "iu"):
+            raise TypeError(f"ids must be integers, got {ids.dtype}")
+        self._g.add_vertices(ids.astype(np.int64).tolist())
+
     def defragment(self):
         """Compact every row into one segment (the store becomes CSR)."""
         self._g.defragment()
@@ -241,27 +250,29 @@ class Graph:
 
     @classmethod
     def from_networkx(cls, G, weight=None, device="auto"):
-        """A graph of a networkx graph (undirected edges go both ways). Nodes 0..n-1 keep their ids;
-        other nodes are numbered in G's order (a renumber=False graph: methods take those numbers)
-        and Graph.labels lists them. weight: the edge attribute
-        to keep (a weighted graph; edges without it weigh 1)."""
+        """A graph of a networkx graph (undirected edges go both ways). Non-negative integer nodes
+        are the graph's ids (vertices numbered in increasing order of id; Graph.labels lists them,
+        None for 0..n-1). Other nodes are numbered in G's order (a renumber=False graph: methods
+        take those numbers) and Graph.labels lists them. weight: the edge attribute to keep (a
+        weighted graph; edges without it weigh 1)."""
         nodes = list(G)
-        n = len(nodes)
-        identity = all(isinstance(v, (int, np.integer)) for v in nodes) and set(nodes) == set(range(n))
-        index = None if identity else {v: i for i, v in enumerate(nodes)}
+        ids = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in nodes)
+        index = None if ids else {v: i for i, v in enumerate(nodes)}
         src, dst, w = [], [], []
         directed = G.is_directed()
         for u, v, d in G.edges(data=True):
-            iu, iv = (u, v) if identity else (index[u], index[v])
+            iu, iv = (u, v) if ids else (index[u], index[v])
             wt = float(d.get(weight, 1.0)) if weight is not None else None
             src.append(iu), dst.append(iv), w.append(wt)
             if not directed and iu != iv:
                 src.append(iv), dst.append(iu), w.append(wt)
-        g = cls(n, weighted=weight is not None, device=device, renumber=identity)
+        g = cls(0 if ids else len(nodes), weighted=weight is not None, device=device, renumber=ids)
+        if ids:
+            g.add_vertices(np.array(nodes, dtype=np.int64))  # the isolated ones too, by id
         if src:
             g.insert(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64),
                      np.array(w, dtype=np.float64) if weight is not None else None)
-        g._nodes = None if identity else nodes
+        g._nodes = None if ids else nodes
         return g
 
     def spmv(self, x, semiring="plus_times"):

@@ -127,6 +127,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
       .def("ids", [](const graph& g) { return owned(g.ids()); })
       .def("apply", [](graph& g, const side& ins, const side& del) { return result_of(apply(g, ins, del)); })
       .def("resize", &graph::resize, py::call_guard<py::gil_scoped_release>())
+      .def("add_vertices", &graph::add_vertices, py::call_guard<py::gil_scoped_release>())
       .def("defragment", &graph::defragment, py::call_guard<py::gil_scoped_release>())
       .def("maybe_defragment", [](graph& g, double reads) {
         fluxgraph::defrag_decision d;

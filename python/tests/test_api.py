@@ -101,6 +101,8 @@ BAD = [
     (lambda g: g.pagerank(max_iter=0), ValueError, "max-iter"),
     (lambda g: g.pagerank(max_iter=1.5), TypeError, "max_iter"),
     (lambda g: g.resize(-1), ValueError, ">= 0"),
+    (lambda g: g.add_vertices([9, -1]), ValueError, "add_vertices: negative vertex id -1"),
+    (lambda g: g.add_vertices([0.5]), TypeError, "integers"),
 ]
 # renumber=False: the ids are the vertex numbers, checked as such
 DENSE_BAD = [

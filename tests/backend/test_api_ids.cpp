@@ -86,6 +86,18 @@ TEST_CASE("renumbering: dense ids in one batch keep their numbers; a later batch
   h.insert(ids{100}, ids{1});
   h.resize(5);
   CHECK(h.ids() == ids{0, 1, 2, 100, 3, 4});
+  // add_vertices: isolated vertices by id, the new ones after, in increasing order; a negative id
+  // is refused with nothing added. Dense: max id + 1 vertices.
+  h.add_vertices({big, 7, 1, 7});
+  CHECK(h.ids() == ids{0, 1, 2, 100, 3, 4, 7, big});
+  CHECK(h.num_vertices() == 8);
+  CHECK(h.out_degree(big) == 0);
+  CHECK_THROWS_AS(h.add_vertices({9, -1}), fluxgraph::invalid_argument);
+  CHECK(h.num_vertices() == 8);
+  CHECK(h.index(9) == -1);
+  graph d(0, dense());
+  d.add_vertices({4, 2});
+  CHECK(d.num_vertices() == 5);
 }
 
 TEST_CASE("renumbering: batches in vertex numbers already (taken as given) agree with the edge-set model") {
