@@ -15,13 +15,23 @@ namespace fluxgraph {
 namespace {
 using fg::device_space;
 using fg::host_space;
+using api::cuda_build;
 
-constexpr bool cuda_build =
-#if defined(FG_WITH_CUDA)
-    true;
-#else
-    false;
-#endif
+// A renumbering graph's map with ids 0..n-1 as vertices 0..n-1.
+std::unique_ptr<fg::id_map> map_of(vertex_id n) {
+  auto m = std::make_unique<fg::id_map>();
+  m->intern_first(n);
+  return m;
+}
+
+// The map of vertices named ids[v] (a file's or a snapshot's), each once.
+std::unique_ptr<fg::id_map> map_of(const std::vector<std::int64_t>& ids, const std::string& path) {
+  auto m = std::make_unique<fg::id_map>();
+  for (const std::int64_t id : ids)
+    if (id < 0 || m->intern(id) != m->size() - 1)
+      throw input_error(path, 0, "vertex id " + std::to_string(id) + (id < 0 ? " is negative" : " is there twice"));
+  return m;
+}
 
 template <class V>
 std::unique_ptr<graph::impl> make(vertex_id n, const graph_options& opt) {
@@ -36,6 +46,7 @@ graph::graph(vertex_id vertices, const graph_options& opt) {
     throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
   p_ = opt.weighted ? make<double>(vertices, opt) : make<fg::pattern>(vertices, opt);
   p_->where = opt.where;
+  if (opt.ids == vertex_ids::renumber) p_->vertex_map = map_of(vertices);
 }
 graph::graph(std::unique_ptr<impl> p) : p_(std::move(p)) {}
 
@@ -49,17 +60,6 @@ graph::~graph() = default;
 graph::graph(graph&&) noexcept = default;
 graph& graph::operator=(graph&&) noexcept = default;
 
-batch_result graph::insert(const edge_span<std::int32_t>& e) { return p_->apply(&e, nullptr); }
-batch_result graph::insert(const edge_span<std::int64_t>& e) { return p_->apply(&e, nullptr); }
-batch_result graph::erase(const edge_span<std::int32_t>& e) { return p_->apply(nullptr, &e); }
-batch_result graph::erase(const edge_span<std::int64_t>& e) { return p_->apply(nullptr, &e); }
-batch_result graph::apply(const edge_span<std::int32_t>& ins, const edge_span<std::int32_t>& del) {
-  return p_->apply(&ins, &del);
-}
-batch_result graph::apply(const edge_span<std::int64_t>& ins, const edge_span<std::int64_t>& del) {
-  return p_->apply(&ins, &del);
-}
-void graph::resize(vertex_id n) { p_->resize(n); }
 void graph::defragment() { p_->defragment(); }
 defrag_decision graph::maybe_defragment(double reads) {
   if (!(reads >= 0)) throw invalid_argument("maybe_defragment: expected reads must be >= 0");
@@ -73,8 +73,6 @@ device graph::where() const noexcept { return p_->where; }
 std::string graph::backend() const { return p_->backend(); }
 std::uint64_t graph::version() const noexcept { return p_->version(); }
 std::vector<std::int64_t> graph::out_degree() const { return p_->out_degree(); }
-std::int64_t graph::out_degree(vertex_id v) const { return std::int64_t(neighbors(v).size()); }
-std::vector<vertex_id> graph::neighbors(vertex_id v) const { return p_->neighbors(v); }
 csr graph::to_csr() const { return p_->to_csr(); }
 host_rows graph::host_view() const { return p_->host_view(); }
 
@@ -101,15 +99,10 @@ void graph::spmv(const double* x, double* y, semiring s, memory where) const { p
 
 pagerank_result graph::pagerank(const pagerank_options& opt) { return p_->pagerank(opt); }
 graph graph::closure(closure_info* info, const closure_progress& progress) const {
-  return graph(p_->closure(info, progress));
+  std::unique_ptr<impl> c = p_->closure(info, progress);
+  if (p_->vertex_map) c->vertex_map = std::make_unique<fg::id_map>(*p_->vertex_map);  // the same vertices
+  return graph(std::move(c));
 }
-csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const {
-  return p_->reach(sources, info, progress);
-}
-bfs_result graph::bfs(vertex_id source) { return p_->bfs(source); }
-sssp_result graph::sssp(vertex_id source, double delta) const { return p_->sssp(source, delta); }
-wcc_result graph::wcc() const { return p_->wcc(); }
-cdlp_result graph::cdlp(int iterations) const { return p_->cdlp(iterations); }
 lcc_result graph::lcc() const { return p_->lcc(); }
 triangle_result graph::triangles(bool per_vertex) const { return p_->triangles(per_vertex); }
 graph_profile graph::profile() const { return p_->profile(); }
@@ -125,7 +118,8 @@ void graph::save(const std::string& path, const std::vector<std::int64_t>& ids) 
   s.row_ptr = std::move(c.row_ptr);
   s.col = std::move(c.col);
   s.val = std::move(c.val);
-  s.original_id = ids;
+  // A renumbering graph's ids go with it, unless they are 0..n-1 (what a snapshot without ids means).
+  s.original_id = ids.empty() && p_->vertex_map && !p_->vertex_map->identity() ? p_->vertex_map->ids() : ids;
   fg::write_snapshot(path, s);
 }
 
@@ -133,10 +127,13 @@ graph load(const std::string& path, const graph_options& opt, std::vector<std::i
   fg::snapshot s = fg::read_snapshot(path);  // checked whole before anything is built
   graph_options o = opt;
   o.weighted = s.weighted;
+  o.ids = vertex_ids::dense;  // the snapshot's rows are vertex numbers; its ids come after
   graph g(s.vertices, o);
   const std::vector<std::int32_t> src = fg::entry_rows(s);
   if (!src.empty())
     g.insert(edge_span<std::int32_t>{src.data(), s.col.data(), src.size(), s.weighted ? s.val.data() : nullptr});
+  if (opt.ids == vertex_ids::renumber)
+    g.p_->vertex_map = s.original_id.empty() ? map_of(s.vertices) : map_of(s.original_id, path);
   if (ids) *ids = std::move(s.original_id);
   return g;
 }
@@ -152,21 +149,24 @@ graph read(const std::string& path, const graph_options& opt, std::vector<std::i
   const bool mtx = fg::guess_format(path) == fg::file_format::matrix_market;
   const bool dense = !keep_ids || mtx || f.original_id.empty();
   const std::int64_t n = dense ? f.num_vertices : f.original_id.back() + 1;
-  graph g(n, opt);
+  graph_options o = opt;
+  o.ids = vertex_ids::dense;  // the file's ids come after, as its vertex numbers' names
+  graph g(n, o);
   if (ids) {
     ids->resize(std::size_t(n));
     for (std::int64_t v = 0; v < n; ++v)
       (*ids)[std::size_t(v)] = keep_ids ? v : f.original_id[std::size_t(v)];
   }
-  if (f.src.empty()) return g;
-  if (dense) {
-    g.insert(edge_span<std::int32_t>{f.src.data(), f.dst.data(), f.src.size(), w});
-    return g;
+  if (dense && !f.src.empty()) g.insert(edge_span<std::int32_t>{f.src.data(), f.dst.data(), f.src.size(), w});
+  if (!dense && !f.src.empty()) {
+    std::vector<std::int64_t> src(f.src.size()), dst(f.dst.size());
+    for (std::size_t i = 0; i < src.size(); ++i)
+      src[i] = f.original_id[std::size_t(f.src[i])], dst[i] = f.original_id[std::size_t(f.dst[i])];
+    g.insert(edge_span<std::int64_t>{src.data(), dst.data(), src.size(), w});
   }
-  std::vector<std::int64_t> src(f.src.size()), dst(f.dst.size());
-  for (std::size_t i = 0; i < src.size(); ++i)
-    src[i] = f.original_id[std::size_t(f.src[i])], dst[i] = f.original_id[std::size_t(f.dst[i])];
-  g.insert(edge_span<std::int64_t>{src.data(), dst.data(), src.size(), w});
+  // The map only now: the inserts above are in vertex numbers, which a map would read as ids.
+  if (opt.ids == vertex_ids::renumber && !keep_ids)
+    g.p_->vertex_map = f.original_id.empty() ? map_of(n) : map_of(f.original_id, path);
   return g;
 }
 

@@ -12,6 +12,7 @@
 #include "algorithms/pagerank.hpp"
 #include "engine/defrag_policy.hpp"
 #include "engine/graph.hpp"
+#include "engine/id_map.hpp"
 #include "fluxgraph/graph.hpp"
 
 namespace fluxgraph {
@@ -44,10 +45,22 @@ struct graph::impl {
   virtual triangle_result triangles(bool per_vertex) const = 0;
   virtual graph_profile profile() const = 0;
   virtual read_plan plan_reads(double reads, const std::string& kernel) const = 0;
+  virtual std::int64_t batches() const = 0;  ///< batches taken so far
   device where = device::automatic;
+  /// graph_options::ids = renumber: the caller's id of each vertex, and back (null: dense ids).
+  std::unique_ptr<fg::id_map> vertex_map;
 };
 
 namespace api {
+
+/// Whether this is the CUDA build: else device::cuda is refused, device::cpu is the device store,
+/// and "device memory" is host memory.
+constexpr bool cuda_build =
+#if defined(FG_WITH_CUDA)
+    true;
+#else
+    false;
+#endif
 
 template <class V, class S>
 class store final : public graph::impl {
@@ -86,6 +99,7 @@ class store final : public graph::impl {
   triangle_result triangles(bool per_vertex) const override;
   graph_profile profile() const override;
   read_plan plan_reads(double reads, const std::string& kernel) const override;
+  std::int64_t batches() const override { return g_.store().stats().batches; }
 
  private:
   template <class I>

@@ -17,11 +17,7 @@ namespace {
 
 constexpr std::int64_t max_id = std::numeric_limits<std::int32_t>::max() - 1;  // n = id + 1 must fit
 
-#if defined(FG_WITH_CUDA)
-constexpr bool device_is_host = false;
-#else
-constexpr bool device_is_host = true;  // the CPU build's device memory is host memory
-#endif
+constexpr bool device_is_host = !cuda_build;  // the CPU build's device memory is host memory
 
 // n elements at p (in `where` memory) copied into a new array of space S.
 template <class S, class T>
@@ -81,7 +77,7 @@ void refuse_sparse_growth(const edge_span<I>& e, vertex_id n, std::int64_t batch
   if (grown <= std::max<std::int64_t>(floor, n + per_edge * std::int64_t(e.size))) return;
   throw batch_error(batch, at, "vertex id " + std::to_string(top) + " would make " + std::to_string(grown) + " vertices for " +
                                    std::to_string(e.size) + " edge(s) (" + std::to_string(n) + " now): ids this sparse want "
-                                   "renumbering (Python Graph(renumber=True), fluxgraph::read), or resize(" +
+                                   "renumbering (the default: graph_options::ids, Python Graph(renumber=True)), or resize(" +
                                    std::to_string(grown) + ") first if that many vertices are meant");
 }
 }  // namespace

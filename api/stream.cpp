@@ -4,9 +4,12 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "fluxgraph/live.hpp"
 
 #include "api/store.hpp"
+#include "engine/id_map.hpp"
 #include "engine/journal.hpp"
 #include "engine/stream_session.hpp"
 #include "loaders/graph_file.hpp"
@@ -106,6 +109,17 @@ struct stream::impl {
   virtual std::vector<std::pair<fg::vertex_t, fg::vertex_t>> edge_pairs() const = 0;
   virtual std::string backend() const = 0;
   stream_options options;  ///< as given: stream::options()
+  /// stream_options::ids = renumber: the caller's id of each vertex, and back (null: dense ids).
+  /// It holds the session's ids() and may lead them: the ids it gave out since go to the journal
+  /// with the next batch (the batch's origin), as a live reader's do.
+  std::unique_ptr<fg::id_map> map;
+  /// The map takes the session's ids it lacks (live batches, recovery); vertices without ids (a
+  /// stream(opt, n) before its first batch) are ids 0..n-1.
+  void follow_ids() {
+    const std::vector<std::int64_t>& s = ids();
+    for (std::size_t i = std::size_t(map->size()); i < s.size(); ++i) map->intern(s[i]);
+    if (s.empty()) map->intern_first(vertices());
+  }
 };
 
 namespace {
@@ -156,6 +170,10 @@ stream::stream(const stream_options& opt, vertex_id vertices) {
   if (opt.where == device::cpu && cuda) p_ = std::make_unique<session<fg::host_space>>(o, fg::vertex_t(vertices));
   else p_ = std::make_unique<session<fg::device_space>>(o, fg::vertex_t(vertices));
   p_->options = opt;
+  if (opt.ids == vertex_ids::renumber) {
+    p_->map = std::make_unique<fg::id_map>();
+    p_->follow_ids();
+  }
 }
 
 const stream_options& stream::options() const noexcept { return p_->options; }
@@ -163,10 +181,86 @@ stream::~stream() = default;
 stream::stream(stream&&) noexcept = default;
 stream& stream::operator=(stream&&) noexcept = default;
 
+namespace {
+// A batch in the caller's ids as one in vertex numbers, through the stream's map: a delete naming
+// an id the stream has not had (before the inserts, or with them in inserts_then_deletes) is
+// dropped; the inserts' new ids are numbered in increasing order, and ids 0..vertices-1 are
+// vertices. A batch the store refuses gives its new ids back; one applied keeps them (an analysis
+// that throws after the store update leaves the batch applied).
+batch_report renumbered(stream::impl& p, const edge_span<std::int64_t>& ins, const edge_span<std::int64_t>& del,
+                        vertex_id vertices, fg::batch_order order) {
+  p.follow_ids();
+  fg::id_map& map = *p.map;
+  const std::int64_t number = p.totals().batches + 1;
+  for (const edge_span<std::int64_t>* e : {&ins, &del})
+    for (std::size_t i = 0; i < e->size; ++i)
+      if (e->src[i] < 0 || e->dst[i] < 0)
+        throw batch_error(number, std::int64_t(i), "negative vertex id " + std::to_string(std::min(e->src[i], e->dst[i])));
+  const fg::vertex_t before = map.size();
+  edge_list i, d;
+  auto deletes = [&] {
+    for (std::size_t k = 0; k < del.size; ++k) {
+      const fg::vertex_t u = map.find(del.src[k]), v = map.find(del.dst[k]);
+      if (u >= 0 && v >= 0) d.src.push_back(u), d.dst.push_back(v);
+    }
+  };
+  try {
+    if (order == fg::batch_order::deletes_first) deletes();
+    map.intern_first(vertices);
+    i.src.resize(ins.size), i.dst.resize(ins.size);
+    map.intern_batch(ins.src, ins.dst, i.src.data(), i.dst.data(), ins.size);
+    if (order != fg::batch_order::deletes_first) deletes();
+    const std::vector<std::int64_t> fresh(map.ids().begin() + std::ptrdiff_t(p.ids().size()), map.ids().end());
+    const fg::batch_origin origin{&fresh, std::int64_t(ins.size + del.size)};
+    return report_of(p.apply(i, d, map.size(), order, origin));
+  } catch (...) {
+    map.truncate(std::max(before, fg::vertex_t(p.ids().size())));
+    throw;
+  }
+}
+
+// 64-bit ids as a batch's 32-bit vertex numbers (a dense stream), each checked.
+edge_list narrowed(const edge_span<std::int64_t>& e, std::int64_t batch) {
+  edge_list l;
+  for (std::size_t i = 0; i < e.size; ++i) {
+    const std::int64_t v = std::min(e.src[i], e.dst[i]) < 0 ? std::min(e.src[i], e.dst[i]) : std::max(e.src[i], e.dst[i]);
+    if (v < 0 || v > 2147483646)
+      throw batch_error(batch, std::int64_t(i), v < 0 ? "negative vertex id " + std::to_string(v)
+                                                      : "vertex id " + std::to_string(v) + " is past the largest id, 2^31 - 2");
+    l.src.push_back(std::int32_t(e.src[i])), l.dst.push_back(std::int32_t(e.dst[i]));
+  }
+  return l;
+}
+
+// An edge list's ids as a span of 64-bit ids (renumbering reads the caller's ids as int64).
+edge_span<std::int64_t> widened(const edge_list& l, std::vector<std::int64_t>& src, std::vector<std::int64_t>& dst) {
+  src.assign(l.src.begin(), l.src.end()), dst.assign(l.dst.begin(), l.dst.end());
+  return {src.data(), dst.data(), src.size()};
+}
+}  // namespace
+
+batch_report stream::apply(const edge_span<std::int64_t>& inserts, const edge_span<std::int64_t>& deletes,
+                           vertex_id vertices) {
+  if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
+  for (const edge_span<std::int64_t>* e : {&inserts, &deletes}) {
+    if (e->size > 0 && (e->src == nullptr || e->dst == nullptr)) throw invalid_argument("stream: a batch's src or dst is null");
+    if (e->where != memory::host) throw invalid_argument("stream: a batch's ids must be in host memory");
+  }
+  if (p_->map) return renumbered(*p_, inserts, deletes, vertices, fg::batch_order::deletes_first);
+  const std::int64_t number = p_->totals().batches + 1;
+  return apply(narrowed(inserts, number), narrowed(deletes, number), vertices);
+}
+
 batch_report stream::apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices, batch_order order) {
   if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
   if (inserts.src.size() != inserts.dst.size() || deletes.src.size() != deletes.dst.size())
     throw invalid_argument("stream: src and dst differ in length");
+  if (p_->map) {
+    std::vector<std::int64_t> is, id, ds, dd;
+    return renumbered(*p_, widened(inserts, is, id), widened(deletes, ds, dd), vertices,
+                      order == batch_order::deletes_first ? fg::batch_order::deletes_first
+                                                          : fg::batch_order::inserts_then_deletes);
+  }
   const fg::batch_report r = p_->apply(inserts, deletes, fg::vertex_t(vertices),
                                        order == batch_order::deletes_first ? fg::batch_order::deletes_first
                                                                            : fg::batch_order::inserts_then_deletes,
@@ -178,12 +272,25 @@ batch_report stream::apply(const live_batch& b) {
   if (b.vertices < 0 || b.inserts.src.size() != b.inserts.dst.size() || b.deletes.src.size() != b.deletes.dst.size())
     throw invalid_argument("stream: a malformed live batch");
   const fg::batch_origin origin{&b.new_ids, std::int64_t(b.insert_lines + b.delete_lines)};
-  return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, origin));
+  if (!p_->map) return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, origin));
+  // The batch is in the reader's numbers and names its new ids: the map takes them (ids() gives
+  // them) once the store has, also when an analysis throws after the store update.
+  try {
+    const fg::batch_report r = p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, origin);
+    p_->follow_ids();
+    return report_of(r);
+  } catch (...) {
+    p_->follow_ids();
+    throw;
+  }
 }
 
 void stream::stream_file(const edge_file& f, std::size_t batch, double delete_fraction, std::uint64_t seed,
                          const std::function<void(const batch_report&)>& on_batch) {
   if (batch == 0) throw invalid_argument("stream_file: the batch size must be at least 1");
+  if (p_->map)
+    throw invalid_argument("stream_file: a file's edges are in its vertex numbers: make the stream with "
+                           "stream_options::ids = vertex_ids::dense");
   if (!(delete_fraction >= 0 && delete_fraction <= 1)) throw invalid_argument("stream_file: delete_fraction must be in [0, 1]");
   if (f.src.size() != f.dst.size() || (!f.weight.empty() && f.weight.size() != f.src.size()))
     throw invalid_argument("stream_file: src, dst and weight differ in length");
@@ -225,7 +332,7 @@ store_stats stream::stats() const {
 pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->options.pagerank_per_batch); }
 std::vector<std::pair<vertex_id, double>> stream::top(std::size_t k) const {
   std::vector<std::pair<vertex_id, double>> t;
-  for (const auto& [v, score] : p_->top(k)) t.emplace_back(v, score);
+  for (const auto& [v, score] : p_->top(k)) t.emplace_back(p_->map ? p_->map->ids()[std::size_t(v)] : v, score);
   return t;
 }
 std::int64_t stream::closure_pairs() const { return p_->closure_pairs(); }
@@ -235,11 +342,13 @@ coo stream::edges() const {
   return c;
 }
 std::string stream::backend() const { return p_->backend(); }
-const std::vector<std::int64_t>& stream::ids() const noexcept { return p_->ids(); }
+const std::vector<std::int64_t>& stream::ids() const noexcept { return p_->map ? p_->map->ids() : p_->ids(); }
 std::int64_t stream::lines() const noexcept { return p_->lines(); }
 void stream::checkpoint() { p_->checkpoint(); }
 void stream::save(const std::string& path, const std::vector<std::int64_t>& ids) const {
   fg::snapshot s = p_->to_snapshot();
+  if (ids.empty() && p_->map && p_->map->size() == s.vertices)  // 0..n-1: no ids, as graph::save
+    s.original_id = p_->map->identity() ? std::vector<std::int64_t>{} : p_->map->ids();
   if (!ids.empty()) {
     if (ids.size() != std::size_t(s.vertices))
       throw invalid_argument("stream::save: " + std::to_string(ids.size()) + " ids for " + std::to_string(s.vertices) + " vertices");
@@ -247,7 +356,13 @@ void stream::save(const std::string& path, const std::vector<std::int64_t>& ids)
   }
   fg::write_snapshot(path, s);
 }
-void stream::load(const std::string& path) { p_->seed(fg::read_snapshot(path)); }
+void stream::load(const std::string& path) {
+  p_->seed(fg::read_snapshot(path));
+  if (p_->map) {  // the snapshot's ids (or 0..n-1) replace those of stream(opt, n)
+    p_->map = std::make_unique<fg::id_map>();
+    p_->follow_ids();
+  }
+}
 recovery_info stream::recovery() const {
   return p_->recovery();  // the engine's is the public type
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -62,6 +63,7 @@ vertex_t id_map::add(std::int64_t id) {
   const vertex_t d = vertex_t(ids_.size());
   ids_.push_back(id);
   max_id_ = std::max(max_id_, id);
+  if (identity_prefix_ == std::size_t(d) && id == d) ++identity_prefix_;
   put(id, d);
   return d;
 }
@@ -111,6 +113,53 @@ void id_map::rebuild() {
   shift_ = 64;
   for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;
   for (std::size_t d = 0; d < n; ++d) place(ids_[d], vertex_t(d));
+}
+
+void id_map::intern_batch(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,
+                          std::size_t n) {
+  const vertex_t first = size();
+  intern_pairs(a, b, out_a, out_b, n);
+  const std::size_t fresh = std::size_t(size() - first);
+  if (fresh < 2) return;
+  // The new ids sorted; to[old - first] is an id's dense id in that order.
+  std::vector<std::pair<std::int64_t, vertex_t>> order(fresh);
+  for (std::size_t k = 0; k < fresh; ++k) order[k] = {ids_[first + k], vertex_t(first + k)};
+  std::sort(order.begin(), order.end());
+  std::vector<vertex_t> to(fresh);
+  for (std::size_t k = 0; k < fresh; ++k) {
+    to[std::size_t(order[k].second - first)] = vertex_t(first + k);
+    ids_[first + k] = order[k].first;
+    reassign(order[k].first, vertex_t(first + k));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out_a[i] >= first) out_a[i] = to[std::size_t(out_a[i] - first)];
+    if (out_b[i] >= first) out_b[i] = to[std::size_t(out_b[i] - first)];
+  }
+  identity_prefix_ = std::min(identity_prefix_, std::size_t(first));  // the new ids moved
+  extend_identity();
+}
+
+void id_map::intern_first(std::int64_t n) {
+  for (std::int64_t id = 0; id < n; ++id) intern(id);  // in increasing order already
+}
+
+void id_map::truncate(vertex_t n) {
+  if (n < 0 || n >= size()) return;
+  ids_.resize(std::size_t(n));
+  identity_prefix_ = std::min(identity_prefix_, std::size_t(n));
+  max_id_ = ids_.empty() ? -1 : *std::max_element(ids_.begin(), ids_.end());
+  rebuild();
+}
+
+// id (present) now has dense id d.
+void id_map::reassign(std::int64_t id, vertex_t d) {
+  if (direct_mode_) {
+    direct_[std::size_t(id)] = d;
+    return;
+  }
+  std::size_t i = home(id);
+  while (table_[i].key != id) i = (i + 1) & mask_;
+  table_[i].val = d;
 }
 
 void id_map::intern_pairs(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,

@@ -30,6 +30,15 @@ class id_map {
   ///        (the lines' order), looking a few pairs ahead so that their cache misses overlap.
   void intern_pairs(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,
                     std::size_t n);
+  /// @brief As intern_pairs, but the ids new to the map get their dense ids in increasing order of
+  ///        id (not of first appearance): a batch's new ids are numbered the same whatever the
+  ///        order of its edges, and ids 0..n-1 arriving in one batch (or in increasing runs over
+  ///        several) keep their numbers (fluxgraph::graph's renumbering, docs/api.md "Vertex ids").
+  void intern_batch(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b, std::size_t n);
+  /// @brief Ids 0..n-1 interned (those new in increasing order): a graph's first n vertices.
+  void intern_first(std::int64_t n);
+  /// @brief Forgets the ids given out from dense id `n` on (a batch that failed after interning).
+  void truncate(vertex_t n);
   /// @brief The dense id of `id`, or -1 when it has not appeared (or is negative).
   vertex_t find(std::int64_t id) const noexcept {
     if (direct_mode_) return std::uint64_t(id) < direct_.size() ? direct_[std::size_t(id)] : -1;
@@ -40,6 +49,9 @@ class id_map {
   vertex_t size() const noexcept { return vertex_t(ids_.size()); }
   /// ids()[d]: the input id of dense id d.
   const std::vector<std::int64_t>& ids() const noexcept { return ids_; }
+  /// Whether ids()[d] == d for every d (ids a snapshot need not carry; a batch that may skip the
+  /// map). O(1): the length of that prefix is kept.
+  bool identity() const noexcept { return identity_prefix_ == ids_.size(); }
   /// Whether look-ups go through the flat array (else the hash table); for tests and benchmarks.
   bool is_direct() const noexcept { return direct_mode_; }
 
@@ -57,6 +69,7 @@ class id_map {
   std::size_t direct_run(const std::int64_t* a, const std::int64_t* b, vertex_t* out_a, vertex_t* out_b,
                          std::size_t i, std::size_t n);
   void put(std::int64_t id, vertex_t d);
+  void reassign(std::int64_t id, vertex_t d);
   void rebuild();
   void place(std::int64_t id, vertex_t d);
 
@@ -67,6 +80,10 @@ class id_map {
   int shift_ = 64;                // 64 - log2(table_.size())
   std::vector<std::int64_t> ids_;
   std::int64_t max_id_ = -1;
+  std::size_t identity_prefix_ = 0;  // ids_[d] == d for every d below it
+  void extend_identity() noexcept {
+    while (identity_prefix_ < ids_.size() && ids_[identity_prefix_] == std::int64_t(identity_prefix_)) ++identity_prefix_;
+  }
 };
 
 }  // namespace fg

@@ -33,6 +33,7 @@ fluxgraph::graph graph_of(const edge_file& f, device where, bool weighted) {
   fluxgraph::graph_options opt;
   opt.where = where;
   opt.weighted = weighted;
+  opt.ids = fluxgraph::vertex_ids::dense;  // the file's vertex numbers; its ids are f.original_id
   fluxgraph::graph g(f.num_vertices, opt);
   const double* w = weighted && !f.weight.empty() ? f.weight.data() : nullptr;
   g.insert(fluxgraph::edge_span<std::int32_t>{f.src.data(), f.dst.data(), f.src.size(), w});

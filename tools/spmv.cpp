@@ -138,6 +138,7 @@ int run_spmv(const options& o) {
   fluxgraph::graph_options opt;
   opt.where = where;
   opt.weighted = o.has("weighted");
+  opt.ids = fluxgraph::vertex_ids::dense;  // the file's vertex numbers; its ids are f.original_id
   fluxgraph::graph g(f.num_vertices, opt);
   const double* w = opt.weighted && !f.weight.empty() ? f.weight.data() : nullptr;
   const bool in = o.has("transpose");

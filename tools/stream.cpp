@@ -38,6 +38,7 @@ fluxgraph::row_layout layout_of(const options& o) {
 fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where) {
   fluxgraph::stream_options s;
   s.where = where;
+  s.ids = fluxgraph::vertex_ids::dense;  // batches come from a file or a live_reader, already numbered
   s.pagerank = pagerank_opts(o);
   s.defrag = defrag_mode_of(o);
   s.layout = layout_of(o);

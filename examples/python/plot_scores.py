@@ -27,10 +27,11 @@ def main():
     for s, d, ds, dd in edge_batches(a.batches, a.batch_size):
         g.apply(insert=(s, d), delete=(ds, dd))
         history.append(g.pagerank())
-    leaders = np.argsort(-history[-1], kind="stable")[: a.top]
+    leaders = np.argsort(-history[-1], kind="stable")[: a.top]  # vertex numbers: g.labels names them
+    name = g.labels or range(g.num_vertices)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for v in leaders:
-        ax.plot(range(1, len(history) + 1), [h[v] if v < h.size else np.nan for h in history], label=f"vertex {v}")
+        ax.plot(range(1, len(history) + 1), [h[v] if v < h.size else np.nan for h in history], label=f"vertex {name[v]}")
     ax.set_xlabel("batch")
     ax.set_ylabel("PageRank score")
     ax.set_title(f"PageRank of the final top {a.top}, kept current over {a.batches} batches")

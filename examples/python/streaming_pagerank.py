@@ -56,10 +56,11 @@ def main():
     print(f"{a.batches} batches in {time.perf_counter() - start:.2f} s on {g.backend}")
     print(f"PageRank iterations per batch: first {iterations[0]}, mean after {np.mean(iterations[1:]):.1f} "
           f"(from scratch now: {g.pagerank_info['iterations']}); L1 to scratch {np.abs(scores - cold).sum():.2e}")
-    top = np.argsort(-scores, kind="stable")[: a.top]
+    top = np.argsort(-scores, kind="stable")[: a.top]  # vertex numbers: g.labels names them
+    name = g.labels or range(g.num_vertices)
     print(f"top {a.top}:")
     for rank, v in enumerate(top, 1):
-        print(f"{rank:4d}  vertex {v:8d}  score {scores[v]:.6f}")
+        print(f"{rank:4d}  vertex {name[v]:8d}  score {scores[v]:.6f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@
 //   std::vector<double> dist(boost::num_vertices(v));
 //   boost::dijkstra_shortest_paths(v, 0, boost::distance_map(dist.data()));
 //
-// Vertices are the graph's ids; an edge is (source, target, position in the store). Out-edges come
+// Vertices are the graph's vertex numbers 0..n-1 (BGL indexes by them; a renumbering graph's
+// ids()[v] names vertex v, docs/api.md "Vertex ids"); an edge is (source, target, position in the store). Out-edges come
 // in the store's order (arrival order, not sorted), parallel edges apiece for a weighted graph.
 // As with a container's iterators, a batch, resize or defragmentation of the graph invalidates
 // the descriptors and iterators of a graph read in place (a snapshot stays as it was taken).

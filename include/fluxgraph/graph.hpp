@@ -14,8 +14,20 @@
 
 namespace fluxgraph {
 
-/// Vertex ids in the API. The store keeps 32-bit ids: ids past 2^31 - 2 are rejected.
+/// Vertex ids in the API. The store keeps 32-bit vertex numbers (at most 2^31 - 1 vertices).
 using vertex_id = std::int64_t;
+
+/// How a graph (or a stream) names its vertices (docs/api.md, "Vertex ids").
+///   renumber (the default, as cuGraph's): batches take the caller's ids, any int64 >= 0, sparse or
+///     dense. The vertices are numbered 0..n-1 internally: each batch's new ids become the next
+///     vertices in increasing order of id, so ids 0..n-1 that arrive in one batch (or in increasing
+///     runs) keep their numbers. Calls take the caller's ids (sources, neighbors(v)) and results
+///     that are ids are the caller's (neighbors, wcc and cdlp labels, stream::top); results by vertex
+///     (scores, levels, CSR/COO rows and columns, SpMV vectors) are indexed by vertex number:
+///     graph::ids()[v] is vertex v's id, graph::index(id) the way back.
+///   dense: the ids are the vertex numbers 0..n-1 themselves (no map: ids past the end grow the
+///     graph; a batch in device memory stays on the device).
+enum class vertex_ids { renumber, dense };
 
 /// Where the store lives. automatic: the build's device system (the GPU in the CUDA build, OpenMP
 /// threads in the CPU build); cpu: the same as automatic in the CPU build, the sequential host
@@ -50,6 +62,7 @@ struct graph_options {
   device where = device::automatic;
   int max_segments = 8;    ///< DCSR's k: segments a row may own before a compaction
   defrag_mode defrag = defrag_mode::measured;  ///< maybe_defragment()'s policy
+  vertex_ids ids = vertex_ids::renumber;       ///< the caller's ids, or dense vertex numbers
 };
 
 /// What one batch did.
@@ -166,7 +179,7 @@ struct closure_info {
 
 class graph {
  public:
-  /// @brief A graph with `vertices` vertices and no edges; inserts past the end add vertices.
+  /// @brief A graph with `vertices` vertices, ids 0..vertices-1, and no edges; inserts add vertices.
   /// @throws fluxgraph::invalid_argument (a negative count, device::cuda in the CPU build)
   explicit graph(vertex_id vertices = 0, const graph_options& opt = {});
   ~graph();
@@ -174,16 +187,17 @@ class graph {
   graph& operator=(graph&&) noexcept;
 
   // --- batches: each is all-or-nothing; on any exception the graph is exactly as before --------
-  /// @brief Insert edges (ids past the end grow the graph). Host ids that would grow it past both
-  ///        2^20 vertices and 64 a new edge are refused: ids that sparse want renumbering
-  ///        (fluxgraph::read, Python Graph(renumber=True)), or resize() first when meant.
+  /// @brief Insert edges; new ids add vertices (vertex_ids). A renumbering graph reads a batch in
+  ///        device memory on the host. A dense graph refuses host ids that would grow it past both
+  ///        2^20 vertices and 64 a new edge (one edge to id 2e8 would make 2e8 vertices): ids that
+  ///        sparse want renumbering, or resize() first when meant.
   /// @throws fluxgraph::batch_error naming the batch and the edge (negative id, id too large, too
   ///         sparse, NaN or infinite weight), fluxgraph::invalid_argument (a weight for an unweighted graph,
   ///         device memory in a host graph's call from the CPU build...), fluxgraph::out_of_memory.
   batch_result insert(const edge_span<std::int32_t>& e);
   batch_result insert(const edge_span<std::int64_t>& e);
-  /// @brief Delete edges: every copy of each listed edge goes; absent edges are no-ops. Weights are
-  ///        not read.
+  /// @brief Delete edges: every copy of each listed edge goes; absent edges (and ids the graph has
+  ///        never had) are no-ops. Weights are not read.
   batch_result erase(const edge_span<std::int32_t>& e);
   batch_result erase(const edge_span<std::int64_t>& e);
   /// @brief One mixed batch: every delete, then every insert (an edge in both is present after).
@@ -198,8 +212,13 @@ class graph {
   batch_result erase(const std::vector<I>& src, const std::vector<I>& dst) {
     return erase(span(src, dst, {}));
   }
-  /// @brief At least n vertices (never shrinks).
+  /// @brief At least n vertices (never shrinks); renumbering: ids 0..n-1 are vertices afterwards
+  ///        (those new to the graph numbered after the others, in increasing order).
   void resize(vertex_id n);
+  /// @brief The vertices of these ids, without edges until some come (renumbering: those new to
+  ///        the graph numbered after the others, in increasing order of id; dense: at least
+  ///        max id + 1 vertices). @throws fluxgraph::invalid_argument for a negative id
+  void add_vertices(const std::vector<vertex_id>& ids);
 
   // --- layout ----------------------------------------------------------------------------------
   /// @brief Compact every row into one segment (the store becomes CSR).
@@ -217,14 +236,23 @@ class graph {
   std::string backend() const;
   /// Content version: changes with every batch that writes or removes an entry.
   std::uint64_t version() const noexcept;
+  /// Whether batches and calls take the caller's ids (graph_options::ids).
+  bool renumbered() const noexcept;
+  /// @brief ids()[v]: vertex v's id (renumbering: the caller's; dense: v), for the results indexed by
+  ///        vertex number.
+  std::vector<vertex_id> ids() const;
+  /// @brief The vertex number of id `id`, or -1 when the graph has no such vertex.
+  vertex_id index(vertex_id id) const noexcept;
+  /// Out-degree by vertex number.
   std::vector<std::int64_t> out_degree() const;
-  std::int64_t out_degree(vertex_id v) const;
-  /// Successors of v, sorted. @throws fluxgraph::invalid_argument for v outside [0, n).
-  std::vector<vertex_id> neighbors(vertex_id v) const;
+  std::int64_t out_degree(vertex_id id) const;
+  /// Successors of id, sorted. @throws fluxgraph::invalid_argument for an id the graph does not have.
+  std::vector<vertex_id> neighbors(vertex_id id) const;
   csr to_csr() const;
   coo to_coo() const;
   /// @brief Saves the graph as a snapshot (docs/snapshot.md: versioned, a checksum per section),
-  ///        with each vertex's id in `ids` when given (one per vertex). Atomic: a temporary file,
+  ///        with each vertex's id in `ids` when given (one per vertex; else a renumbering graph's
+  ///        ids(), which load() gives back as the graph's ids). Atomic: a temporary file,
   ///        fsync, then a rename; a failure (a full disk) leaves the old file, if any, whole.
   /// @throws fluxgraph::error naming the path and the reason; invalid_argument for ids of the wrong length
   void save(const std::string& path, const std::vector<std::int64_t>& ids = {}) const;
@@ -252,7 +280,8 @@ class graph {
   /// @brief The transitive closure R+ (pairs joined by a path of length >= 1) as a new graph,
   ///        unweighted, on the same device.
   graph closure(closure_info* info = nullptr, const closure_progress& progress = {}) const;
-  /// @brief Row i: the vertices reachable from sources[i] by a path of length >= 1, sorted.
+  /// @brief Row i: the vertices (numbers, as ids() indexes them) reachable from the id sources[i] by
+  ///        a path of length >= 1, sorted.
   csr reach(const std::vector<vertex_id>& sources, closure_info* info = nullptr, const closure_progress& progress = {}) const;
 
   // --- graph applications (docs/graph-apps.md): LDBC Graphalytics' kernels and triangles -------
@@ -263,9 +292,12 @@ class graph {
   /// @brief Shortest path lengths from `source` (weights; 1 per edge when unweighted), delta-stepping
   ///        with bucket width `delta` (0: automatic). @throws invalid_argument for a negative weight
   sssp_result sssp(vertex_id source, double delta = 0) const;
-  /// @brief Weakly connected components (directions ignored).
+  /// @brief Weakly connected components (directions ignored); each label is the least id in the
+  ///        component.
   wcc_result wcc() const;
-  /// @brief Graphalytics' label propagation, `iterations` synchronous rounds.
+  /// @brief Graphalytics' label propagation, `iterations` synchronous rounds; labels are ids, ties
+  ///        go to the label of the smaller vertex number (the smaller id when the ids arrived in one
+  ///        batch, or in increasing runs).
   cdlp_result cdlp(int iterations) const;
   /// @brief Graphalytics' local clustering coefficient (in- and out-neighbours).
   lcc_result lcc() const;
@@ -275,7 +307,12 @@ class graph {
   struct impl;
 
  private:
+  friend graph read(const std::string&, const graph_options&, std::vector<std::int64_t>*, bool);
+  friend graph load(const std::string&, const graph_options&, std::vector<std::int64_t>*);
   explicit graph(std::unique_ptr<impl> p);
+  template <class I>
+  batch_result renumbered_batch(const edge_span<I>* ins, const edge_span<I>* del);
+  vertex_id vertex(vertex_id id, const char* what) const;
   template <class I>
   static edge_span<I> span(const std::vector<I>& src, const std::vector<I>& dst, const std::vector<double>& w) {
     if (src.size() != dst.size()) throw invalid_argument("src and dst differ in length");
@@ -288,9 +325,10 @@ class graph {
 /// @brief A graph file read into a graph as the CLI reads it (one id model, docs/api.md): the
 ///        vertices are the file's (an edge list: the ids that appear; Matrix Market: 1..n of its
 ///        header) numbered 0..n-1 in increasing order of their ids, and ids[v] (when given) is
-///        vertex v's id as written (Matrix Market's 1-based). keep_ids: vertex v is id v instead (an
-///        edge list's ids as written, Matrix Market's minus 1; max id + 1 vertices), for callers
-///        whose ids are already dense.
+///        vertex v's id as written (Matrix Market's 1-based); a renumbering graph (opt.ids) takes
+///        and gives those ids. keep_ids: vertex v is id v instead (an edge list's ids as written,
+///        Matrix Market's minus 1; max id + 1 vertices) in a dense graph, for callers whose ids are
+///        already dense.
 /// @param weighted  keep the file's weights (none: every edge 1)
 /// @throws fluxgraph::input_error naming the file and line
 graph read(const std::string& path, const graph_options& opt = {}, std::vector<std::int64_t>* ids = nullptr,
@@ -303,7 +341,8 @@ graph read(const std::string& path, const graph_options& opt = {}, std::vector<s
 void set_max_line_bytes(std::size_t bytes) noexcept;
 
 /// @brief A graph from a snapshot (graph::save), on opt.where; weighted as it was saved. The ids
-///        saved with it, if any, go to *ids (else *ids is left empty).
+///        saved with it, if any, go to *ids (else *ids is left empty), and are a renumbering
+///        graph's ids (else its ids are 0..n-1).
 /// @throws fluxgraph::input_error naming the file: not a snapshot, another version, truncated,
 ///         corrupted (a checksum does not match), out-of-range contents. Nothing is built then.
 graph load(const std::string& path, const graph_options& opt = {}, std::vector<std::int64_t>* ids = nullptr);

@@ -86,6 +86,9 @@ enum class batch_order { deletes_first, inserts_then_deletes };
 
 struct stream_options {
   device where = device::automatic;
+  /// renumber (the default): apply() takes the caller's ids (vertex_ids, docs/api.md "Vertex
+  /// ids"); top() gives them, ids() names every vertex; stream_file() needs dense.
+  vertex_ids ids = vertex_ids::renumber;
   bool pagerank_per_batch = false;  ///< warm-started PageRank after every batch
   bool pagerank_at_end = true;      ///< finish() runs PageRank from scratch when not per batch
   /// Both PageRanks' options (weighted is ignored: each edge counts once; progress is heard by
@@ -206,9 +209,11 @@ class stream {
   /// The options it was made with (which analyses a batch report carries).
   const stream_options& options() const noexcept;
 
-  /// @brief One batch in host memory (dense ids >= 0): the store update in `order`, the
-  ///        defragmentation policy, the per-batch analyses. The graph has at least `vertices`
-  ///        vertices afterwards. The store update is all or nothing: when it throws (a bad id, out
+  /// @brief One batch in host memory (ids >= 0: the caller's when renumbering, else dense vertex
+  ///        numbers): the store update in `order`, the defragmentation policy, the per-batch
+  ///        analyses. The graph has at least `vertices` vertices afterwards (renumbering: ids
+  ///        0..vertices-1 are vertices). Renumbering, a delete naming an id the stream has not had
+  ///        is dropped, and the new ids are numbered in increasing order (deletes_first only). The store update is all or nothing: when it throws (a bad id, out
   ///        of memory) the graph is as before (an inserts_then_deletes batch whose delete fails
   ///        keeps its inserts). An analysis that throws after it (out of memory, or compare finding
   ///        the closures differ) leaves the batch applied and that analysis stale.
@@ -217,10 +222,15 @@ class stream {
   ///        but not durable: do not acknowledge it, stop).
   batch_report apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices = 0,
                      batch_order order = batch_order::deletes_first);
-  /// @brief A live reader's batch: as apply(b.inserts, b.deletes, b.vertices), and its new ids and
-  ///        edge lines are kept (ids(), lines(); a durable stream logs them).
+  /// @brief The same with 64-bit ids in host memory (weights are not read): any id >= 0 when
+  ///        renumbering, else ids up to 2^31 - 2.
+  batch_report apply(const edge_span<std::int64_t>& inserts, const edge_span<std::int64_t>& deletes,
+                     vertex_id vertices = 0);
+  /// @brief A live reader's batch: as apply(b.inserts, b.deletes, b.vertices) in the reader's
+  ///        vertex numbers (also in a renumbering stream), and its new ids and edge lines are kept
+  ///        (ids(), lines(); a durable stream logs them).
   batch_report apply(const live_batch& b);
-  /// @brief A file's edges in batches of `batch`, in file order; with delete_fraction F > 0 each
+  /// @brief A file's edges (its vertex numbers: stream_options::ids must be dense) in batches of `batch`, in file order; with delete_fraction F > 0 each
   ///        insert batch is followed by the deletion of a random F (rounded) of the edges it
   ///        inserted (seeded), as batch_order::inserts_then_deletes. on_batch hears every report.
   void stream_file(const edge_file& f, std::size_t batch, double delete_fraction = 0, std::uint64_t seed = 1,
@@ -238,17 +248,19 @@ class stream {
   store_stats stats() const;
   /// The latest PageRank (per batch or finish()), by dense id; empty before the first.
   pagerank_result scores() const;
-  /// The k best (dense id, score) of the latest PageRank, best first, ties to the smaller id, and
+  /// The k best (id, score) of the latest PageRank (renumbering: the caller's ids; else vertex
+  /// numbers), best first, ties to the smaller vertex number, and
   /// past the k-th any tied with it (a caller that breaks ties its own way picks from them). Per
   /// batch they are selected where the scores live (the GPU), so a caller that prints the top of
   /// every batch moves k scores, not all of them.
   std::vector<std::pair<vertex_id, double>> top(std::size_t k) const;
   /// The transitive closure's pairs (stream_options::closure).
   std::int64_t closure_pairs() const;
-  /// The edges in the store, sorted by (src, dst).
+  /// The edges in the store by vertex number (ids() names them), sorted by (src, dst).
   coo edges() const;
   std::string backend() const;
-  /// Input ids of the dense vertices, as live batches gave them (a recovered stream's included).
+  /// Input ids of the dense vertices: renumbering, every vertex's; else as live batches gave them
+  /// (a recovered stream's included).
   const std::vector<std::int64_t>& ids() const noexcept;
   /// Edge lines consumed (live batches' lines; else inserts + deletes), recovered ones included.
   std::int64_t lines() const noexcept;

@@ -45,7 +45,7 @@ class Ids:
 
 def host_ids(a, name):
     """Vertex ids as a one-dimensional non-negative int64 NumPy array (a CuPy array copied to the
-    host), checked before anything is touched: Stream's batches and Graph(renumber=True)'s."""
+    host), checked before anything is touched: Stream's batches."""
     if hasattr(a, "__cuda_array_interface__"):
         import cupy
 
@@ -66,9 +66,10 @@ def host_ids(a, name):
 
 
 def _check_range_unsigned(a, name):
-    # An unsigned 64-bit id past 2^63 would wrap to a negative int64: refuse it by name here.
-    if a.shape[0] and int(a.max()) > MAX_ID:
-        raise ValueError(f"{name}: vertex id {int(a.max())} is past the largest id, 2^31 - 2")
+    # An unsigned 64-bit id past 2^63 would wrap to a negative int64: refuse it by name here (a
+    # dense graph's C++ layer refuses ids past 2^31 - 2 itself).
+    if a.shape[0] and int(a.max()) >= 2**63:
+        raise ValueError(f"{name}: vertex id {int(a.max())} does not fit in a signed 64-bit integer")
 
 
 def ids(a, name):

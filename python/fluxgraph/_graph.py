@@ -40,32 +40,45 @@ def _count(n, what):
     return n
 
 
+def _by_label(labels, values, n):
+    """A result by vertex number as a dict from each vertex's id (Graph.by_label, Stream.by_label)."""
+    values = values.tolist() if hasattr(values, "tolist") else list(values)
+    if len(values) != n:
+        raise ValueError(f"{len(values)} values for {n} vertices")
+    return dict(zip(labels if labels is not None else range(n), values))
+
+
+def _labels(ids):
+    """A list of the ids, or None when they are the vertex numbers 0..n-1 themselves."""
+    return None if np.array_equal(ids, np.arange(len(ids))) else ids.tolist()
+
+
 class Graph:
     """A directed graph in a DCSR store that takes batches of inserts and deletes.
 
-    Graph(n=None, weighted=False, device="auto"): n vertices (more arrive with the edges).
-    weighted: keep a weight per inserted edge (a multigraph: parallel edges add up in PageRank and
-    SciPy, min_plus takes the lightest); else an edge is stored once. device: "auto" (the GPU in the
-    CUDA build, OpenMP threads in the CPU build), "cpu" (the CUDA build's sequential host twin) or
-    "cuda". Vertex ids are 0..n-1 and results are arrays indexed by vertex.
+    Graph(n=None, weighted=False, device="auto", renumber=True): n vertices, ids 0..n-1 (more
+    arrive with the edges). weighted: keep a weight per inserted edge (a multigraph: parallel edges
+    add up in PageRank and SciPy, min_plus takes the lightest); else an edge is stored once.
+    device: "auto" (the GPU in the CUDA build, OpenMP threads in the CPU build), "cpu" (the CUDA
+    build's sequential host twin) or "cuda".
 
-    renumber=True: batches take any non-negative 64-bit ids (sparse, up to 2^63); each new id becomes
-    the next vertex (a batch's new ids in increasing order), Graph.labels lists
-    each vertex's id and Graph.by_label(result) gives a result by them, as fluxgraph.read does for a
-    file. A delete naming an id never inserted removes nothing. Device arrays are read on the host.
+    Vertex ids (docs/api.md, "Vertex ids"): with renumber=True (the default, as cuGraph) batches take
+    any non-negative 64-bit ids, sparse or dense; each batch's new ids become the next vertices in
+    increasing order of id, so ids 0..n-1 inserted in one batch (or in increasing runs) keep their
+    numbers. Methods take ids (bfs/sssp sources, neighbors, reach) and give ids (neighbors, edges,
+    wcc and cdlp labels, reach); results by vertex (pagerank, bfs levels, ...) are arrays indexed by
+    vertex number: Graph.labels lists each vertex's id (None when they are 0..n-1) and
+    Graph.by_label(result) gives a result by id. A delete naming an id never inserted removes
+    nothing. Device arrays are read on the host. renumber=False: ids are the vertex numbers (device
+    arrays stay on the device; an id past the end grows the graph).
     """
 
-    def __init__(self, n=None, weighted=False, device="auto", renumber=False):
+    def __init__(self, n=None, weighted=False, device="auto", renumber=True):
         if device not in ("auto", "cpu", "cuda"):
             raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
-        if renumber and n:
-            raise ValueError("renumber=True: the vertices come with the ids of the batches (no n)")
-        self._g = _fluxgraph._Graph(0 if n is None else _count(n, "n"), bool(weighted), device)
+        self._g = _fluxgraph._Graph(0 if n is None else _count(n, "n"), bool(weighted), device, bool(renumber))
         self._device = device
-        self._renumber = bool(renumber)
-        self._ids = np.empty(0, dtype=np.int64)    # renumber: the ids seen, sorted,
-        self._dense = np.empty(0, dtype=np.int64)  # and the vertex of each
-        self.labels = [] if renumber else None  # the id of each vertex, when they are not 0..n-1
+        self._nodes = None  # from_networkx: node objects that are not ids
         self.pagerank_info = None
         self.closure_info = None
         self.apps_info = None
@@ -73,46 +86,25 @@ class Graph:
     @classmethod
     def _wrap(cls, g, device):
         self = cls.__new__(cls)
-        self._g, self._device, self.labels, self.pagerank_info, self.closure_info = g, device, None, None, None
-        self.apps_info, self._renumber = None, False
+        self._g, self._device, self._nodes, self.pagerank_info, self.closure_info = g, device, None, None, None
+        self.apps_info = None
         return self
 
-    @staticmethod
-    def _lookup(ids, dense, a):
-        """The vertex of each id in a by the sorted (ids, dense) map; -1 for an id not in it."""
-        if ids.size == 0:
-            return np.full(a.size, -1, dtype=np.int64)
-        pos = np.minimum(np.searchsorted(ids, a), ids.size - 1)
-        return np.where(ids[pos] == a, dense[pos], -1)
+    @property
+    def labels(self):
+        """Each vertex's id, by vertex number (a list), or None when they are 0..n-1."""
+        if self._nodes is not None:
+            return self._nodes
+        return _labels(self._g.ids()) if self._g.renumbered else None
 
-    def _renumbered(self, insert, delete):
-        """renumber: the batch in vertices, and the map with its new ids (committed once it landed).
-        The ids an insert brings for the first time become the next vertices, in increasing order;
-        a delete naming an id without a vertex before the batch removes nothing (deletes go first)."""
-        ins = dele = None
-        ids, dense = self._ids, self._dense
-        fresh = ids[:0]
-        if delete is not None:
-            s = self._lookup(ids, dense, _arrays.host_ids(delete[0], "src"))
-            d = self._lookup(ids, dense, _arrays.host_ids(delete[1], "dst"))
-            known = (s >= 0) & (d >= 0)
-            dele = (s[known], d[known])
-        if insert is not None:
-            src, dst = _arrays.host_ids(insert[0], "src"), _arrays.host_ids(insert[1], "dst")
-            u = np.unique(np.concatenate([src, dst]))
-            fresh = u[self._lookup(ids, dense, u) < 0]
-            if fresh.size:
-                ids = np.concatenate([ids, fresh])
-                dense = np.concatenate([dense, np.arange(len(self.labels), len(self.labels) + fresh.size, dtype=np.int64)])
-                order = np.argsort(ids, kind="stable")
-                ids, dense = ids[order], dense[order]
-            ins = (self._lookup(ids, dense, src), self._lookup(ids, dense, dst)) + tuple(insert[2:])
-        return ins, dele, (ids, dense, fresh)
+    @property
+    def renumbered(self):
+        """Whether batches and methods take the caller's ids (Graph(renumber=True))."""
+        return self._g.renumbered
 
-    def _commit(self, mapping):
-        """The batch landed: its new ids (sorted, numbered in that order) are vertices now."""
-        self._ids, self._dense, fresh = mapping
-        self.labels.extend(fresh.tolist())
+    def _names(self, v):
+        """Vertex numbers as the caller's ids (an array)."""
+        return self._g.ids()[v] if self._g.renumbered else v
 
     # --- batches: each is all-or-nothing ------------------------------------------------------
     def insert(self, src, dst, weight=None):
@@ -120,15 +112,11 @@ class Graph:
         batch, inserted (entries written), deleted, vertices, edges."""
         if weight is not None and not self.weighted:
             raise ValueError("weights given to an unweighted graph (make it with Graph(weighted=True))")
-        if self._renumber:
-            return self.apply(insert=(src, dst) if weight is None else (src, dst, weight))
         side, keep, _ = _arrays.batch_side(src, dst, weight)
         return self._apply(side, None, keep)
 
     def delete(self, src, dst):
         """Delete the edges src[i] -> dst[i]: every copy goes; an absent edge is a no-op."""
-        if self._renumber:
-            return self.apply(delete=(src, dst))
         side, keep, _ = _arrays.batch_side(src, dst)
         return self._apply(None, side, keep)
 
@@ -138,27 +126,30 @@ class Graph:
             raise ValueError("apply needs insert=(src, dst) or delete=(src, dst)")
         if insert is not None and len(insert) == 3 and not self.weighted:
             raise ValueError("weights given to an unweighted graph (make it with Graph(weighted=True))")
-        new = None
-        if self._renumber:
-            insert, delete, new = self._renumbered(insert, delete)
         ins = _arrays.batch_side(*insert) if insert is not None else None
         dele = _arrays.batch_side(*delete) if delete is not None else None
         if ins and dele and ins[2] != dele[2]:  # one id width for the whole batch
             ins = _arrays.batch_side(*insert, wide=True)
             dele = _arrays.batch_side(*delete, wide=True)
         keep = (ins[1] if ins else []) + (dele[1] if dele else [])
-        report = self._apply(ins[0] if ins else None, dele[0] if dele else None, keep)
-        if new is not None:
-            self._commit(new)
-        return report
+        return self._apply(ins[0] if ins else None, dele[0] if dele else None, keep)
 
     def _apply(self, ins, dele, keep):
         # `keep` holds the arrays whose addresses the sides carry until the call returns.
         return self._g.apply(ins if ins is not None else _NO_SIDE, dele if dele is not None else _NO_SIDE)
 
     def resize(self, n):
-        """At least n vertices."""
+        """At least n vertices; renumbering: ids 0..n-1 are vertices afterwards."""
         self._g.resize(_count(n, "n"))
+
+    def add_vertices(self, ids):
+        """The vertices of these ids, without edges until some come (renumbering: those new to the
+        graph numbered after the others, in increasing order of id; renumber=False: at least
+        max id + 1 vertices)."""
+        ids = np.atleast_1d(np.asarray(ids))
+        if ids.ndim != 1 or (ids.size and ids.dtype.kind not in "iu"):
+            raise TypeError(f"ids must be integers, got {ids.dtype}")
+        self._g.add_vertices(ids.astype(np.int64).tolist())
 
     def defragment(self):
         """Compact every row into one segment (the store becomes CSR)."""
@@ -185,25 +176,30 @@ class Graph:
         return f"<fluxgraph.Graph: {self.num_vertices} vertices, {self.num_edges} edges, {w}{self.backend}>"
 
     def out_degree(self):
+        """Out-degrees by vertex number."""
         return self._g.out_degree()
 
     def neighbors(self, v):
-        """The successors of v, sorted."""
+        """The successors of id v, sorted ids."""
         return self._g.neighbors(operator.index(v))
 
     def to_csr(self):
-        """(indptr, indices, data): data is None for an unweighted graph; columns sorted per row."""
+        """(indptr, indices, data) by vertex number (Graph.labels names them): data is None for an
+        unweighted graph; columns sorted per row."""
         indptr, indices, data, _, _ = self._g.to_csr()
         return indptr, indices, data
 
     def edges(self):
-        """(src, dst) or (src, dst, weight) arrays, sorted by (src, dst)."""
+        """(src, dst) or (src, dst, weight) arrays in ids, sorted by vertex number (by id when the
+        ids are 0..n-1 or arrived in one batch)."""
         indptr, indices, data = self.to_csr()
         src = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(indptr))
+        src, indices = self._names(src), self._names(indices)
         return (src, indices) if data is None else (src, indices, data)
 
     def to_scipy(self):
-        """An n x n scipy.sparse.csr_matrix (ones for an unweighted graph; parallel edges summed)."""
+        """An n x n scipy.sparse.csr_matrix by vertex number (ones for an unweighted graph; parallel
+        edges summed)."""
         import scipy.sparse as sp
 
         indptr, indices, data = self.to_csr()
@@ -215,19 +211,16 @@ class Graph:
         return a
 
     def by_label(self, values):
-        """A result by vertex (scores, levels, labels...) as a dict from each vertex's label (its id
-        in the file or networkx graph it came from; the vertex number when there are no labels)."""
-        values = values.tolist() if hasattr(values, "tolist") else list(values)
-        if len(values) != self.num_vertices:
-            raise ValueError(f"{len(values)} values for {self.num_vertices} vertices")
-        return dict(zip(self.labels if self.labels is not None else range(self.num_vertices), values))
+        """A result by vertex (scores, levels...) as a dict from each vertex's id (the networkx
+        node it came from; the vertex number when the ids are 0..n-1)."""
+        return _by_label(self.labels, values, self.num_vertices)
 
     def to_networkx(self):
-        """A networkx.DiGraph on nodes 0..n-1 (edge attribute 'weight' for a weighted graph)."""
+        """A networkx.DiGraph on the ids (edge attribute 'weight' for a weighted graph)."""
         import networkx as nx
 
         g = nx.DiGraph()
-        g.add_nodes_from(range(self.num_vertices))
+        g.add_nodes_from(self._names(np.arange(self.num_vertices)).tolist())
         e = self.edges()
         if len(e) == 2:
             g.add_edges_from(zip(e[0].tolist(), e[1].tolist()))
@@ -257,31 +250,34 @@ class Graph:
 
     @classmethod
     def from_networkx(cls, G, weight=None, device="auto"):
-        """A graph of a networkx graph (undirected edges go both ways). Nodes 0..n-1 keep their ids;
-        other nodes are numbered in G's order and Graph.labels lists them. weight: the edge attribute
-        to keep (a weighted graph; edges without it weigh 1)."""
+        """A graph of a networkx graph (undirected edges go both ways). Non-negative integer nodes
+        are the graph's ids (vertices numbered in increasing order of id; Graph.labels lists them,
+        None for 0..n-1). Other nodes are numbered in G's order (a renumber=False graph: methods
+        take those numbers) and Graph.labels lists them. weight: the edge attribute to keep (a
+        weighted graph; edges without it weigh 1)."""
         nodes = list(G)
-        n = len(nodes)
-        identity = all(isinstance(v, (int, np.integer)) for v in nodes) and set(nodes) == set(range(n))
-        index = None if identity else {v: i for i, v in enumerate(nodes)}
+        ids = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in nodes)
+        index = None if ids else {v: i for i, v in enumerate(nodes)}
         src, dst, w = [], [], []
         directed = G.is_directed()
         for u, v, d in G.edges(data=True):
-            iu, iv = (u, v) if identity else (index[u], index[v])
+            iu, iv = (u, v) if ids else (index[u], index[v])
             wt = float(d.get(weight, 1.0)) if weight is not None else None
             src.append(iu), dst.append(iv), w.append(wt)
             if not directed and iu != iv:
                 src.append(iv), dst.append(iu), w.append(wt)
-        g = cls(n, weighted=weight is not None, device=device)
+        g = cls(0 if ids else len(nodes), weighted=weight is not None, device=device, renumber=ids)
+        if ids:
+            g.add_vertices(np.array(nodes, dtype=np.int64))  # the isolated ones too, by id
         if src:
             g.insert(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64),
                      np.array(w, dtype=np.float64) if weight is not None else None)
-        g.labels = None if identity else nodes
+        g._nodes = None if ids else nodes
         return g
 
     def spmv(self, x, semiring="plus_times"):
         """y[u] = add over edges (u, v) of A(u, v) * x[v] in the semiring ('plus_times', 'min_plus',
-        'or_and'). A CuPy x gives a CuPy y computed where it is."""
+        'or_and'), x and y by vertex number. A CuPy x gives a CuPy y computed where it is."""
         semiring = _semiring(semiring)
         n = self.num_vertices
         cai = _arrays.device_interface(x)
@@ -307,7 +303,7 @@ class Graph:
     # --- algorithms -----------------------------------------------------------------------------
     def pagerank(self, damping=0.85, tol=1e-10, max_iter=1000, warm=True, weighted=False, kernel="auto",
                  array="numpy", mixed_precision=True, alpha=None):
-        """PageRank scores by vertex (networkx.pagerank semantics: stop when the L1 change < n tol).
+        """PageRank scores by vertex number (networkx.pagerank semantics: stop when the L1 change < n tol).
         damping: networkx's alpha (alpha= is still taken, with a DeprecationWarning).
         warm: keep the scores current: after a batch, push what it changed (unweighted PageRank).
         weighted: a weighted graph's edges count by weight (default False, as the CLI and the C++
@@ -329,28 +325,33 @@ class Graph:
         return scores
 
     def closure(self):
-        """The transitive closure (pairs joined by a path of length >= 1) as a new unweighted Graph.
-        Graph.closure_info holds pairs, iterations, time and peak memory."""
+        """The transitive closure (pairs joined by a path of length >= 1) as a new unweighted Graph
+        on the same vertices and ids. Graph.closure_info holds pairs, iterations, time and peak memory."""
         g, self.closure_info = self._g.closure()
-        return Graph._wrap(g, self._device)
+        out = Graph._wrap(g, self._device)
+        out._nodes = self._nodes
+        return out
 
     def save(self, path, ids=None):
         """Saves the graph as a snapshot (versioned, a checksum per section, written atomically),
-        with one id per vertex when `ids` is given. fluxgraph.load reads it back."""
+        with one id per vertex: `ids`, else a renumbering graph's. fluxgraph.load reads it back."""
         ids = [] if ids is None else [int(i) for i in np.asarray(ids).ravel()]
         self._g.save(os.fspath(path), ids)
 
     def reach(self, sources):
-        """For each source, the sorted vertices reachable from it by a path of length >= 1."""
+        """For each source id, the ids reachable from it by a path of length >= 1 (sorted by
+        vertex number)."""
         src = np.atleast_1d(np.asarray(sources))
         if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
             raise TypeError(f"sources must be integer vertex ids, got {src.dtype}")
         (indptr, indices, _, _, _), self.closure_info = self._g.reach(src.astype(np.int64).tolist())
+        indices = self._names(indices)
         return [indices[indptr[i]:indptr[i + 1]] for i in range(src.shape[0])]
 
 
     # --- graph applications (docs/graph-apps.md): LDBC Graphalytics' kernels and triangles ------
-    # Each returns a NumPy array by vertex; Graph.apps_info holds the run's counts and time.
+    # Each returns a NumPy array by vertex number (Graph.by_label: by id); sources and labels are
+    # ids. Graph.apps_info holds the run's counts and time.
     def bfs(self, source):
         """BFS levels from `source` along out-edges (int32; -1 unreached), direction-optimizing."""
         levels, self.apps_info = self._g.bfs(_count(source, "source"))
@@ -365,7 +366,7 @@ class Graph:
         return dist
 
     def wcc(self):
-        """Weakly connected components: each vertex's label is the least vertex of its component."""
+        """Weakly connected components: each vertex's label is the least id of its component."""
         labels, self.apps_info = self._g.wcc()
         return labels
 
@@ -390,12 +391,13 @@ class Graph:
 _NO_SIDE = _fluxgraph._Side()  # the absent half of an insert or a delete
 
 
-def load(path, device="auto"):
+def load(path, device="auto", renumber=True):
     """A Graph from a snapshot that Graph.save wrote (docs/snapshot.md). Returns (graph, ids): ids
-    is the array saved with it (empty when none was). A wrong, truncated or corrupted file raises
-    fluxgraph.InputError (a ValueError) and builds nothing."""
+    is the array saved with it (empty when none was), the graph's ids when renumbering (else they
+    are 0..n-1). A wrong, truncated or corrupted file raises fluxgraph.InputError (a ValueError) and
+    builds nothing."""
     path = os.fspath(path)
-    g, ids = _fluxgraph._load(path, device)
+    g, ids = _fluxgraph._load(path, device, bool(renumber))
     return Graph._wrap(g, device), ids
 
 
@@ -403,15 +405,13 @@ def read(path, weighted=False, device="auto", keep_ids=False):
     """A graph file as a Graph, as the CLI reads it: Matrix Market (.mtx) or an edge list ('src dst
     [weight]' lines), either .gz, *.bin, or a snapshot. Its vertices are the file's (an edge list:
     the ids that appear; Matrix Market: 1..n of its header), numbered 0..n-1 in increasing order of
-    their ids; Graph.labels lists each vertex's id as written (None when they are 0..n-1), and
-    Graph.by_label(values) maps a result back to them. keep_ids=True: vertex v is id v instead (an
-    edge list's ids as written, Matrix Market's minus 1), for files whose ids are already dense.
+    their ids, and the graph renumbers: methods take and give the ids as written; Graph.labels lists
+    each vertex's id (None when they are 0..n-1), and Graph.by_label(values) maps a result by vertex
+    back to them. keep_ids=True: a renumber=False graph whose vertex v is id v (an edge list's ids
+    as written, Matrix Market's minus 1), for files whose ids are already dense.
     weighted: keep the file's weights."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
-    g, ids = _fluxgraph._read(path, bool(weighted), device, bool(keep_ids))
-    out = Graph._wrap(g, device)
-    ids = np.asarray(ids)
-    out.labels = None if np.array_equal(ids, np.arange(len(ids))) else ids.tolist()
-    return out
+    g, _ = _fluxgraph._read(path, bool(weighted), device, bool(keep_ids))
+    return Graph._wrap(g, device)

@@ -4,24 +4,19 @@ them, PageRank and the transitive closure kept current after each."""
 import numpy as np
 
 from . import _fluxgraph
-from ._arrays import MAX_ID, host_ids
-from ._graph import _count, _damping
-
-
-def _dense(a, name):
-    """Host ids as int32 (the stream's dense ids), checked before the stream is touched."""
-    a = host_ids(a, name)
-    if a.size and int(a.max()) > MAX_ID:
-        raise ValueError(f"{name}: vertex id {int(a.max())} is past the largest id, 2^31 - 2")
-    return np.ascontiguousarray(a, dtype=np.int32)
+from ._arrays import host_ids
+from ._graph import _by_label, _count, _damping, _labels
 
 
 def _pair(edges, what):
+    """(src, dst) as contiguous int64 host arrays, checked before the stream is touched (a dense
+    stream's C++ layer refuses ids past 2^31 - 2 itself)."""
     if edges is None:
-        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     if len(edges) != 2:
         raise ValueError(f"{what} must be (src, dst)")
-    s, d = _dense(edges[0], f"{what} src"), _dense(edges[1], f"{what} dst")
+    s = np.ascontiguousarray(host_ids(edges[0], f"{what} src"))
+    d = np.ascontiguousarray(host_ids(edges[1], f"{what} dst"))
     if s.size != d.size:
         raise ValueError(f"{what}: src and dst differ in length ({s.size} and {d.size})")
     return s, d
@@ -38,8 +33,14 @@ class Stream:
     compare: each also from scratch (pr_error: the L1 distance; a closure that differs, or scores
     past the bounds, raise). defrag:
     "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
-    for it). Each edge counts once; ids are dense (0..n-1). The GIL is released while it works:
-    call one Stream from one thread at a time (as with a Graph).
+    for it). Each edge counts once. The GIL is released while it works: call one Stream from one
+    thread at a time (as with a Graph).
+
+    Vertex ids as Graph's (docs/api.md, "Vertex ids"): renumber=True (the default) takes any
+    non-negative 64-bit ids, each batch's new ids numbered in increasing order after the others
+    (ids 0..n-1 keep their numbers: Stream(n) starts with them); top() and edges() give ids,
+    scores() is by vertex number (Stream.labels, Stream.by_label). renumber=False: the ids are the
+    vertex numbers, up to 2^31 - 2.
 
     wal="DIR" makes it durable (docs/durability.md): every batch is in DIR's write-ahead log when
     apply() returns (sync="batch" fsyncs it; "interval" every sync_interval seconds; "none"), a
@@ -47,20 +48,21 @@ class Stream:
     where the last one ended (recovery() says where).
 
     bfs=SRC, sssp=SRC (hops: a stream keeps no weights), wcc=True, triangles=True keep those graph
-    applications current after every batch (docs/graph-apps.md); apply()'s dict then carries
+    applications current after every batch (docs/graph-apps.md; the sources are ids); apply()'s dict then carries
     bfs_reached, sssp_reached, components, triangles and apps_recomputed.
     """
 
     def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
                  damping=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto", wal=None, sync="batch",
-                 sync_interval=0.1, snapshot_every=1000, bfs=None, sssp=None, wcc=False, triangles=False, alpha=None):
+                 sync_interval=0.1, snapshot_every=1000, bfs=None, sssp=None, wcc=False, triangles=False, alpha=None,
+                 renumber=True):
         damping = _damping(damping, alpha)
         self._s = _fluxgraph._Stream(_count(n, "n"), device, bool(pagerank), bool(closure), bool(compare), defrag,
                                      layout, float(damping), float(tol), int(max_iter), kernel,
                                      "" if wal is None else str(wal), sync, float(sync_interval),
                                      _count(snapshot_every, "snapshot_every"),
                                      -1 if bfs is None else _count(bfs, "bfs"), -1 if sssp is None else _count(sssp, "sssp"),
-                                     bool(wcc), bool(triangles))
+                                     bool(wcc), bool(triangles), bool(renumber))
 
     def apply(self, insert=None, delete=None, vertices=0):
         """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict with
@@ -79,17 +81,31 @@ class Stream:
         return self._s.finish()
 
     def scores(self):
-        """The latest PageRank, by vertex (empty before the first)."""
+        """The latest PageRank, by vertex number (empty before the first; Stream.by_label: by id)."""
         return self._s.scores()
 
     def top(self, k=10):
-        """The k best (vertex, score) pairs, best first (and any tied with the k-th): found on the
+        """The k best (id, score) pairs, best first (and any tied with the k-th): found on the
         GPU without moving every score, so a per-batch top costs k scores, not n."""
         return self._s.top(_count(k, "k"))
 
     def edges(self):
-        """(src, dst) of the edges in the store, sorted."""
-        return self._s.edges()
+        """(src, dst) of the edges in the store in ids, sorted by vertex number."""
+        src, dst = self._s.edges()
+        ids = self._s.ids()
+        if ids.size < self.num_vertices:  # renumber=False: the ids are the vertex numbers
+            return src, dst
+        return ids[src], ids[dst]
+
+    @property
+    def labels(self):
+        """Each vertex's id, by vertex number (a list), or None when they are 0..n-1."""
+        ids = self._s.ids()
+        return _labels(ids) if ids.size == self.num_vertices else None
+
+    def by_label(self, values):
+        """A result by vertex number (scores()) as a dict from each vertex's id."""
+        return _by_label(self.labels, values, self.num_vertices)
 
     def totals(self):
         return self._s.totals()

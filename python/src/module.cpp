@@ -116,14 +116,18 @@ PYBIND11_MODULE(_fluxgraph, m) {
 
   py::class_<graph> g(m, "_Graph");
   g
-      .def(py::init([](std::int64_t n, bool weighted, const std::string& device) {
+      .def(py::init([](std::int64_t n, bool weighted, const std::string& device, bool renumber) {
         fluxgraph::graph_options o;
         o.weighted = weighted;
         o.where = device_of(device);
+        o.ids = renumber ? fluxgraph::vertex_ids::renumber : fluxgraph::vertex_ids::dense;
         return graph(n, o);
       }))
+      .def_property_readonly("renumbered", &graph::renumbered)
+      .def("ids", [](const graph& g) { return owned(g.ids()); })
       .def("apply", [](graph& g, const side& ins, const side& del) { return result_of(apply(g, ins, del)); })
       .def("resize", &graph::resize, py::call_guard<py::gil_scoped_release>())
+      .def("add_vertices", &graph::add_vertices, py::call_guard<py::gil_scoped_release>())
       .def("defragment", &graph::defragment, py::call_guard<py::gil_scoped_release>())
       .def("maybe_defragment", [](graph& g, double reads) {
         fluxgraph::defrag_decision d;
@@ -207,9 +211,10 @@ PYBIND11_MODULE(_fluxgraph, m) {
     d["to_host"] = c.to_host;
     return d;
   }, "Bytes fluxgraph copied host -> device and device -> host since the program started.");
-  m.def("_load", [](const std::string& path, const std::string& device) {
+  m.def("_load", [](const std::string& path, const std::string& device, bool renumber) {
     fluxgraph::graph_options o;
     o.where = device_of(device);
+    o.ids = renumber ? fluxgraph::vertex_ids::renumber : fluxgraph::vertex_ids::dense;
     std::vector<std::int64_t> ids;
     graph g = [&] {
       py::gil_scoped_release release;
@@ -218,7 +223,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
     return py::make_tuple(std::move(g), owned(std::move(ids)));
   });
   m.def("_read", [](const std::string& path, bool weighted, const std::string& device, bool keep_ids) {
-    fluxgraph::graph_options o;
+    fluxgraph::graph_options o;  // renumbering unless keep_ids (read() makes that graph dense)
     o.weighted = weighted;
     o.where = device_of(device);
     std::vector<std::int64_t> ids;

@@ -1,19 +1,16 @@
 // fluxgraph.Stream's C++ half: fluxgraph::stream with the GIL released while it works. Batches
-// arrive as int32 NumPy arrays the package has checked (python/fluxgraph/_stream.py); reports go
-// back as dicts.
+// arrive as int64 NumPy arrays the package has checked (python/fluxgraph/_stream.py), the caller's
+// ids (renumbered by fluxgraph::stream) or vertex numbers; reports go back as dicts.
 #include <pybind11/stl.h>
 
 #include "common.hpp"
 
 namespace {
 using fluxgraph::stream;
-using ids = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+using ids = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 
-fluxgraph::edge_list list_of(const ids& src, const ids& dst) {
-  fluxgraph::edge_list l;
-  l.src.assign(src.data(), src.data() + src.size());
-  l.dst.assign(dst.data(), dst.data() + dst.size());
-  return l;
+fluxgraph::edge_span<std::int64_t> span_of(const ids& src, const ids& dst) {
+  return {src.data(), dst.data(), std::size_t(src.size())};
 }
 
 // A batch's dict: Graph.insert's fields (batch, inserted, deleted, vertices, edges: the one schema,
@@ -62,8 +59,10 @@ void register_stream(py::module_& m) {
       .def(py::init([](std::int64_t n, const std::string& device, bool pagerank, bool closure, bool compare,
                        const std::string& defrag, const std::string& layout, double damping, double tol, int max_iter,
                        const std::string& kernel, const std::string& wal, const std::string& sync, double interval,
-                       std::int64_t snapshot_every, std::int64_t bfs, std::int64_t sssp, bool wcc, bool triangles) {
+                       std::int64_t snapshot_every, std::int64_t bfs, std::int64_t sssp, bool wcc, bool triangles,
+                       bool renumber) {
         fluxgraph::stream_options o;
+        o.ids = renumber ? fluxgraph::vertex_ids::renumber : fluxgraph::vertex_ids::dense;
         o.durability.dir = wal;
         if (sync == "batch") o.durability.sync = fluxgraph::sync_mode::batch;
         else if (sync == "interval") o.durability.sync = fluxgraph::sync_mode::interval;
@@ -78,11 +77,10 @@ void register_stream(py::module_& m) {
         return stream(o, n);
       }))
       .def("apply", [](stream& s, const ids& isrc, const ids& idst, const ids& dsrc, const ids& ddst, std::int64_t n) {
-        const fluxgraph::edge_list ins = list_of(isrc, idst), del = list_of(dsrc, ddst);
         fluxgraph::batch_report r;
         {
           py::gil_scoped_release release;
-          r = s.apply(ins, del, n);
+          r = s.apply(span_of(isrc, idst), span_of(dsrc, ddst), n);
         }
         return report_of(r, s.options());
       })
@@ -99,6 +97,7 @@ void register_stream(py::module_& m) {
       })
       .def("scores", [](const stream& s) { return owned(s.scores().score); })
       .def("top", [](const stream& s, std::size_t k) { return s.top(k); })
+      .def("ids", [](const stream& s) { return owned(std::vector<std::int64_t>(s.ids())); })
       .def("edges", [](const stream& s) {
         fluxgraph::coo c = s.edges();
         return py::make_tuple(owned(std::move(c.src)), owned(std::move(c.dst)));

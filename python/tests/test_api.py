@@ -81,8 +81,8 @@ def test_algorithms(device):
 
 BAD = [
     (lambda g: g.insert(np.array([-1]), np.array([2])), ValueError, "batch 2, edge 0: negative vertex id -1"),
-    (lambda g: g.insert(np.array([1, 2**40]), np.array([2, 0])), ValueError, "edge 1: vertex id 1099511627776 is past"),
-    (lambda g: g.insert(np.array([2**63 + 5], dtype=np.uint64), np.array([1], dtype=np.uint64)), ValueError, "past"),
+    (lambda g: g.insert(np.array([2**63 + 5], dtype=np.uint64), np.array([1], dtype=np.uint64)), ValueError,
+     "does not fit in a signed 64-bit integer"),
     (lambda g: g.insert(np.array([1.5]), np.array([2])), TypeError, "src must hold integers, got dtype float64"),
     (lambda g: g.insert(np.array([1, 2]), np.array([2])), ValueError, "differ in length"),
     (lambda g: g.insert(np.array([[1, 2]]), np.array([[2, 3]])), ValueError, "one-dimensional"),
@@ -90,26 +90,35 @@ BAD = [
     (lambda g: g.insert(["a"], ["b"]), TypeError, "integers"),
     (lambda g: g.delete(np.array([-4]), np.array([0])), ValueError, "negative vertex id"),
     (lambda g: g.apply(), ValueError, "apply needs"),
-    (lambda g: g.neighbors(99), ValueError, "not in \\[0, 3\\)"),
+    (lambda g: g.neighbors(99), ValueError, "vertex id 99 is not in the graph"),
     (lambda g: g.spmv(np.ones(2)), ValueError, "shape"),
     (lambda g: g.spmv(np.ones(3), "max_min"), ValueError, "semiring"),
     (lambda g: g.spmv(np.array(["x", "y", "z"])), TypeError, "real numbers"),
-    (lambda g: g.reach([7]), ValueError, "source 7 is not a vertex"),
+    (lambda g: g.reach([7]), ValueError, "vertex id 7 is not in the graph"),
     (lambda g: g.reach([0.5]), TypeError, "integer"),
     (lambda g: g.pagerank(damping=1.0), ValueError, "damping"),
     (lambda g: g.pagerank(tol=0), ValueError, "tol"),
     (lambda g: g.pagerank(max_iter=0), ValueError, "max-iter"),
     (lambda g: g.pagerank(max_iter=1.5), TypeError, "max_iter"),
     (lambda g: g.resize(-1), ValueError, ">= 0"),
+    (lambda g: g.add_vertices([9, -1]), ValueError, "add_vertices: negative vertex id -1"),
+    (lambda g: g.add_vertices([0.5]), TypeError, "integers"),
+]
+# renumber=False: the ids are the vertex numbers, checked as such
+DENSE_BAD = [
+    (lambda g: g.insert(np.array([1, 2**40]), np.array([2, 0])), ValueError, "edge 1: vertex id 1099511627776 is past"),
+    (lambda g: g.insert(np.array([2**40], dtype=np.uint64), np.array([1], dtype=np.uint64)), ValueError, "past"),
+    (lambda g: g.neighbors(99), ValueError, "not in \\[0, 3\\)"),
+    (lambda g: g.reach([7]), ValueError, "source 7 is not a vertex"),
     # one edge to id 2e8 would make 2e8 vertices (25.6 GB): refused, pointing at renumbering
     (lambda g: g.insert(np.array([0]), np.array([200_000_000])), ValueError,
      "edge 0: vertex id 200000000 would make 200000001 vertices for 1 edge.*renumber=True"),
 ]
 
 
-@pytest.mark.parametrize("call,error,message", BAD)
-def test_errors_leave_the_graph_unchanged(call, error, message, device):
-    g = fluxgraph.Graph(device=device)
+@pytest.mark.parametrize("renumber,call,error,message", [(True, *b) for b in BAD] + [(False, *b) for b in DENSE_BAD])
+def test_errors_leave_the_graph_unchanged(renumber, call, error, message, device):
+    g = fluxgraph.Graph(device=device, renumber=renumber)
     g.insert([0, 1, 2], [1, 2, 0])
     before, version = edge_set(g), g.version
     with pytest.raises(error, match=message):
@@ -251,17 +260,42 @@ def test_renumber_takes_any_ids_and_answers_in_them(device):
         G.remove_edges_from(zip(ds.tolist(), dd.tolist()))
         G.add_edges_from(zip(s.tolist(), d.tolist()))
         assert g.num_vertices == G.number_of_nodes() and g.num_edges == G.number_of_edges()
-    e = g.edges()
-    lab = g.labels
-    assert {(lab[u], lab[v]) for u, v in zip(e[0].tolist(), e[1].tolist())} == set(G.edges())
+    e = g.edges()  # in ids
+    assert set(zip(e[0].tolist(), e[1].tolist())) == set(G.edges())
     want = nx.pagerank(G, tol=1e-12)
     got = g.by_label(g.pagerank(tol=1e-12))
     assert got.keys() == want.keys() and sum(abs(got[k] - want[k]) for k in want) < 1e-9
-    with pytest.raises(ValueError, match="no n"):
-        fluxgraph.Graph(5, renumber=True)
+    # calls take ids: BFS from an id against networkx's shortest path lengths
+    src = int(pool[0]) if G.has_node(int(pool[0])) else next(iter(G))
+    levels = g.by_label(g.bfs(src))
+    want = nx.single_source_shortest_path_length(G, src)
+    assert {k: v for k, v in levels.items() if v >= 0} == want
+    assert sorted(g.neighbors(src).tolist()) == sorted(G.successors(src))
+    # weakly connected components: each labelled by its least id
+    wcc = g.by_label(g.wcc())
+    for c in nx.weakly_connected_components(G):
+        assert {wcc[v] for v in c} == {min(c)}
+
+
+def test_graph_n_has_ids_0_to_n_minus_1_and_batches_refused_leave_the_ids(device):
+    g = fluxgraph.Graph(5, device=device)
+    assert g.labels is None and g.renumbered
+    g.insert([2**62, 1], [1, 2**62])
+    assert g.labels == [0, 1, 2, 3, 4, 2**62] and g.neighbors(1).tolist() == [2**62]
+    with pytest.raises(ValueError, match="edge 1: negative vertex id -2"):
+        g.insert(np.array([7, 8]), np.array([8, -2]))
+    assert g.labels == [0, 1, 2, 3, 4, 2**62] and g.num_vertices == 6
+    g.delete([7, 2**62], [8, 1])  # 7 and 8 were never inserted
+    assert g.num_edges == 1 and g.num_vertices == 6
+    assert fluxgraph.Graph(renumber=False).renumbered is False
 
 
 def test_sparse_ids_go_through_renumbering(device):
-    g = fluxgraph.Graph(device=device, renumber=True)
-    g.insert(np.array([0, 200_000_000]), np.array([200_000_000, 7]))
-    assert (g.num_vertices, g.num_edges) == (3, 2) and g.labels == [0, 7, 200_000_000]
+    # the default: one edge to id 2e8 is 2 vertices, not a 25 GB row table
+    g = fluxgraph.Graph(device=device)
+    g.insert(np.array([0]), np.array([200_000_000]))
+    assert (g.num_vertices, g.num_edges) == (2, 1) and g.labels == [0, 200_000_000]
+    g.insert(np.array([200_000_000]), np.array([7]))
+    assert (g.num_vertices, g.num_edges) == (3, 2) and g.labels == [0, 200_000_000, 7]
+    src, dst = g.edges()
+    assert sorted(zip(src.tolist(), dst.tolist())) == [(0, 200_000_000), (200_000_000, 7)]

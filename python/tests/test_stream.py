@@ -72,12 +72,16 @@ def test_stream_errors_leave_it_unchanged():
     s = fluxgraph.Stream()
     s.apply(insert=([0, 1], [1, 2]))
     for bad, err in [((([0, 1], [1]),), ValueError), ((([-1], [2]),), ValueError), ((([0.5], [1]),), TypeError),
-                     ((([2**31], [1]),), ValueError), ((([[0]], [[1]]),), ValueError)]:
+                     ((([2**64 - 1], [1]),), ValueError), ((([[0]], [[1]]),), ValueError)]:
         with pytest.raises(err):
             s.apply(*bad)
     with pytest.raises(ValueError):
         fluxgraph.Stream(defrag="sometimes")
     assert len(s) == 2 and s.totals()["batches"] == 1
+    d = fluxgraph.Stream(renumber=False)  # the ids are the vertex numbers, up to 2^31 - 2
+    with pytest.raises(ValueError, match="past the largest id"):
+        d.apply(insert=([2**31], [1]))
+    assert d.num_vertices == 0 and d.labels is None
 
 
 @pytest.mark.skipif(CLI is None, reason="FG_CLI (the fluxgraph command) not given")
@@ -144,3 +148,32 @@ def test_batch_dict_one_schema(device):
     assert r["inserts"] == 3 and not any(k.startswith(("pr_", "closure_", "bfs", "sssp", "components", "triangles")) for k in r)
     w = fluxgraph.Stream(device=device, pagerank=True, wcc=True).apply(insert=([0], [1]))
     assert "pr_bound" in w and "components" in w and "bfs_reached" not in w and "closure_pairs" not in w
+
+
+def test_stream_renumbers_sparse_ids_against_networkx(device):
+    # ids up to 2^62 with deletes (some naming ids never inserted): the edges in ids, the
+    # per-batch PageRank by id, the top vertex and the kept WCC count against networkx
+    import networkx as nx
+
+    rng = np.random.default_rng(51)
+    pool = rng.choice(2**62, 200, replace=False)
+    s = fluxgraph.Stream(pagerank=True, tol=1e-12, wcc=True, device=device)
+    G = nx.DiGraph()
+    for b in range(8):
+        src, dst = pool[rng.integers(0, 200, 150)], pool[rng.integers(0, 200, 150)]
+        e = list(G.edges())
+        gone = [e[i] for i in rng.choice(len(e), min(20, len(e)), replace=False)] if e else []
+        gone.append((7, int(pool[0])))  # 7 is never an id: removes nothing
+        ds, dd = np.array([u for u, _ in gone], dtype=np.int64), np.array([v for _, v in gone], dtype=np.int64)
+        r = s.apply(insert=(src, dst), delete=(ds, dd))
+        G.remove_edges_from(gone)
+        G.add_edges_from(zip(src.tolist(), dst.tolist()))
+        assert r["vertices"] == G.number_of_nodes() and r["edges"] == G.number_of_edges()
+        assert r["components"] == nx.number_weakly_connected_components(G)
+    es, ed = s.edges()
+    assert set(zip(es.tolist(), ed.tolist())) == set(G.edges())
+    want = nx.pagerank(G, tol=1e-12)
+    got = s.by_label(s.scores())
+    assert got.keys() == want.keys() and sum(abs(got[k] - want[k]) for k in want) < 1e-8
+    best = max(want.values())
+    assert abs(want[s.top(1)[0][0]] - best) < 1e-8  # top() gives an id

@@ -78,36 +78,34 @@ def test_the_cli_and_python_agree_in_the_file_ids(graph_file, tmp_path, device):
     ours = g.by_label(g.pagerank(tol=1e-12))
     assert pr.keys() == ours.keys() and sum(abs(pr[k] - ours[k]) for k in pr) < 1e-9
 
-    source = labels[len(labels) // 3]  # a file id
-    dense_source = labels.index(source)
-    levels = g.by_label(g.bfs(dense_source))
+    source = labels[len(labels) // 3]  # a file id: calls take ids
+    levels = g.by_label(g.bfs(source))
     assert values(tmp_path, "bfs", graph_file, "--source", source, *backend) == \
         {k: float(v) for k, v in levels.items() if v >= 0}
-    dist = g.by_label(g.sssp(dense_source))
+    dist = g.by_label(g.sssp(source))
     assert values(tmp_path, "sssp", graph_file, "--source", source, *backend) == \
         {k: v for k, v in dist.items() if np.isfinite(v)}
 
-    for app, got in (("wcc", g.wcc()), ("cdlp", g.cdlp())):  # labels: the least member, a file id in the CLI
-        assert values(tmp_path, app, graph_file, *backend) == {labels[v]: float(labels[c]) for v, c in enumerate(got.tolist())}
+    for app, got in (("wcc", g.wcc()), ("cdlp", g.cdlp())):  # labels are file ids (wcc: the least member)
+        assert values(tmp_path, app, graph_file, *backend) == {k: float(c) for k, c in g.by_label(got).items()}
     lcc = values(tmp_path, "lcc", graph_file, *backend)
     assert lcc == pytest.approx(g.by_label(g.lcc()), abs=1e-15)
     assert summary("tc", graph_file, *backend)["triangles"] == g.triangles()
 
     assert summary("closure", graph_file, *backend)["pairs"] == g.closure().num_edges
     reach = summary("reach", graph_file, "--sources", source, *backend)
-    assert reach["pairs"] == len(g.reach([dense_source])[0])
+    assert reach["pairs"] == len(g.reach([source])[0])
 
     # stream --edges-out: the edges in the file's ids, which read back as the same graph
     out = tmp_path / ("edges.mtx" if str(graph_file).endswith(".mtx") else "edges.txt")
     cli("stream", graph_file, "--batch", "100", "--edges-out", out, *backend)
     back = fluxgraph.read(out, device=device)
-    lb = back.labels if back.labels is not None else list(range(back.num_vertices))
 
-    def by_id(h, lab):
-        e = h.edges()
-        return sorted((lab[u], lab[v]) for u, v in zip(e[0].tolist(), e[1].tolist()))
+    def by_id(h):
+        e = h.edges()  # in ids
+        return sorted(zip(e[0].tolist(), e[1].tolist()))
 
-    assert by_id(back, lb) == by_id(g, labels)
+    assert by_id(back) == by_id(g)
 
 
 def test_cpp_and_python_agree_in_the_file_ids(graph_file, device):
@@ -116,27 +114,26 @@ def test_cpp_and_python_agree_in_the_file_ids(graph_file, device):
     g = fluxgraph.read(graph_file, device=device)
     labels = g.labels if g.labels is not None else list(range(g.num_vertices))
     source = labels[len(labels) // 3]
-    dense_source = labels.index(source)
     per, counts, edges = cpp(graph_file, source, device)
     assert (counts["vertices"], counts["edges"]) == (g.num_vertices, g.num_edges)
     ours = g.by_label(g.pagerank(tol=1e-12))
     assert per["pagerank"].keys() == ours.keys() and sum(abs(per["pagerank"][k] - ours[k]) for k in ours) < 1e-9
-    assert per["bfs"] == {k: float(v) for k, v in g.by_label(g.bfs(dense_source)).items()}
-    assert per["sssp"] == g.by_label(g.sssp(dense_source))
+    assert per["bfs"] == {k: float(v) for k, v in g.by_label(g.bfs(source)).items()}
+    assert per["sssp"] == g.by_label(g.sssp(source))
     for app, got in (("wcc", g.wcc()), ("cdlp", g.cdlp())):
-        assert per[app] == {labels[v]: float(labels[c]) for v, c in enumerate(got.tolist())}
+        assert per[app] == {k: float(c) for k, c in g.by_label(got).items()}
     assert per["lcc"] == pytest.approx(g.by_label(g.lcc()), abs=1e-15)
     assert counts["triangles"] == g.triangles()
     assert counts["closure"] == g.closure().num_edges
-    assert counts["reach"] == len(g.reach([dense_source])[0])
+    assert counts["reach"] == len(g.reach([source])[0])
 
-    # the graph's sorted edges in batches of 100, each batch's every 7th deleted again
+    # the graph's sorted edges (in ids) in batches of 100, each batch's every 7th deleted again
     src, dst = g.edges()
-    s = fluxgraph.Stream(g.num_vertices, device=device)
+    s = fluxgraph.Stream(device=device)
     for first in range(0, len(src), 100):
         bs, bd = src[first:first + 100], dst[first:first + 100]
         s.apply(insert=(bs, bd))
         s.apply(delete=(bs[::7], bd[::7]))
-    left = s.edges()
-    assert edges == sorted((labels[u], labels[v]) for u, v in zip(left[0].tolist(), left[1].tolist()))
+    left = s.edges()  # in ids
+    assert sorted(edges) == sorted(zip(left[0].tolist(), left[1].tolist()))
     assert len(edges) < g.num_edges

@@ -18,10 +18,12 @@ namespace {
 using fluxgraph::graph;
 using edge = std::pair<std::int64_t, std::int64_t>;
 
+// The edges in the caller's ids (to_coo() gives vertex numbers; ids() names them).
 std::set<edge> edges_of(const graph& g) {
   const fluxgraph::coo c = g.to_coo();
+  const std::vector<fluxgraph::vertex_id> id = g.ids();
   std::set<edge> s;
-  for (std::size_t i = 0; i < c.src.size(); ++i) s.insert({c.src[i], c.dst[i]});
+  for (std::size_t i = 0; i < c.src.size(); ++i) s.insert({id[std::size_t(c.src[i])], id[std::size_t(c.dst[i])]});
   return s;
 }
 
@@ -38,17 +40,21 @@ std::set<std::int64_t> bfs(const std::set<edge>& e, std::int64_t s) {
   return seen;
 }
 
-fluxgraph::graph_options on(fluxgraph::device d, bool weighted = false) {
+fluxgraph::graph_options on(fluxgraph::device d, bool weighted = false,
+                            fluxgraph::vertex_ids ids = fluxgraph::vertex_ids::renumber) {
   fluxgraph::graph_options o;
   o.where = d;
   o.weighted = weighted;
+  o.ids = ids;
   return o;
 }
 }  // namespace
 
-TEST_CASE("api: a hand-checked graph: batches, reads, errors that leave it unchanged") {
+// Dense ids (the opt-out): vertex numbers are the ids, and ids past the largest are refused;
+// renumbering's batches and errors are tests/backend/test_api_ids.cpp's.
+TEST_CASE("api: a hand-checked graph in dense ids: batches, reads, errors that leave it unchanged") {
   for (auto d : {fluxgraph::device::automatic, fluxgraph::device::cpu}) {
-    graph g(0, on(d));
+    graph g(0, on(d, false, fluxgraph::vertex_ids::dense));
     const auto r = g.insert(std::vector<std::int32_t>{0, 1, 2, 2, 2}, std::vector<std::int32_t>{1, 2, 0, 3, 0});
     CHECK(r.batch == 1);
     CHECK(r.inserted == 4);  // (2, 0) twice: an unweighted graph keeps it once
@@ -170,12 +176,13 @@ TEST_CASE("api: a random stream of mixed batches equals the edge-set model; Page
       for (std::size_t i = 0; i < is.size(); ++i) model.insert({is[i], id[i]});
       REQUIRE(edges_of(g) == model);
       if (b < 3) continue;
-      // Warm PageRank (the in-edge copy follows the batches) against a graph built from scratch.
+      // Warm PageRank (the in-edge copy follows the batches) against a graph built from scratch,
+      // in g's vertex numbers (what scores are indexed by).
       last = g.pagerank();
       CHECK(last.warm_started == (b > 3));
-      graph fresh(g.num_vertices(), on(d));
+      graph fresh(g.num_vertices(), on(d, false, fluxgraph::vertex_ids::dense));
       std::vector<std::int64_t> fs, fd;
-      for (const auto& e : model) fs.push_back(e.first), fd.push_back(e.second);
+      for (const auto& e : model) fs.push_back(g.index(e.first)), fd.push_back(g.index(e.second));
       fresh.insert(fs, fd);
       const auto cold = fresh.pagerank();
       REQUIRE(cold.score.size() == last.score.size());
@@ -218,7 +225,7 @@ TEST_CASE("api: closure and reach equal BFS; PageRank of karate equals networkx"
       CHECK(g.reach({}).rows == 0);
     }
   }
-  // networkx 3.6.1's scores (tests/data/pagerank/expected/karate.pr), Matrix Market id - 1.
+  // networkx 3.6.1's scores (tests/data/pagerank/expected/karate.pr) by id, Matrix Market's as written.
   const graph k = fluxgraph::read(FG_TEST_DATA_DIR "/pagerank/graphs/karate.mtx");
   CHECK(k.num_vertices() == 34);
   graph kk = fluxgraph::read(FG_TEST_DATA_DIR "/pagerank/graphs/karate.mtx");
@@ -234,12 +241,13 @@ TEST_CASE("api: closure and reach equal BFS; PageRank of karate equals networkx"
     std::int64_t id = 0;
     double score = 0;
     f >> id >> score;
-    CHECK(pr.score[std::size_t(id - 1)] == doctest::Approx(score).epsilon(1e-9));
+    REQUIRE(kk.index(id) >= 0);
+    CHECK(pr.score[std::size_t(kk.index(id))] == doctest::Approx(score).epsilon(1e-9));
     ++checked;
   }
   CHECK(checked == 34);
   // An edge list as the CLI reads it: its distinct ids numbered in increasing order, ids[v] each
-  // vertex's id; keep_ids: vertex 42 is id 42.
+  // vertex's id and the graph's; keep_ids: vertex 42 is id 42 (a dense graph).
   std::ifstream head(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt");
   std::set<edge> file_edges;
   std::set<std::int64_t> file_ids;
@@ -248,10 +256,10 @@ TEST_CASE("api: closure and reach equal BFS; PageRank of karate equals networkx"
   const graph d = fluxgraph::read(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt", {}, &ids);
   CHECK(d.num_vertices() == std::int64_t(file_ids.size()));
   CHECK(ids == std::vector<std::int64_t>(file_ids.begin(), file_ids.end()));
-  std::set<edge> mapped;
-  for (const auto& [u, v] : edges_of(d)) mapped.insert({ids[std::size_t(u)], ids[std::size_t(v)]});
-  CHECK(mapped == file_edges);
+  CHECK(d.ids() == ids);
+  CHECK(edges_of(d) == file_edges);
   const graph b = fluxgraph::read(FG_TEST_DATA_DIR "/loaders/email-Eu-core-head.txt", {}, nullptr, true);
+  CHECK_FALSE(b.renumbered());
   CHECK(edges_of(b) == file_edges);
   CHECK(b.num_vertices() == *file_ids.rbegin() + 1);
   CHECK_THROWS_AS(fluxgraph::read(FG_TEST_DATA_DIR "/loaders/malformed/negative_id.txt"), fluxgraph::input_error);

@@ -100,7 +100,9 @@ TEST_CASE("api stream: a bad batch throws and leaves the stream as it was; strea
   const fluxgraph::edge_file f = fluxgraph::read_edges(FG_TEST_DATA_DIR "/closure/OL.cedge.data_7035.txt.gz");
   CHECK(f.num_edges() == 7035);
   CHECK(f.original_id.size() == std::size_t(f.num_vertices));
-  fluxgraph::stream t(fluxgraph::stream_options{}, f.num_vertices);
+  fluxgraph::stream_options dense;  // stream_file gives the file's vertex numbers
+  dense.ids = fluxgraph::vertex_ids::dense;
+  fluxgraph::stream t(dense, f.num_vertices);
   std::int64_t batches = 0, removed = 0;
   t.stream_file(f, 1000, 0.25, 7, [&](const fluxgraph::batch_report& r) { ++batches, removed += r.removed; });
   CHECK(batches == 8);

@@ -57,8 +57,10 @@ edges real_graph() {
 // The edges streamed into a k = 2 graph in batches of 499, each followed by a delete batch of a
 // random tenth of them, defragmentation off: rows of several segments with holes. An erase takes
 // every copy of an edge, so the edges the graph holds are tracked in `model` (the oracle's input).
+// Dense ids: BGL's vertices are vertex numbers, and the oracle's are the file's.
 graph streamed(const edges& e, fluxgraph::device d, bool weighted, edges& model) {
   fluxgraph::graph_options o;
+  o.ids = fluxgraph::vertex_ids::dense;
   o.where = d;
   o.weighted = weighted;
   o.max_segments = 2;

@@ -79,10 +79,27 @@ TEST_CASE("snapshot: round trips between the devices, weighted or not, with ids"
         CHECK(h.num_vertices() == g.num_vertices());
         CHECK(entries(h) == entries(g));
         CHECK(back == ids);
-        g.save(path);  // again, without ids: replaces the file
-        fluxgraph::load(path, o, &back);
-        CHECK(back.empty());
+        CHECK(h.ids() == ids);  // a renumbering graph's ids are the saved ones
+        g.save(path);  // again, without ids: replaces the file, with the graph's own ids
+        const graph r = fluxgraph::load(path, o, &back);
+        CHECK(back == g.ids());
+        CHECK(r.ids() == g.ids());
+        CHECK(entries(r) == entries(g));
       }
+  // Ids 0..n-1 (a dense graph's, or a renumbering graph's in that order) are not saved.
+  fluxgraph::graph_options dense;
+  dense.ids = fluxgraph::vertex_ids::dense;
+  const std::string path = temp_path("d.snap");
+  std::vector<std::int64_t> back{1};
+  for (const auto& o : {dense, fluxgraph::graph_options{}}) {
+    graph g(0, o);
+    g.insert(std::vector<std::int32_t>{0, 1, 2}, std::vector<std::int32_t>{1, 2, 3});
+    g.save(path);
+    const graph h = fluxgraph::load(path, o, &back);
+    CHECK(back.empty());
+    CHECK(h.ids() == std::vector<fluxgraph::vertex_id>{0, 1, 2, 3});
+    CHECK(h.renumbered() == g.renumbered());
+  }
 }
 
 TEST_CASE("snapshot: the one the CPU build wrote (tests/data/snapshot/karate.fgsnap) loads here") {
@@ -93,6 +110,8 @@ TEST_CASE("snapshot: the one the CPU build wrote (tests/data/snapshot/karate.fgs
   CHECK(entries(g) == entries(k));
   REQUIRE(ids.size() == 34);
   for (std::size_t v = 0; v < ids.size(); ++v) CHECK(ids[v] == std::int64_t(v) + 1);
+  CHECK(g.ids() == ids);
+  CHECK(k.ids() == ids);  // Matrix Market's ids as written
 }
 
 TEST_CASE("snapshot: the one the CUDA build wrote (tests/data/snapshot/karate_cuda_stream.fgsnap) loads here") {

@@ -165,3 +165,42 @@ TEST_CASE("id_map: random streams against std::unordered_map") {
 }
 
 }  // namespace
+
+TEST_CASE("id_map: intern_batch numbers a batch's new ids in increasing order; truncate gives them back") {
+  for (const std::int64_t base : {std::int64_t(0), std::int64_t(1) << 50}) {  // the flat array, the table
+    id_map ids;
+    ids.intern(base + 5);
+    const std::vector<std::int64_t> a{base + 9, base + 5, base + 7}, b{base + 3, base + 9, base + 5};
+    std::vector<vertex_t> oa(3), ob(3);
+    ids.intern_batch(a.data(), b.data(), oa.data(), ob.data(), 3);
+    CHECK(ids.ids() == std::vector<std::int64_t>{base + 5, base + 3, base + 7, base + 9});  // 5 first: it was known
+    CHECK(oa == std::vector<vertex_t>{3, 0, 2});
+    CHECK(ob == std::vector<vertex_t>{1, 3, 0});
+    CHECK(ids.find(base + 9) == 3);
+    CHECK(ids.find(base + 3) == 1);
+    ids.truncate(2);
+    CHECK(ids.size() == 2);
+    CHECK(ids.find(base + 9) == -1);
+    CHECK(ids.find(base + 7) == -1);
+    CHECK(ids.intern(base + 100) == 2);
+    CHECK_FALSE(ids.identity());
+  }
+  id_map dense;
+  dense.intern_first(4);
+  CHECK(dense.identity());
+  CHECK(dense.ids() == std::vector<std::int64_t>{0, 1, 2, 3});
+  // identity() follows batches: ids 0..5 in any order are the identity once numbered; a gap is
+  // not; giving the gap's batch back restores it.
+  id_map shuffled;
+  const std::vector<std::int64_t> s{4, 1, 0}, t{2, 5, 3}, gap_s{9}, gap_t{6};
+  std::vector<vertex_t> os(3), ot(3);
+  shuffled.intern_batch(s.data(), t.data(), os.data(), ot.data(), 3);
+  CHECK(shuffled.identity());
+  CHECK(os == std::vector<vertex_t>{4, 1, 0});
+  shuffled.intern_batch(gap_s.data(), gap_t.data(), os.data(), ot.data(), 1);
+  CHECK_FALSE(shuffled.identity());  // 6 then 9: vertex 7 is id 9
+  shuffled.truncate(6);
+  CHECK(shuffled.identity());
+  shuffled.intern(7);
+  CHECK_FALSE(shuffled.identity());
+}
