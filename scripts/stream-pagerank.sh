@@ -32,7 +32,9 @@ if b and 'pr_iterations' in b[0]:
     h = b[len(b) // 2:]
     print(f"  pagerank, second half: p50 {pct([x['pr_us'] for x in h], .5):.3f} ms p90 {pct([x['pr_us'] for x in h], .9):.3f}; "
           f"{sum(x['pr_iterations'] for x in h) / len(h):.1f} rounds and {sum(x['pr_edges'] for x in h) / len(h) / 1e6:.2f} M "
-          f"edges read a batch (graph: {h[-1]['edges'] / 1e6:.1f} M); {sum(x['pr_restarted'] for x in b)} restarts; bound max "
+          f"edges read a batch (graph: {h[-1]['edges'] / 1e6:.1f} M); {sum(x['pr_restarted'] for x in b)} restarts, "
+          f"{sum(x['pr_pulled'] for x in h)} of {len(h)} pulled, {sum(x['pr_edges'] == 0 and x['pr_iterations'] == 0 for x in h)} "
+          f"with nothing to do; bound max "
           f"{max(x['pr_bound'] for x in h):.2e}; top at the end {s.get('top', [])[:3]}")
 PY
 }
