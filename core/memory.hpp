@@ -22,6 +22,11 @@ void copy_to_device(void* dst, const void* src, std::size_t bytes);
 void copy_to_host(void* dst, const void* src, std::size_t bytes);
 void copy_on_device(void* dst, const void* src, std::size_t bytes);
 void zero_on_device(void* dst, std::size_t bytes);
+/// @brief zero_on_device for a large region that is then written sparsely (a hash table): the CPU
+///        build drops the pages of its page-aligned interior (madvise MADV_DONTNEED), which come back
+///        zeroed at their first touch, so the cost follows the writes instead of a pass now, and a
+///        fresh mapping costs nothing (docs/durability.md, "Pauses"). Elsewhere zero_on_device.
+void zero_lazily(void* dst, std::size_t bytes);
 /// @brief Wait for all device work (no-op in the CPU build) and surface asynchronous errors.
 void synchronize();
 

@@ -3,7 +3,10 @@
 // search the batch (work = the touched rows' volume): on a power-law graph every batch touches the
 // hubs, so a 1e3-edge batch on R-MAT 22 walked millions of entries (22 us of its ~75 on the H100).
 // With it the check is one probe per batch entry. Open addressing, linear probing, 64-bit keys
-// (row << 32 | col), at most half full; deletions leave tombstones, which a rebuild clears.
+// (row << 32 | col), at most half full; deletions leave tombstones, which a rebuild clears. A slot
+// holds ~key: ids are below 2^31, so a stored key has its top bit set and 0 (empty) and 1 (tomb)
+// are never keys; an empty table is zeroed memory, which the CPU build need not write
+// (memory::zero_lazily: a large table's pages come zeroed at first touch).
 // Costs 16-32 bytes per stored pair, so the store builds it only when that fits (dcsr.hpp).
 //
 // Growing it is incremental (Redis's dict does the same): a table that would pass half full becomes
@@ -28,10 +31,13 @@ struct edge_set_view {
   std::uint64_t* old = nullptr;   ///< a table being moved into this one (null: none)
   std::uint64_t old_mask = 0;
 
-  static constexpr std::uint64_t empty = ~std::uint64_t(0), tomb = ~std::uint64_t(0) - 1;
+  static constexpr std::uint64_t empty = 0, tomb = 1;
   FG_HD static std::uint64_t key(vertex_t r, vertex_t c) {
     return (std::uint64_t(std::uint32_t(r)) << 32) | std::uint32_t(c);
   }
+  /// What a slot holds for key k, and the key a held slot stands for.
+  FG_HD static std::uint64_t stored(std::uint64_t k) { return ~k; }
+  FG_HD static std::uint64_t key_of(std::uint64_t s) { return ~s; }
   FG_HD static std::uint64_t hash(std::uint64_t k) {  // splitmix64's finalizer
     k ^= k >> 30;
     k *= 0xbf58476d1ce4e5b9ull;
@@ -47,7 +53,7 @@ struct edge_set_view {
     for (std::uint64_t h = hash(k) & mask;; h = (h + 1) & mask) {
       std::uint64_t s = slot[h];
       while (s == empty || s == tomb) {
-        const std::uint64_t seen = cas(&slot[h], s, k);
+        const std::uint64_t seen = cas(&slot[h], s, stored(k));
         if (seen == s) return;
         s = seen;  // another key took the slot: look at what is there now
       }
@@ -65,7 +71,7 @@ struct edge_set_view {
  private:
   FG_HD static std::uint64_t* find(std::uint64_t* table, std::uint64_t m, std::uint64_t k) {
     for (std::uint64_t h = hash(k) & m;; h = (h + 1) & m) {
-      if (table[h] == k) return table + h;
+      if (table[h] == stored(k)) return table + h;
       if (table[h] == empty) return nullptr;
     }
   }
@@ -119,9 +125,9 @@ class pair_hash_set {
   bool put(std::uint64_t k) {
     const std::uint64_t mask = slots_.size() - 1;
     for (std::uint64_t h = edge_set_view::hash(k) & mask;; h = (h + 1) & mask) {
-      if (slots_[h] == k) return false;
+      if (slots_[h] == edge_set_view::stored(k)) return false;
       if (slots_[h] == edge_set_view::empty) {
-        slots_[h] = k;
+        slots_[h] = edge_set_view::stored(k);
         ++used_;
         return true;
       }
@@ -131,8 +137,8 @@ class pair_hash_set {
     std::vector<std::uint64_t> old(std::max<std::size_t>(1024, 2 * slots_.size()), edge_set_view::empty);
     old.swap(slots_);
     used_ = 0;
-    for (std::uint64_t k : old)
-      if (k != edge_set_view::empty) put(k);
+    for (std::uint64_t s : old)
+      if (s != edge_set_view::empty) put(edge_set_view::key_of(s));
   }
   std::vector<std::uint64_t> slots_;
   std::size_t used_ = 0;

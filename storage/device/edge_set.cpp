@@ -19,7 +19,8 @@ double row_square_sum(const vertex_t* sizes, vertex_t rows) {
 }
 
 void edge_set_clear(std::uint64_t* slot, std::size_t n) {
-  parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t i) { slot[i] = edge_set_view::empty; });
+  static_assert(edge_set_view::empty == 0, "an empty table is zeroed memory");
+  memory::zero_lazily(slot, n * sizeof(std::uint64_t));
 }
 
 void edge_set_migrate(const edge_set_view& s, std::int64_t begin, std::int64_t end) {
@@ -27,7 +28,7 @@ void edge_set_migrate(const edge_set_view& s, std::int64_t begin, std::int64_t e
   parallel_for(end - begin, FG_LAMBDA(std::int64_t i) {
     const std::uint64_t k = old[begin + i];
     if (k == edge_set_view::empty || k == edge_set_view::tomb) return;
-    s.insert_new(k);
+    s.insert_new(edge_set_view::key_of(k));
     old[begin + i] = edge_set_view::tomb;
   });
 }
