@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/renumber.hpp"
 #include "api/store.hpp"
 #include "core/memory.hpp"
 
@@ -31,9 +32,7 @@ void host_ids(const edge_span<I>& e, std::int64_t batch, std::vector<std::int64_
   };
   read(e.src, src);
   read(e.dst, dst);
-  for (std::size_t i = 0; i < e.size; ++i)
-    if (src[i] < 0 || dst[i] < 0)
-      throw batch_error(batch, std::int64_t(i), "negative vertex id " + std::to_string(std::min(src[i], dst[i])));
+  api::check_not_negative(src.data(), dst.data(), e.size, batch);
 }
 
 template <class I>
@@ -72,7 +71,7 @@ std::int64_t identity_size(const fg::id_map& map, const edge_span<I>* ins, const
     hi = std::max<std::int64_t>({hi, ins->src[i], ins->dst[i]});
   }
   const std::int64_t fresh = hi - m + 1;
-  if (lo < 0 || hi >= 2147483646 || fresh > 2 * std::int64_t(ins->size)) return -1;
+  if (lo < 0 || hi >= api::max_id || fresh > 2 * std::int64_t(ins->size)) return -1;
   std::vector<std::uint64_t> seen(std::size_t(fresh + 63) / 64, 0);
   auto mark = [&](std::int64_t id) {
     if (id >= m) seen[std::size_t(id - m) / 64] |= std::uint64_t(1) << ((id - m) % 64);
@@ -84,49 +83,37 @@ std::int64_t identity_size(const fg::id_map& map, const edge_span<I>* ins, const
 }
 }  // namespace
 
-// Deletes first: an id the graph has not had names no edge, and is dropped (never interned). The
-// inserts' new ids are interned in increasing order; a batch the store refuses gives them back. A
-// batch in vertex numbers already (identity_size) goes to the store as given.
+// Deletes first, then the inserts (api/renumber.hpp's policy); a batch the store refuses gives its
+// new ids back. A batch in vertex numbers already (identity_size) goes to the store as given.
 template <class I>
 batch_result graph::renumbered_batch(const edge_span<I>* ins, const edge_span<I>* del) {
   fg::id_map& map = *p_->vertex_map;
-  const fg::vertex_t before = map.size();
+  auto none_kept = [] { return 0; };  // a graph's store update is all or nothing
   if (const std::int64_t size = identity_size(map, ins, del); size >= 0) {
-    map.intern_first(size);
-    try {
+    return api::ids_kept_if_applied(map, [&] {
+      map.intern_first(size);  // the new ids only: the map is the identity (id_map::intern_first)
       return p_->apply(ins, del);
-    } catch (...) {
-      map.truncate(before);
-      throw;
-    }
+    }, none_kept);
   }
   const std::int64_t number = p_->batches() + 1;
   std::vector<std::int64_t> s, d;
-  std::vector<std::int32_t> ds, dd, is, id;
+  struct { std::vector<std::int32_t> src, dst; } i, o;
   if (del) {
     host_ids(*del, number, s, d);
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const fg::vertex_t u = map.find(s[i]), v = map.find(d[i]);
-      if (u >= 0 && v >= 0) ds.push_back(u), dd.push_back(v);
-    }
+    api::known_pairs(map, s.data(), d.data(), s.size(), o);
   }
-  std::vector<double> w;
-  try {
+  return api::ids_kept_if_applied(map, [&] {
+    std::vector<double> w;
     if (ins) {
       host_ids(*ins, number, s, d);
       w = host_weights(*ins);
-      is.resize(s.size()), id.resize(s.size());
-      map.intern_batch(s.data(), d.data(), is.data(), id.data(), s.size());
+      api::interned_pairs(map, s.data(), d.data(), s.size(), i);
     }
-    const edge_span<std::int32_t> in{is.data(), id.data(), is.size(), ins && ins->weight ? w.data() : nullptr};
-    const edge_span<std::int32_t> out{ds.data(), dd.data(), ds.size()};
-    batch_result r = p_->apply(ins ? &in : nullptr, del ? &out : nullptr);
-    if (r.vertices < map.size()) p_->resize(map.size()), r.vertices = map.size();
-    return r;
-  } catch (...) {
-    map.truncate(before);
-    throw;
-  }
+    const edge_span<std::int32_t> in{i.src.data(), i.dst.data(), i.src.size(), ins && ins->weight ? w.data() : nullptr};
+    const edge_span<std::int32_t> out{o.src.data(), o.dst.data(), o.src.size()};
+    // Every new id is an insert's end, so the store has map.size() vertices afterwards.
+    return p_->apply(ins ? &in : nullptr, del ? &out : nullptr);
+  }, none_kept);
 }
 
 batch_result graph::insert(const edge_span<std::int32_t>& e) {
@@ -154,27 +141,29 @@ namespace {
 template <class F>
 void grown(graph::impl& p, F intern) {
   fg::id_map& map = *p.vertex_map;
-  const fg::vertex_t before = map.size();
-  try {
+  api::ids_kept_if_applied(map, [&] {
     intern(map);
     p.resize(map.size());
-  } catch (...) {
-    map.truncate(before);
-    throw;
-  }
+  }, [] { return 0; });
 }
 }  // namespace
 
 void graph::resize(vertex_id n) {
   if (!p_->vertex_map || n <= 0) return p_->resize(n);
-  if (n > 2147483647) throw invalid_argument("resize: " + std::to_string(n) + " vertices is out of range");
+  if (n > api::max_id + 1) throw invalid_argument("resize: " + std::to_string(n) + " vertices is out of range");
   grown(*p_, [n](fg::id_map& map) { map.intern_first(n); });
 }
 
 void graph::add_vertices(const std::vector<vertex_id>& ids) {
   const auto bad = std::find_if(ids.begin(), ids.end(), [](vertex_id id) { return id < 0; });
   if (bad != ids.end()) throw invalid_argument("add_vertices: negative vertex id " + std::to_string(*bad));
-  if (!p_->vertex_map) return ids.empty() ? void() : resize(*std::max_element(ids.begin(), ids.end()) + 1);
+  if (!p_->vertex_map) {  // dense: the ids are vertex numbers, up to max_id (n = id + 1 must fit)
+    if (ids.empty()) return;
+    const vertex_id top = *std::max_element(ids.begin(), ids.end());
+    if (top > api::max_id)
+      throw invalid_argument("add_vertices: vertex id " + std::to_string(top) + " is past the largest id, 2^31 - 2");
+    return p_->resize(top + 1);
+  }
   grown(*p_, [&ids](fg::id_map& map) {
     std::vector<fg::vertex_t> a(ids.size()), b(ids.size());  // each id as both ends: numbered once
     map.intern_batch(ids.data(), ids.data(), a.data(), b.data(), ids.size());

@@ -3,6 +3,8 @@
 // in-edge copies PageRank reads, made on its first run and updated by every batch after it.
 // Its members are defined in api/store_*.cpp, each instantiated for the four (V, S).
 #pragma once
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +63,23 @@ constexpr bool cuda_build =
 #else
     false;
 #endif
+
+/// The largest vertex id a dense batch may name: vertex numbers are 32-bit and n = id + 1 must fit.
+constexpr std::int64_t max_id = std::numeric_limits<std::int32_t>::max() - 1;
+
+/// The error for edge `edge` of batch `batch` whose id `v` is outside [0, max_id]: one message for a
+/// bad id wherever a batch is read (a renumbering graph or stream refuses only negative ones).
+inline batch_error bad_id(std::int64_t batch, std::int64_t edge, std::int64_t v) {
+  return batch_error(batch, edge, v < 0 ? "negative vertex id " + std::to_string(v)
+                                        : "vertex id " + std::to_string(v) + " is past the largest id, 2^31 - 2");
+}
+
+/// Throws bad_id for the first of n host edges with a negative id (what renumbering refuses).
+template <class I>
+void check_not_negative(const I* src, const I* dst, std::size_t n, std::int64_t batch) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (src[i] < 0 || dst[i] < 0) throw bad_id(batch, std::int64_t(i), std::min<std::int64_t>(src[i], dst[i]));
+}
 
 template <class V, class S>
 class store final : public graph::impl {

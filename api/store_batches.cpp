@@ -15,8 +15,6 @@ using fg::pattern;
 
 namespace {
 
-constexpr std::int64_t max_id = std::numeric_limits<std::int32_t>::max() - 1;  // n = id + 1 must fit
-
 constexpr bool device_is_host = !cuda_build;  // the CPU build's device memory is host memory
 
 // n elements at p (in `where` memory) copied into a new array of space S.
@@ -37,10 +35,7 @@ fg::array<std::int32_t, S> ids(const I* p, std::size_t n, memory where, std::int
   if constexpr (std::is_same_v<I, std::int32_t>) {
     return copied<S>(p, n, where);
   } else {
-    auto bad = [batch](std::int64_t i, std::int64_t v) {
-      return batch_error(batch, i, v < 0 ? "negative vertex id " + std::to_string(v)
-                                         : "vertex id " + std::to_string(v) + " is past the largest id, 2^31 - 2");
-    };
+    auto bad = [batch](std::int64_t i, std::int64_t v) { return bad_id(batch, i, v); };
     if (where == memory::device && !device_is_host) {
       fg::array<std::int32_t, device_space> d(n);
       const std::int64_t first = narrow_ids_on_device(p, d.data(), n);

@@ -8,6 +8,7 @@
 
 #include "fluxgraph/live.hpp"
 
+#include "api/renumber.hpp"
 #include "api/store.hpp"
 #include "engine/id_map.hpp"
 #include "engine/journal.hpp"
@@ -113,12 +114,28 @@ struct stream::impl {
   /// It holds the session's ids() and may lead them: the ids it gave out since go to the journal
   /// with the next batch (the batch's origin), as a live reader's do.
   std::unique_ptr<fg::id_map> map;
-  /// The map takes the session's ids it lacks (live batches, recovery); vertices without ids (a
+  /// The map takes the session's ids it lacks (recovery, a snapshot); vertices without ids (a
   /// stream(opt, n) before its first batch) are ids 0..n-1.
   void follow_ids() {
     const std::vector<std::int64_t>& s = ids();
     for (std::size_t i = std::size_t(map->size()); i < s.size(); ++i) map->intern(s[i]);
     if (s.empty()) map->intern_first(vertices());
+  }
+  /// The ids the map gave out that the session's list lacks (the next batch's origin carries them
+  /// to the journal first, so that the session's ids() become the map's ids again).
+  std::vector<std::int64_t> unsent_ids() const {
+    const std::vector<std::int64_t>& m = map->ids();
+    const std::size_t sent = std::min(ids().size(), m.size());
+    return {m.begin() + std::ptrdiff_t(sent), m.end()};
+  }
+  /// The ids a batch that threw keeps (api::ids_kept_if_applied): the session's, and those of the
+  /// vertices the store has now (a failure after the store update: journal, growth, the deletes of
+  /// inserts_then_deletes), so that every vertex has an id (top(), edges()).
+  fg::vertex_t kept_ids() const { return std::max(fg::vertex_t(ids().size()), fg::vertex_t(vertices())); }
+  /// The caller's id of vertex v (a renumbering stream).
+  std::int64_t id_of(fg::vertex_t v) const {
+    if (v < 0 || v >= map->size()) throw error("stream: vertex " + std::to_string(v) + " has no id");
+    return map->ids()[std::size_t(v)];
   }
 };
 
@@ -163,7 +180,7 @@ struct session final : stream::impl {
 }  // namespace
 
 stream::stream(const stream_options& opt, vertex_id vertices) {
-  if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
+  if (vertices < 0 || vertices > api::max_id) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
   const bool cuda = build_backend() == "cuda";
   if (opt.where == device::cuda && !cuda) throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
   const fg::stream_options o = engine_options(opt);
@@ -192,31 +209,18 @@ batch_report renumbered(stream::impl& p, const edge_span<std::int64_t>& ins, con
   p.follow_ids();
   fg::id_map& map = *p.map;
   const std::int64_t number = p.totals().batches + 1;
-  for (const edge_span<std::int64_t>* e : {&ins, &del})
-    for (std::size_t i = 0; i < e->size; ++i)
-      if (e->src[i] < 0 || e->dst[i] < 0)
-        throw batch_error(number, std::int64_t(i), "negative vertex id " + std::to_string(std::min(e->src[i], e->dst[i])));
-  const fg::vertex_t before = map.size();
+  for (const edge_span<std::int64_t>* e : {&ins, &del}) api::check_not_negative(e->src, e->dst, e->size, number);
   edge_list i, d;
-  auto deletes = [&] {
-    for (std::size_t k = 0; k < del.size; ++k) {
-      const fg::vertex_t u = map.find(del.src[k]), v = map.find(del.dst[k]);
-      if (u >= 0 && v >= 0) d.src.push_back(u), d.dst.push_back(v);
-    }
-  };
-  try {
+  auto deletes = [&] { api::known_pairs(map, del.src, del.dst, del.size, d); };
+  return api::ids_kept_if_applied(map, [&] {
     if (order == fg::batch_order::deletes_first) deletes();
     map.intern_first(vertices);
-    i.src.resize(ins.size), i.dst.resize(ins.size);
-    map.intern_batch(ins.src, ins.dst, i.src.data(), i.dst.data(), ins.size);
+    api::interned_pairs(map, ins.src, ins.dst, ins.size, i);
     if (order != fg::batch_order::deletes_first) deletes();
-    const std::vector<std::int64_t> fresh(map.ids().begin() + std::ptrdiff_t(p.ids().size()), map.ids().end());
+    const std::vector<std::int64_t> fresh = p.unsent_ids();
     const fg::batch_origin origin{&fresh, std::int64_t(ins.size + del.size)};
     return report_of(p.apply(i, d, map.size(), order, origin));
-  } catch (...) {
-    map.truncate(std::max(before, fg::vertex_t(p.ids().size())));
-    throw;
-  }
+  }, [&p] { return p.kept_ids(); });
 }
 
 // 64-bit ids as a batch's 32-bit vertex numbers (a dense stream), each checked.
@@ -224,9 +228,7 @@ edge_list narrowed(const edge_span<std::int64_t>& e, std::int64_t batch) {
   edge_list l;
   for (std::size_t i = 0; i < e.size; ++i) {
     const std::int64_t v = std::min(e.src[i], e.dst[i]) < 0 ? std::min(e.src[i], e.dst[i]) : std::max(e.src[i], e.dst[i]);
-    if (v < 0 || v > 2147483646)
-      throw batch_error(batch, std::int64_t(i), v < 0 ? "negative vertex id " + std::to_string(v)
-                                                      : "vertex id " + std::to_string(v) + " is past the largest id, 2^31 - 2");
+    if (v < 0 || v > api::max_id) throw api::bad_id(batch, std::int64_t(i), v);
     l.src.push_back(std::int32_t(e.src[i])), l.dst.push_back(std::int32_t(e.dst[i]));
   }
   return l;
@@ -241,7 +243,7 @@ edge_span<std::int64_t> widened(const edge_list& l, std::vector<std::int64_t>& s
 
 batch_report stream::apply(const edge_span<std::int64_t>& inserts, const edge_span<std::int64_t>& deletes,
                            vertex_id vertices) {
-  if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
+  if (vertices < 0 || vertices > api::max_id) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
   for (const edge_span<std::int64_t>* e : {&inserts, &deletes}) {
     if (e->size > 0 && (e->src == nullptr || e->dst == nullptr)) throw invalid_argument("stream: a batch's src or dst is null");
     if (e->where != memory::host) throw invalid_argument("stream: a batch's ids must be in host memory");
@@ -252,7 +254,7 @@ batch_report stream::apply(const edge_span<std::int64_t>& inserts, const edge_sp
 }
 
 batch_report stream::apply(const edge_list& inserts, const edge_list& deletes, vertex_id vertices, batch_order order) {
-  if (vertices < 0 || vertices > 2147483646) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
+  if (vertices < 0 || vertices > api::max_id) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
   if (inserts.src.size() != inserts.dst.size() || deletes.src.size() != deletes.dst.size())
     throw invalid_argument("stream: src and dst differ in length");
   if (p_->map) {
@@ -271,18 +273,25 @@ batch_report stream::apply(const edge_list& inserts, const edge_list& deletes, v
 batch_report stream::apply(const live_batch& b) {
   if (b.vertices < 0 || b.inserts.src.size() != b.inserts.dst.size() || b.deletes.src.size() != b.deletes.dst.size())
     throw invalid_argument("stream: a malformed live batch");
-  const fg::batch_origin origin{&b.new_ids, std::int64_t(b.insert_lines + b.delete_lines)};
-  if (!p_->map) return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, origin));
-  // The batch is in the reader's numbers and names its new ids: the map takes them (ids() gives
-  // them) once the store has, also when an analysis throws after the store update.
-  try {
-    const fg::batch_report r = p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, origin);
-    p_->follow_ids();
-    return report_of(r);
-  } catch (...) {
-    p_->follow_ids();
-    throw;
-  }
+  const std::int64_t lines = std::int64_t(b.insert_lines + b.delete_lines);
+  if (!p_->map) return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, {&b.new_ids, lines}));
+  // The batch is in the reader's numbers, which must be the map's: the reader numbers its new ids
+  // after its known_ids (stream::ids(), the map's list). One id list: the map's ids the session
+  // lacks (stream(opt, n)'s 0..n-1, a failed batch's) go to the journal ahead of the batch's own.
+  p_->follow_ids();
+  fg::id_map& map = *p_->map;
+  const std::int64_t known = std::int64_t(b.vertices) - std::int64_t(b.new_ids.size());
+  if (known != map.size())
+    throw invalid_argument("stream: a live batch numbers its new ids from " + std::to_string(known) + ", the stream has " +
+                           std::to_string(map.size()) + " ids: give the reader live_options::known_ids = stream::ids()");
+  return api::ids_kept_if_applied(map, [&] {
+    for (const std::int64_t id : b.new_ids) {
+      if (map.find(id) >= 0) throw invalid_argument("stream: a live batch's new id " + std::to_string(id) + " is known");
+      map.intern(id);
+    }
+    const std::vector<std::int64_t> fresh = p_->unsent_ids();
+    return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, {&fresh, lines}));
+  }, [this] { return p_->kept_ids(); });
 }
 
 void stream::stream_file(const edge_file& f, std::size_t batch, double delete_fraction, std::uint64_t seed,
@@ -332,7 +341,7 @@ store_stats stream::stats() const {
 pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->options.pagerank_per_batch); }
 std::vector<std::pair<vertex_id, double>> stream::top(std::size_t k) const {
   std::vector<std::pair<vertex_id, double>> t;
-  for (const auto& [v, score] : p_->top(k)) t.emplace_back(p_->map ? p_->map->ids()[std::size_t(v)] : v, score);
+  for (const auto& [v, score] : p_->top(k)) t.emplace_back(p_->map ? p_->id_of(v) : v, score);
   return t;
 }
 std::int64_t stream::closure_pairs() const { return p_->closure_pairs(); }

@@ -140,7 +140,9 @@ void id_map::intern_batch(const std::int64_t* a, const std::int64_t* b, vertex_t
 }
 
 void id_map::intern_first(std::int64_t n) {
-  for (std::int64_t id = 0; id < n; ++id) intern(id);  // in increasing order already
+  // The identity map holds 0..size()-1 already: only the ids past it are new, so that a graph's
+  // batches in dense ids cost the map their new ids, not the graph's size (docs/api.md "Vertex ids").
+  for (std::int64_t id = identity() ? size() : 0; id < n; ++id) intern(id);  // in increasing order
 }
 
 void id_map::truncate(vertex_t n) {

@@ -2,8 +2,10 @@
 // a socket) as they arrive, cut into batches by size or by delay, parsed and mapped to dense ids on
 // threads of their own, so that reading the next batches overlaps with applying this one.
 //
-//   fluxgraph::live_reader in(STDIN_FILENO, {fluxgraph::input_format::text, 100000});
-//   for (fluxgraph::live_batch b; in.next(b);) s.apply(b.inserts, b.deletes, b.vertices);
+//   fluxgraph::live_options o;
+//   o.known_ids = s.ids();  // the stream's ids so far: the reader numbers new ones after them
+//   fluxgraph::live_reader in(STDIN_FILENO, o);
+//   for (fluxgraph::live_batch b; in.next(b);) s.apply(b);
 #pragma once
 #include <chrono>
 #include <cstdint>

@@ -213,8 +213,9 @@ class stream {
   ///        numbers): the store update in `order`, the defragmentation policy, the per-batch
   ///        analyses. The graph has at least `vertices` vertices afterwards (renumbering: ids
   ///        0..vertices-1 are vertices). Renumbering, a delete naming an id the stream has not had
-  ///        is dropped, and the new ids are numbered in increasing order (deletes_first only). The store update is all or nothing: when it throws (a bad id, out
-  ///        of memory) the graph is as before (an inserts_then_deletes batch whose delete fails
+  ///        is dropped, and the batch's new ids are numbered in increasing order (either order).
+  ///        The store update is all or nothing: when it throws (a bad id, out of memory) the graph
+  ///        and its ids are as before (an inserts_then_deletes batch whose delete fails
   ///        keeps its inserts). An analysis that throws after it (out of memory, or compare finding
   ///        the closures differ) leaves the batch applied and that analysis stale.
   ///        A durable stream logs the batch after the store update: when apply() returns, the
@@ -228,7 +229,9 @@ class stream {
                      vertex_id vertices = 0);
   /// @brief A live reader's batch: as apply(b.inserts, b.deletes, b.vertices) in the reader's
   ///        vertex numbers (also in a renumbering stream), and its new ids and edge lines are kept
-  ///        (ids(), lines(); a durable stream logs them).
+  ///        (ids(), lines(); a durable stream logs them). Renumbering, the reader's numbers must be
+  ///        the stream's: make it with live_options::known_ids = ids() (fluxgraph::invalid_argument
+  ///        when the batch numbers its new ids from another count, or names a known id as new).
   batch_report apply(const live_batch& b);
   /// @brief A file's edges (its vertex numbers: stream_options::ids must be dense) in batches of `batch`, in file order; with delete_fraction F > 0 each
   ///        insert batch is followed by the deletion of a random F (rounded) of the edges it

@@ -12,7 +12,10 @@
     pts = fluxgraph.pointsto("prog.ll")             # Andersen points-to of LLVM IR or a constraint file
     pts["main:%p(obj)"]                             # {'main:%x(obj)'}
 
-Vertex ids are 0..n-1; results are arrays indexed by vertex. Vertex i is row i of to_scipy().
+Vertex ids are any non-negative 64-bit integers (renumber=True, the default: methods take and give
+ids, each batch's new ids numbered after the others in increasing order) or the vertex numbers
+0..n-1 (renumber=False). Results by vertex are arrays indexed by vertex number (Graph.labels names
+each vertex, Graph.by_label gives a result by id); vertex i is row i of to_scipy().
 Bad input raises ValueError or TypeError and leaves the graph unchanged.
 """
 from ._fluxgraph import BatchError, Error, InputError, __version__, build, transfers

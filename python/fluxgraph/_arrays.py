@@ -2,8 +2,10 @@
 
 Host arrays (NumPy, or anything np.asarray takes) stay where they are when they are already
 contiguous int32/int64 (float64 for weights); other integer dtypes are converted once. Device arrays
-(``__cuda_array_interface__``: CuPy, PyTorch, Numba) are read in device memory, never copied to the
-host; other integer dtypes are converted on the device. Every check raises before the graph is
+(``__cuda_array_interface__``: CuPy, PyTorch, Numba) are passed as device pointers; other integer
+dtypes are converted on the device. A renumber=False graph reads them in device memory, copying
+nothing to the host; a renumbering graph (the default) copies their ids (and weights) to the host
+to map them (docs/api.md, "Vertex ids"). Every check raises before the graph is
 touched, so a rejected batch leaves it unchanged.
 """
 import numpy as np

@@ -371,7 +371,9 @@ class Graph:
         return labels
 
     def cdlp(self, iterations=10):
-        """Community labels by LDBC Graphalytics' label propagation (synchronous, ties to the least)."""
+        """Community labels (ids) by LDBC Graphalytics' label propagation, synchronous. A tie goes to
+        the smaller vertex number, which is the smaller id only when the ids arrived in increasing
+        order (in one batch, in increasing runs, or renumber=False)."""
         labels, self.apps_info = self._g.cdlp(_count(iterations, "iterations"))
         return labels
 

@@ -63,6 +63,7 @@ class Stream:
                                      _count(snapshot_every, "snapshot_every"),
                                      -1 if bfs is None else _count(bfs, "bfs"), -1 if sssp is None else _count(sssp, "sssp"),
                                      bool(wcc), bool(triangles), bool(renumber))
+        self._renumber = bool(renumber)
 
     def apply(self, insert=None, delete=None, vertices=0):
         """One batch: delete=(src, dst) first, then insert=(src, dst), atomically. Returns a dict with
@@ -92,9 +93,9 @@ class Stream:
     def edges(self):
         """(src, dst) of the edges in the store in ids, sorted by vertex number."""
         src, dst = self._s.edges()
-        ids = self._s.ids()
-        if ids.size < self.num_vertices:  # renumber=False: the ids are the vertex numbers
+        if not self._renumber:  # the ids are the vertex numbers
             return src, dst
+        ids = self._s.ids()
         return ids[src], ids[dst]
 
     @property

@@ -1,5 +1,6 @@
-"""CuPy arrays in and out (CUDA build): batches read where they are, with no copy to the host
-(fluxgraph.transfers() counts every byte fluxgraph moves between host and device)."""
+"""CuPy arrays in and out (CUDA build): a renumber=False graph reads batches where they are, with no
+copy to the host (fluxgraph.transfers() counts every byte fluxgraph moves between host and device);
+a renumbering graph (the default) reads a device batch's ids on the host to map them."""
 import numpy as np
 import pytest
 
@@ -15,7 +16,7 @@ def test_device_batches_move_nothing_to_the_host(cupy):
     n = 1_000_000
     src = cupy.random.randint(0, 200_000, n, dtype=cupy.int64)
     dst = cupy.random.randint(0, 200_000, n, dtype=cupy.int64)
-    g = fluxgraph.Graph(device="cuda")
+    g = fluxgraph.Graph(device="cuda", renumber=False)  # dense ids: the device path
     g.insert(src[:10], dst[:10])  # first batch: the store's workspaces
     before = fluxgraph.transfers()
     g.insert(src, dst)                                          # 64-bit ids: narrowed on the device
@@ -24,7 +25,7 @@ def test_device_batches_move_nothing_to_the_host(cupy):
     after = fluxgraph.transfers()
     moved = {k: after[k] - before[k] for k in after}
     assert moved["to_host"] < 4096 and moved["to_device"] < 4096, moved  # the ids are 8 MB a side
-    h = fluxgraph.Graph()
+    h = fluxgraph.Graph(renumber=False)
     h.insert(cupy.asnumpy(src), cupy.asnumpy(dst))
     h.delete(cupy.asnumpy(src[:1000]), cupy.asnumpy(dst[:1000]))
     assert edge_set(g) == edge_set(h)
@@ -47,7 +48,7 @@ def test_device_spmv_and_results(cupy):
 
 
 def test_device_errors_leave_the_graph_unchanged(cupy):
-    g = fluxgraph.Graph(device="cuda")
+    g = fluxgraph.Graph(device="cuda", renumber=False)  # dense ids: 2**40 is past the largest
     g.insert(cupy.array([0, 1]), cupy.array([1, 2]))
     v = g.version
     with pytest.raises(fluxgraph.BatchError, match="edge 2: negative vertex id -7"):
@@ -61,3 +62,30 @@ def test_device_errors_leave_the_graph_unchanged(cupy):
     with pytest.raises(ValueError, match="one-dimensional"):
         g.insert(cupy.zeros((2, 2), dtype=cupy.int32), cupy.zeros((2, 2), dtype=cupy.int32))
     assert g.version == v and edge_set(g) == {(0, 1), (1, 2)}
+
+
+def test_renumbering_reads_device_batches_on_the_host(cupy):
+    # The same batches as CuPy arrays into a renumbering graph and as NumPy arrays into a dense one
+    # agree in ids: edges, wcc labels (least id of the component) and PageRank by id.
+    rng = np.random.default_rng(7)
+    n = 5000
+    src = np.concatenate([np.arange(n), rng.integers(0, n, 40000)])  # every id appears
+    dst = np.concatenate([rng.integers(0, n, n), rng.integers(0, n, 40000)])
+    g = fluxgraph.Graph(device="cuda")
+    h = fluxgraph.Graph(device="cuda", renumber=False)
+    g.insert(cupy.asarray(src), cupy.asarray(dst))
+    h.insert(src, dst)
+    g.delete(cupy.asarray(src[:500], dtype=cupy.uint32), cupy.asarray(dst[:500], dtype=cupy.uint32))
+    h.delete(src[:500], dst[:500])
+    assert g.renumbered and not h.renumbered and g.num_vertices == h.num_vertices == n
+    assert edge_set(g) == edge_set(h)
+    assert g.by_label(g.wcc()) == h.by_label(h.wcc())
+    pg, ph = g.by_label(g.pagerank()), h.by_label(h.pagerank())
+    assert max(abs(pg[v] - ph[v]) for v in ph) < 1e-9
+    # Sparse ids from the device: mapped, and back in results; a refused batch changes nothing.
+    s = fluxgraph.Graph(device="cuda")
+    s.insert(cupy.array([10**12, 7, 10**12]), cupy.array([7, 3, 3]))
+    assert edge_set(s) == {(10**12, 7), (7, 3), (10**12, 3)}
+    with pytest.raises(fluxgraph.BatchError, match="edge 1: negative vertex id -1"):
+        s.insert(cupy.array([5, -1]), cupy.array([6, 6]))
+    assert edge_set(s) == {(10**12, 7), (7, 3), (10**12, 3)} and s.num_vertices == 3

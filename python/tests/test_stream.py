@@ -177,3 +177,18 @@ def test_stream_renumbers_sparse_ids_against_networkx(device):
     assert got.keys() == want.keys() and sum(abs(got[k] - want[k]) for k in want) < 1e-8
     best = max(want.values())
     assert abs(want[s.top(1)[0][0]] - best) < 1e-8  # top() gives an id
+
+
+def test_stream_edges_follow_the_renumber_flag(tmp_path):
+    # Renumbering: edges in ids (Stream(3) starts with ids 0, 1, 2). renumber=False: vertex numbers,
+    # also when a snapshot gave the stream ids (labels names them).
+    s = fluxgraph.Stream(3)
+    s.apply(insert=([10**12, 2], [0, 10**12]))
+    assert s._s.ids().tolist() == [0, 1, 2, 10**12]
+    assert set(zip(*(a.tolist() for a in s.edges()))) == {(10**12, 0), (2, 10**12)}
+    snap = tmp_path / "ids.fgsnap"
+    s.save(snap)
+    d = fluxgraph.Stream(renumber=False)
+    d.load(snap)
+    assert set(zip(*(a.tolist() for a in d.edges()))) == {(3, 0), (2, 3)}
+    assert d.labels == [0, 1, 2, 10**12]

@@ -1,12 +1,13 @@
 // Vertex ids in the public API (graph_options::ids, stream_options::ids; docs/api.md "Vertex ids"):
 // a renumbering graph or stream takes any int64 >= 0 and answers in those ids. Checked against
 // hand-worked cases, a host edge-set model in the caller's ids, and the same graph given in dense
-// ids through the opt-out (vertex_ids::dense). Only the public header is included.
+// ids through the opt-out (vertex_ids::dense). Only the public header is included (and a test
+// helper of standard headers).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <random>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "fluxgraph/fluxgraph.hpp"
+#include "tests/temp_path.hpp"
 
 namespace {
 using fluxgraph::graph;
@@ -97,6 +99,12 @@ TEST_CASE("renumbering: dense ids in one batch keep their numbers; a later batch
   CHECK(h.index(9) == -1);
   graph d(0, dense());
   d.add_vertices({4, 2});
+  CHECK(d.num_vertices() == 5);
+  // dense ids past 2^31 - 2 (INT64_MAX: id + 1 would overflow) are refused by name, changing nothing
+  for (const vertex_id far : {std::numeric_limits<vertex_id>::max(), vertex_id(2147483647)}) {
+    const std::string what = "add_vertices: vertex id " + std::to_string(far) + " is past the largest id";
+    CHECK_THROWS_WITH_AS(d.add_vertices({1, far}), doctest::Contains(what.c_str()), fluxgraph::invalid_argument);
+  }
   CHECK(d.num_vertices() == 5);
 }
 
@@ -213,11 +221,11 @@ TEST_CASE("renumbering: results agree with the same graph in dense ids (a random
   CHECK(g.triangles().total == d.triangles().total);
   // closure and save/load keep the ids
   CHECK(g.closure().ids() == gid);
-  const std::string path = std::string(std::tmpnam(nullptr)) + ".fgsnap";
+  const std::string path = fg::test::temp_path("ids.fgsnap");
   g.save(path);
   ids back;
   const graph h = fluxgraph::load(path, {}, &back);
-  std::remove(path.c_str());
+  std::filesystem::remove(path);
   CHECK(back == gid);
   CHECK(h.ids() == gid);
   CHECK(id_edges(h) == id_edges(g));

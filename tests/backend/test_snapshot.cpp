@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "fluxgraph/fluxgraph.hpp"
+#include "tests/temp_path.hpp"
 
 namespace {
 using fluxgraph::graph;
@@ -26,11 +27,7 @@ std::vector<std::tuple<int, int, double>> entries(const graph& g) {
   return e;
 }
 
-std::string temp_path(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("fg_snapshot_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return (d / name).string();
-}
+using fg::test::temp_path;
 
 std::vector<char> bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
