@@ -52,8 +52,13 @@ def test_kept_pagerank_equals_networkx_after_every_batch_of_a_real_graph(device)
     for b, chunk in enumerate(np.array_split(order, batches)):
         gone = [e for e in sorted(present) if rng.random() < 0.1] if b % 3 == 2 else []
         r = s.apply(insert=(src[chunk], dst[chunk]), delete=([u for u, _ in gone], [v for _, v in gone]))
+        before = set(present)
         present -= set(gone)
         present |= set(zip(src[chunk].tolist(), dst[chunk].tolist()))
+        # The rule (docs/dynamic-pagerank.md): a batch that changes over a quarter of the edges starts
+        # over. Any other may too, where a run from scratch is predicted cheapest (measured times).
+        if b == 0 or len(present ^ before) > 0.25 * len(present):
+            assert r["pr_restarted"], b
         G = nx.DiGraph()
         G.add_nodes_from(range(n))
         G.add_edges_from(present)
@@ -65,7 +70,7 @@ def test_kept_pagerank_equals_networkx_after_every_batch_of_a_real_graph(device)
         best = s.top(5)
         assert [v for v, _ in best[:5]] == sorted(range(n), key=lambda v: (-got[v], v))[:5]
         pushed += not r["pr_restarted"]
-    assert pushed >= batches - 6  # the first batches (a third of the graph and more) start over; the rest push
+    assert pushed >= 1  # the first update after a restart pushes, to measure the pushes
 
 
 def test_stream_errors_leave_it_unchanged():
