@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -119,7 +120,16 @@ struct dynamic_pagerank<S>::state {
   }
   void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, array<double, S>& into) const;
   void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
-  void sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, double b);
+  // r's sums and the bound they give: two passes over r, made once for each state of y and r.
+  struct reading {
+    detail::residual_sums sums;
+    double bound = 0;
+  };
+  reading read(const vertex_t* deg) const {
+    const detail::residual_sums sums = K::sums(y.data(), r.data(), deg, n);
+    return {sums, bound(sums)};
+  }
+  reading sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, reading now);
   std::vector<double> normalised(double sum) const;
   double sweeps_for(double b) const {  // sweeps predicted to bring bound b under the target
     return std::max(1.0, std::ceil(std::log(target() / b) / std::log(pull_rate > 0 ? pull_rate : damping())));
@@ -141,7 +151,7 @@ struct dynamic_pagerank<S>::state {
   void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
   detail::residual_sums push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e, detail::residual_sums sums,
                              double goal);
-  double converge(const dcsr_matrix<pattern, S>& out);
+  double converge(const dcsr_matrix<pattern, S>& out, reading now);
 };
 
 // into = 1 - y + d P y, P y pulled over the in-edge store.
@@ -179,26 +189,28 @@ void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const 
 // Power iterations from the y the batches left, where the scores are (no copy to the host and back:
 // rmat-22's took 35 ms a batch through the host-side PageRank, for ~3 iterations): Jacobi sweeps
 // y <- 1 + d P y pulled over the in-edges, whose r = 1 - y + d P y is what each sweep adds, from the
-// kept r (the batches left it exact: one SpMV a sweep) until the bound b holds or max_iter. Each
+// kept r (the batches left it exact: one SpMV a sweep) until the bound holds or max_iter. Each
 // sweep's residual is computed afresh, which also clears what rounding left in the kept one. The
-// store as it is: no view for a few sweeps.
+// store as it is: no view for a few sweeps. Returns the reading at the end.
 template <class S>
-void dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, double b) {
+typename dynamic_pagerank<S>::state::reading dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out,
+                                                                              const dcsr_matrix<pattern, S>& in,
+                                                                              reading now) {
   st.pulled = true;
   cold_kernel = "dcsr";
-  const vertex_t* deg = out.view().sizes;
   const auto t0 = clock_type::now();
-  const double from = b;
+  const double from = now.bound;
   int k = 0;
-  for (; k < opt.max_iter && b > target(); ++k) {
+  for (; k < opt.max_iter && now.bound > target(); ++k) {
     K::absorb(y.data(), r.data(), n);
     exact_residual(out, in, r);
-    b = bound(K::sums(y.data(), r.data(), deg, n));
+    now = read(out.view().sizes);
   }
   st.cold_iterations = k;
-  if (k == 0) return;
+  if (k == 0) return now;
   sweep_seconds_per_edge = since(t0) / k / double(std::max<offset_t>(in.nnz(), 1));  // the bound read waited
-  if (b > 0 && b < from) pull_rate = std::pow(b / from, 1.0 / k);
+  if (now.bound > 0 && now.bound < from) pull_rate = std::pow(now.bound / from, 1.0 / k);
+  return now;
 }
 
 // The scores y / sum, on the host.
@@ -242,12 +254,12 @@ detail::residual_sums dynamic_pagerank<S>::state::push(const dcsr_matrix<pattern
   return sums;
 }
 
-// Levels of pushes until the bound holds (or max_levels); the bound at the end.
+// Levels of pushes from the reading `now` until the bound holds (or max_levels); the bound at the end.
 template <class S>
-double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out) {
+double dynamic_pagerank<S>::state::converge(const dcsr_matrix<pattern, S>& out, reading now) {
   const vertex_t* deg = out.view().sizes;
-  detail::residual_sums sums = K::sums(y.data(), r.data(), deg, n);
-  double b = bound(sums);
+  detail::residual_sums sums = now.sums;
+  double b = now.bound;
   st.seeded_bound = b;
   double e = first_level * allowed(sums.mass) / (double(n) + double(out.nnz()));
   for (int level = 0; level < max_levels && b > target(); ++level, e /= level_step) {
@@ -356,6 +368,7 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
   why.precision(3);
   const bool known = s.known;
   bool chosen = false;  // pulled or started over by the cost model
+  std::optional<typename state::reading> now;  // of y and r as they are, where already read
   s.known = false;  // until the update is whole: a throw (a push round half done) leaves it to start over
   if (s.n == 0) {
     why << "no vertices";
@@ -366,17 +379,17 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
     why << "from scratch: the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << ")";
     s.cold(out, in);
   } else {
-    const double b = s.bound(state::K::sums(s.y.data(), s.r.data(), out.view().sizes, s.n));
-    const way w = b <= s.target() ? way::push : s.choose(m, b, why);
+    now = s.read(out.view().sizes);
+    const way w = now->bound <= s.target() ? way::push : s.choose(m, now->bound, why);
     chosen = w != way::push;
-    if (b <= s.target()) why << "within the bound already: " << b << " <= " << s.target();
-    else if (w == way::pull) s.sweep(out, in, b);
-    else if (w == way::cold) s.cold(out, in);
+    if (now->bound <= s.target()) why << "within the bound already: " << now->bound << " <= " << s.target();
+    else if (w == way::pull) now = s.sweep(out, in, *now);
+    else if (w == way::cold) s.cold(out, in), now.reset();
     else why << "pushed from the " << s.changed << " edges the batches changed";
   }
   if (s.st.cold || s.st.pulled) why << " (" << s.cold_kernel << ", " << s.st.cold_iterations << " iterations), then pushed";
   const auto t_push = clock_type::now();
-  s.st.bound = s.n > 0 ? s.converge(out) : 0.0;
+  s.st.bound = s.n > 0 ? s.converge(out, now ? *now : s.read(out.view().sizes)) : 0.0;
   s.tally(since(t_push), chosen);
   s.known = true;
   s.st.reason = why.str();

@@ -47,9 +47,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <thread>
-
 #include <map>
+#include <thread>
 
 #include "core/threads.hpp"
 #endif
