@@ -10,7 +10,7 @@
 namespace fg::test {
 
 inline std::string temp_path(const std::string& name) {
-  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("fg_snapshot_" + std::to_string(::getpid()));
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("fg_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   return (d / name).string();
 }

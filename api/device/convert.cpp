@@ -11,12 +11,12 @@
 namespace fluxgraph::api {
 
 std::int64_t narrow_ids_on_device(const std::int64_t* in, std::int32_t* out, std::size_t n) {
-  constexpr std::int64_t max_id = 2147483646;  // n = id + 1 must fit in 32 bits
+  const std::int64_t top = max_id;  // api/store.hpp: n = id + 1 must fit in 32 bits
   fg::detail::parallel_for(std::int64_t(n), FG_LAMBDA(std::int64_t i) { out[i] = std::int32_t(in[i]); });
   // The first id out of range, if any (one read-back: the batch's only one before the store's).
   auto end = thrust::counting_iterator<std::int64_t>(std::int64_t(n));
   auto it = thrust::find_if(fg::detail::policy(), thrust::counting_iterator<std::int64_t>(0), end,
-                            FG_LAMBDA(std::int64_t i) { return in[i] < 0 || in[i] > max_id; });
+                            FG_LAMBDA(std::int64_t i) { return in[i] < 0 || in[i] > top; });
   return it == end ? -1 : *it;
 }
 

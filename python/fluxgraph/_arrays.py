@@ -12,8 +12,6 @@ import numpy as np
 
 from . import _fluxgraph
 
-MAX_ID = 2**31 - 2  # the store's ids are 32-bit and n = id + 1 must fit
-
 
 def device_interface(a):
     """The array's __cuda_array_interface__, or None for a host array."""

@@ -102,9 +102,12 @@ class Graph:
         """Whether batches and methods take the caller's ids (Graph(renumber=True))."""
         return self._g.renumbered
 
-    def _names(self, v):
-        """Vertex numbers as the caller's ids (an array)."""
-        return self._g.ids()[v] if self._g.renumbered else v
+    def _names(self, *arrays):
+        """Vertex numbers as the caller's ids (an array for each array given; the ids copied once)."""
+        if self._g.renumbered:
+            ids = self._g.ids()
+            arrays = tuple(ids[v] for v in arrays)
+        return arrays if len(arrays) > 1 else arrays[0]
 
     # --- batches: each is all-or-nothing ------------------------------------------------------
     def insert(self, src, dst, weight=None):
@@ -194,7 +197,7 @@ class Graph:
         ids are 0..n-1 or arrived in one batch)."""
         indptr, indices, data = self.to_csr()
         src = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(indptr))
-        src, indices = self._names(src), self._names(indices)
+        src, indices = self._names(src, indices)
         return (src, indices) if data is None else (src, indices, data)
 
     def to_scipy(self):
