@@ -83,17 +83,18 @@ std::int64_t identity_size(const fg::id_map& map, const edge_span<I>* ins, const
 }
 }  // namespace
 
-// Deletes first, then the inserts (api/renumber.hpp's policy); a batch the store refuses gives its
-// new ids back. A batch in vertex numbers already (identity_size) goes to the store as given.
+// Every batch of the graph. Renumbering: deletes first, then the inserts (api/renumber.hpp's
+// policy); a batch the store refuses gives its new ids back. A batch in vertex numbers already
+// (identity_size), or any batch of a dense graph, goes to the store as given.
 template <class I>
-batch_result graph::renumbered_batch(const edge_span<I>* ins, const edge_span<I>* del) {
+batch_result graph::batch(const edge_span<I>* ins, const edge_span<I>* del) {
+  if (!p_->vertex_map) return p_->apply(ins, del);
   fg::id_map& map = *p_->vertex_map;
-  auto none_kept = [] { return 0; };  // a graph's store update is all or nothing
   if (const std::int64_t size = identity_size(map, ins, del); size >= 0) {
     return api::ids_kept_if_applied(map, [&] {
       map.intern_first(size);  // the new ids only: the map is the identity (id_map::intern_first)
       return p_->apply(ins, del);
-    }, none_kept);
+    });
   }
   const std::int64_t number = p_->batches() + 1;
   std::vector<std::int64_t> s, d;
@@ -113,26 +114,18 @@ batch_result graph::renumbered_batch(const edge_span<I>* ins, const edge_span<I>
     const edge_span<std::int32_t> out{o.src.data(), o.dst.data(), o.src.size()};
     // Every new id is an insert's end, so the store has map.size() vertices afterwards.
     return p_->apply(ins ? &in : nullptr, del ? &out : nullptr);
-  }, none_kept);
+  });
 }
 
-batch_result graph::insert(const edge_span<std::int32_t>& e) {
-  return p_->vertex_map ? renumbered_batch(&e, none<std::int32_t>) : p_->apply(&e, nullptr);
-}
-batch_result graph::insert(const edge_span<std::int64_t>& e) {
-  return p_->vertex_map ? renumbered_batch(&e, none<std::int64_t>) : p_->apply(&e, nullptr);
-}
-batch_result graph::erase(const edge_span<std::int32_t>& e) {
-  return p_->vertex_map ? renumbered_batch(none<std::int32_t>, &e) : p_->apply(nullptr, &e);
-}
-batch_result graph::erase(const edge_span<std::int64_t>& e) {
-  return p_->vertex_map ? renumbered_batch(none<std::int64_t>, &e) : p_->apply(nullptr, &e);
-}
+batch_result graph::insert(const edge_span<std::int32_t>& e) { return batch(&e, none<std::int32_t>); }
+batch_result graph::insert(const edge_span<std::int64_t>& e) { return batch(&e, none<std::int64_t>); }
+batch_result graph::erase(const edge_span<std::int32_t>& e) { return batch(none<std::int32_t>, &e); }
+batch_result graph::erase(const edge_span<std::int64_t>& e) { return batch(none<std::int64_t>, &e); }
 batch_result graph::apply(const edge_span<std::int32_t>& ins, const edge_span<std::int32_t>& del) {
-  return p_->vertex_map ? renumbered_batch(&ins, &del) : p_->apply(&ins, &del);
+  return batch(&ins, &del);
 }
 batch_result graph::apply(const edge_span<std::int64_t>& ins, const edge_span<std::int64_t>& del) {
-  return p_->vertex_map ? renumbered_batch(&ins, &del) : p_->apply(&ins, &del);
+  return batch(&ins, &del);
 }
 
 namespace {
@@ -144,7 +137,7 @@ void grown(graph::impl& p, F intern) {
   api::ids_kept_if_applied(map, [&] {
     intern(map);
     p.resize(map.size());
-  }, [] { return 0; });
+  });
 }
 }  // namespace
 

@@ -41,5 +41,10 @@ auto ids_kept_if_applied(fg::id_map& map, F f, K keep) {
     throw;
   }
 }
+/// The same where the store's update is all or nothing (a graph): a failure keeps no new id.
+template <class F>
+auto ids_kept_if_applied(fg::id_map& map, F f) {
+  return ids_kept_if_applied(map, f, [] { return 0; });
+}
 
 }  // namespace fluxgraph::api

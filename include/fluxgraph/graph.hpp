@@ -311,7 +311,7 @@ class graph {
   friend graph load(const std::string&, const graph_options&, std::vector<std::int64_t>*);
   explicit graph(std::unique_ptr<impl> p);
   template <class I>
-  batch_result renumbered_batch(const edge_span<I>* ins, const edge_span<I>* del);
+  batch_result batch(const edge_span<I>* ins, const edge_span<I>* del);
   vertex_id vertex(vertex_id id, const char* what) const;
   template <class I>
   static edge_span<I> span(const std::vector<I>& src, const std::vector<I>& dst, const std::vector<double>& w) {
