@@ -7,8 +7,10 @@
 //    the layout is then deterministic, so the device store and its reference twin are bit-identical
 //    and tests compare them exactly.
 //  - Each row stores its segment count (nseg), so "row is at k segments" needs no walk.
-//  - A row that would need more than k segments, or a full buffer, triggers an automatic compaction
-//    (into a larger buffer if needed) before the batch is written; the batch never fails for space.
+//  - A row that would need more than k segments is moved whole into one packed segment at the bump
+//    pointer before the batch is written (the rows a batch touches only, not every row: a whole
+//    compaction paused a 65 M-edge stream for seconds); a full buffer grows, or is compacted when it
+//    is mostly holes. The batch never fails for space.
 //  - Every allocation a batch needs happens before the first write, so a failed batch (bad edge,
 //    out of memory) leaves the store exactly as it was.
 //  - Deletion (not in the paper) shrinks each touched row within its own segments: the holes left in
@@ -87,6 +89,8 @@ struct dcsr_stats {
   std::int64_t segments_allocated = 0;
   std::int64_t defrag_requested = 0;    ///< defragment() calls
   std::int64_t defrag_segment_limit = 0;///< automatic compactions because a row would exceed k segments
+                                        ///< (undoable batches only: other batches move the rows)
+  std::int64_t rows_relocated = 0;      ///< rows moved whole into one segment: a batch took them past k
   std::int64_t defrag_buffer_full = 0;  ///< automatic compactions because the buffer was full
   std::int64_t buffer_grows = 0;        ///< times the buffer was enlarged (in place, or by one of those compactions)
   std::int64_t row_table_grows = 0;     ///< times the row table was enlarged for new vertices
@@ -289,6 +293,31 @@ class dcsr_matrix {
   /// Entries the new segments of a batch that reported st may take; a buffer grown to hold `needed`.
   offset_t segment_room(const detail::insert_status& st, offset_t alpha, double row_growth) const;
   offset_t grown_capacity(offset_t needed) const;
+  /// What relocate_full_rows changed, kept until the batch is written or, in an undoable batch,
+  /// kept or undone (put_back() undoes it).
+  struct relocation {
+    array<vertex_t, Space> rows;        ///< the rows moved
+    array<offset_t, Space> pairs;       ///< their chains' segment slots before (kernels' swap_chains)
+    array<std::uint8_t, Space> counts;  ///< their segment counts before
+    std::size_t m = 0;
+    offset_t alloc_ptr = 0;
+    vertex_t ordered_rows = -1;
+    bool grew = false;                  ///< the buffer grew: old_col / old_val are the one before
+    array<vertex_t, Space> old_col;
+    array<stored_t<V>, Space> old_val;
+  };
+  /// The rows `batch` touches whose chain is at k segments, each moved whole (in order) into one
+  /// packed segment at the bump pointer, the buffer grown for them and `more` entries when short;
+  /// their old segments become holes. Content is kept; false (nothing moved) when there are none,
+  /// or when the buffer is short and mostly holes (a compaction packs them).
+  bool relocate_full_rows(const coo_matrix<V, Space>& batch, offset_t more, relocation& moved);
+  void put_back(relocation& moved);
+  detail::insert_status written_with_room(const coo_matrix<V, Space>& batch, detail::insert_status st, bool sorted,
+                                          offset_t alpha, double row_growth);
+  detail::insert_status grown_and_written(const coo_matrix<V, Space>& batch, const detail::insert_status& st,
+                                          bool sorted, offset_t alpha, double row_growth, relocation& moved);
+  detail::insert_status compacted_and_written(const coo_matrix<V, Space>& batch, const detail::insert_status& st,
+                                              bool sorted, offset_t alpha, double row_growth);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
   /// defragment() in row order, in place: the row table is kept, the entries move to a new buffer.
   void pack();
@@ -339,6 +368,7 @@ class dcsr_matrix {
     dcsr_stats stats;
     std::shared_ptr<const detail::erase_status> erased;  ///< the deletion's (its log is in work_)
     std::unique_ptr<dcsr_matrix> before;  ///< the store before a compaction the insertion made
+    relocation moved;                     ///< the rows the insertion moved (relocate_full_rows), the buffer it grew
     std::uint64_t after_version = 0;      ///< version_ and stats_.batches right after the batch:
     std::int64_t after_batches = 0;       ///< undo_batch refuses once the store changed
   };

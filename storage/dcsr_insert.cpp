@@ -93,46 +93,82 @@ void dcsr_matrix<V, S>::insert_impl(const coo_matrix<V, S>& batch, bool sorted, 
     grow_row_table(std::max(st.max_row, cfg_.square ? st.max_col : st.max_row) + 1);
     st = attempt(batch, sorted, alpha, row_growth);
   }
-  if (!st.written && st.room == detail::insert_room::buffer && 3 * nnz_ >= alloc_ptr_) {
-    // A full buffer that is mostly entries grows, its used prefix copied as it lies, instead of a
-    // compaction: that gathers every row (~40 ns an entry on the 2-core CPU build with 16 M rows:
-    // 0.8 s at 20 M edges, growing with the graph), the copy streams. Slack and released segments
-    // wait for a compaction the segment limit or a sparser buffer asks for (docs/durability.md).
-    array<vertex_t, S> old_col;
-    array<stored_t<V>, S> old_val;
-    grow_buffer(grown_capacity(alloc_ptr_ + segment_room(st, alpha, row_growth)), old_col, old_val);
-    try {
-      st = attempt(batch, sorted, alpha, row_growth);
-    } catch (...) {  // it wrote nothing: the old buffer back, so the store is exactly as it was
-      col_ = std::move(old_col);
-      val_ = std::move(old_val);
-      --stats_.buffer_grows;
-      throw;
-    }
-  }
-  if (!st.written) {
-    // A row past k segments or a full buffer: compact (into a larger buffer when needed) and write the
-    // batch into the compacted store, which becomes this store only once that has succeeded, so an
-    // allocation that fails on the way leaves this store as it was. After a compaction every row is
-    // one packed segment: each receiving row needs b + slack, and none can pass k >= 2 segments.
-    const bool by_segments = st.room == detail::insert_room::segments;
-    const offset_t needed = nnz_ + segment_room(st, alpha, row_growth);
-    const bool grow = needed > capacity();
-    const offset_t cap = grow ? grown_capacity(needed) : capacity();
-    dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
-    next.set_ = std::move(set_);  // the same pairs; it gets the batch's only if the batch goes in
-    try {
-      st = next.attempt(batch, sorted, alpha, row_growth);
-    } catch (...) {
-      set_ = std::move(next.set_);
-      throw;
-    }
-    FG_EXPECTS(st.written, "dcsr: a batch found no room in a compacted store (internal error)");
-    adopt(std::move(next));
-    ++(by_segments ? stats_.defrag_segment_limit : stats_.defrag_buffer_full);
-    if (grow) ++stats_.buffer_grows;
-  }
+  if (!st.written) st = written_with_room(batch, st, sorted, alpha, row_growth);
   committed(st, batch.nnz);
+}
+
+// A valid batch that found no room (st): the rows it takes past k segments moved, the buffer grown,
+// or, when it is mostly holes, the store compacted; then written. If any step fails, the store is
+// put back exactly as it was.
+template <class V, class S>
+detail::insert_status dcsr_matrix<V, S>::written_with_room(const coo_matrix<V, S>& batch, detail::insert_status st,
+                                                          bool sorted, offset_t alpha, double row_growth) {
+  relocation moved;
+  try {
+    if (st.room == detail::insert_room::segments && relocate_full_rows(batch, segment_room(st, alpha, row_growth), moved))
+      st = attempt(batch, sorted, alpha, row_growth);
+    if (!st.written && st.room == detail::insert_room::buffer && 3 * nnz_ >= alloc_ptr_)
+      st = grown_and_written(batch, st, sorted, alpha, row_growth, moved);
+    if (!st.written) st = compacted_and_written(batch, st, sorted, alpha, row_growth);
+  } catch (...) {
+    put_back(moved);
+    throw;
+  }
+  if (undo_ && !undo_->before) undo_->moved = std::move(moved);  // undo_batch puts them back
+  return st;
+}
+
+// A full buffer that is mostly entries grows, its used prefix copied as it lies, instead of a
+// compaction: that gathers every row (~40 ns an entry on the 2-core CPU build with 16 M rows: 0.8 s
+// at 20 M edges, growing with the graph), the copy streams. Slack and released segments wait for a
+// compaction a sparser buffer asks for (docs/durability.md).
+// An undoable batch keeps the buffer before it in `moved` (undo_batch puts it back).
+template <class V, class S>
+detail::insert_status dcsr_matrix<V, S>::grown_and_written(const coo_matrix<V, S>& batch, const detail::insert_status& first,
+                                                          bool sorted, offset_t alpha, double row_growth,
+                                                          relocation& moved) {
+  array<vertex_t, S> old_col;
+  array<stored_t<V>, S> old_val;
+  grow_buffer(grown_capacity(alloc_ptr_ + segment_room(first, alpha, row_growth)), old_col, old_val);
+  detail::insert_status st;
+  try {
+    st = attempt(batch, sorted, alpha, row_growth);
+  } catch (...) {  // it wrote nothing: the old buffer back, so the store is exactly as it was
+    col_ = std::move(old_col);
+    val_ = std::move(old_val);
+    --stats_.buffer_grows;
+    throw;
+  }
+  if (undo_ && !moved.grew) moved.old_col = std::move(old_col), moved.old_val = std::move(old_val), moved.grew = true;
+  return st;
+}
+
+// Compact (into a larger buffer when needed) and write the batch into the compacted store, which
+// becomes this store only once that has succeeded, so an allocation that fails on the way leaves
+// this store as it was. After a compaction every row is one packed segment: each receiving row
+// needs b + slack, and none can pass k >= 2 segments.
+template <class V, class S>
+detail::insert_status dcsr_matrix<V, S>::compacted_and_written(const coo_matrix<V, S>& batch,
+                                                              const detail::insert_status& first, bool sorted,
+                                                              offset_t alpha, double row_growth) {
+  const bool by_segments = first.room == detail::insert_room::segments;
+  const offset_t needed = nnz_ + segment_room(first, alpha, row_growth);
+  const bool grow = needed > capacity();
+  const offset_t cap = grow ? grown_capacity(needed) : capacity();
+  dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
+  next.set_ = std::move(set_);  // the same pairs; it gets the batch's only if the batch goes in
+  detail::insert_status st;
+  try {
+    st = next.attempt(batch, sorted, alpha, row_growth);
+  } catch (...) {
+    set_ = std::move(next.set_);
+    throw;
+  }
+  FG_EXPECTS(st.written, "dcsr: a batch found no room in a compacted store (internal error)");
+  adopt(std::move(next));
+  ++(by_segments ? stats_.defrag_segment_limit : stats_.defrag_buffer_full);
+  if (grow) ++stats_.buffer_grows;
+  return st;
 }
 
 // The host's half of a written batch: the counters the kernels reported.
@@ -212,6 +248,59 @@ offset_t dcsr_matrix<V, S>::grown_capacity(offset_t needed) const {
   return std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth)));
 }
 
+// A whole compaction gathers every row (docs/durability.md, "Pauses"); this moves only the rows
+// the batch would take past k, into one packed segment each at the bump pointer: the batch then
+// adds its entries in a second segment with its slack. Their old chains stay in `moved` (swapped
+// with the new ones), so put_back() can restore the store exactly.
+template <class V, class S>
+bool dcsr_matrix<V, S>::relocate_full_rows(const coo_matrix<V, S>& batch, offset_t more, relocation& moved) {
+  using K = detail::kernels<S>;
+  array<vertex_t, S> rows(batch.nnz);
+  const std::size_t m = K::rows_at_limit(view(), batch.row.data(), batch.nnz, rows.data());
+  if (m == 0) return false;
+  array<offset_t, S> ptr(m + 1), pairs(2 * m * std::size_t(cfg_.max_segments));
+  array<std::uint8_t, S> counts(m);
+  fill_zero(pairs);  // slots past the first: unused in the new chains, zero in both twins
+  K::scan_sizes(sizes_.data(), vertex_t(m), ptr.data(), rows.data());
+  const offset_t size = read_one<S>(ptr.data() + m), needed = alloc_ptr_ + size + more;
+  if (needed > capacity()) {
+    if (3 * nnz_ < alloc_ptr_) return false;
+    grow_buffer(grown_capacity(needed), moved.old_col, moved.old_val);
+    moved.grew = true;
+  }
+  dcsr_view<V> chosen = view();
+  chosen.rows = vertex_t(m);  // compact() gathers rows order[0, A.rows)
+  K::compact(chosen, ptr.data(), rows.data(), size, col_.data() + alloc_ptr_,
+             is_pattern_v<V> ? nullptr : val_.data() + alloc_ptr_);
+  // The new chains as a table of m rows (pairs, counts), then swapped with the rows' chains: their
+  // every slot, since the batch writes the second and undo_batch puts the old chain back.
+  K::single_segments(nullptr, counts.data(), pairs.data(), vertex_t(m), ptr.data(), nullptr, false, nullptr, alloc_ptr_);
+  K::swap_chains(seg_.data(), 2 * offset_t(pitch_rows_), cfg_.max_segments, nseg_.data(), rows.data(), m, pairs.data(),
+                 counts.data());
+  moved.rows = std::move(rows), moved.pairs = std::move(pairs), moved.counts = std::move(counts);
+  moved.m = m;
+  moved.alloc_ptr = std::exchange(alloc_ptr_, alloc_ptr_ + size);
+  moved.ordered_rows = std::exchange(ordered_rows_, -1);  // rows moved: no longer laid out by size
+  stats_.rows_relocated += std::int64_t(m);
+  return true;
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::put_back(relocation& moved) {
+  if (moved.m > 0) {
+    detail::kernels<S>::swap_chains(seg_.data(), 2 * offset_t(pitch_rows_), cfg_.max_segments, nseg_.data(),
+                                    moved.rows.data(), moved.m, moved.pairs.data(), moved.counts.data());
+    alloc_ptr_ = moved.alloc_ptr;
+    ordered_rows_ = moved.ordered_rows;
+    stats_.rows_relocated -= std::int64_t(moved.m);
+  }
+  if (moved.grew) {
+    col_ = std::move(moved.old_col);
+    val_ = std::move(moved.old_val);
+    --stats_.buffer_grows;
+  }
+}
+
 template <class V, class S>
 void dcsr_matrix<V, S>::grow_buffer(offset_t cap, array<vertex_t, S>& old_col, array<stored_t<V>, S>& old_val) {
   array<vertex_t, S> col{std::size_t(cap)};
@@ -273,7 +362,8 @@ void dcsr_matrix<V, S>::move_set_step() {
   template void dcsr_matrix<V, S>::move_set_step();                                           \
   template void dcsr_matrix<V, S>::grow_buffer(offset_t, array<vertex_t, S>&, array<stored_t<V>, S>&); \
   template offset_t dcsr_matrix<V, S>::segment_room(const detail::insert_status&, offset_t, double) const; \
-  template offset_t dcsr_matrix<V, S>::grown_capacity(offset_t) const;
+  template offset_t dcsr_matrix<V, S>::grown_capacity(offset_t) const;                            \
+  template void dcsr_matrix<V, S>::put_back(typename dcsr_matrix<V, S>::relocation&);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)
 #undef FG_INSTANTIATE

@@ -8,7 +8,9 @@
 // and a compaction copies every row's entries in order before the batch is appended. So cutting
 // every row back to its size before the batch (and the chain to its segment count then) restores
 // the content exactly; the segments the batch took are given back by restoring the allocation
-// pointer. When the insertion compacted, the store before it is kept instead (adopt()). A batch
+// pointer, and a row it moved whole (past k segments: relocate_full_rows) gets its chain back
+// (the old chain is untouched below the pointer). When the insertion compacted, the store before
+// it is kept instead (adopt()). A batch
 // that deleted and inserted keeps a copy of the row table and the entries too: the deletion's undo
 // log expects the released segments and row tails as the deletion left them, and the insertion
 // writes there (a kernel that saves just those tails would make this O(entries removed)).
@@ -82,6 +84,7 @@ void dcsr_matrix<V, S>::undo_batch() {
     }
     rows_ = u->rows, cols_ = u->cols, alloc_ptr_ = u->alloc_ptr;
     at_limit_ = u->at_limit, max_nseg_ = u->max_nseg;
+    put_back(u->moved);  // rows the insertion moved: their chains (and the buffer) as before
   }
   nnz_ = u->nnz;
   if (u->erased->removed > 0) {

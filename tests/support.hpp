@@ -114,6 +114,7 @@ void require_identical(const dcsr_matrix<V, S1>& a, const dcsr_matrix<V, S2>& b)
   const dcsr_stats &sa = a.stats(), &sb = b.stats();
   REQUIRE(sa.segments_allocated == sb.segments_allocated);
   REQUIRE(sa.defrag_segment_limit == sb.defrag_segment_limit);
+  REQUIRE(sa.rows_relocated == sb.rows_relocated);
   REQUIRE(sa.defrag_buffer_full == sb.defrag_buffer_full);
   REQUIRE(sa.duplicates_dropped == sb.duplicates_dropped);
   REQUIRE(sa.entries_deleted == sb.entries_deleted);

@@ -241,12 +241,22 @@ struct kernels;
      is CSR already, and compact(A, row_ptr, null, ...) is a copy of its first nnz entries */      \
   template <class V>                                                                               \
   static bool rows_in_place(const dcsr_view<V>& A, const offset_t* row_ptr);                       \
-  /* one segment per row: row order[k] (k when null) at [row_ptr[k], row_ptr[k+1]); sizes too      \
-     when set_sizes (CSR -> DCSR): the segment's length, or fill[k+1] - fill[k] when fill is given  \
-     (rows with room to spare) */                                                                   \
+  /* one segment per row: row order[k] (k when null) at base + [row_ptr[k], row_ptr[k+1]); sizes   \
+     too when set_sizes (CSR -> DCSR): the segment's length, or fill[k+1] - fill[k] when fill is    \
+     given (rows with room to spare) */                                                             \
   static void single_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,   \
                               const offset_t* row_ptr, const vertex_t* order, bool set_sizes,      \
-                              const offset_t* fill = nullptr);                                     \
+                              const offset_t* fill = nullptr, offset_t base = 0);                  \
+  /* exchanges the chain of row rows[k], k < m (its first `slots` segment slots and its count),  \
+     with pairs (slot s at pairs[2 * (s * m + k)], two entries) and counts[k]; a second call puts  \
+     them back */                                                                                   \
+  static void swap_chains(offset_t* seg, offset_t pitch, int slots, std::uint8_t* nseg,            \
+                          const vertex_t* rows, std::size_t m, offset_t* pairs, std::uint8_t* counts); \
+  /* the rows among rows[0, n) that the store has (< A.rows) and whose chain is at A.k segments,    \
+     each once, ascending, to out (n slots); returns how many */                                    \
+  template <class V>                                                                               \
+  static std::size_t rows_at_limit(const dcsr_view<V>& A, const vertex_t* rows, std::size_t n,     \
+                                   vertex_t* out);                                                 \
   /* every row of [0, rows) gets an empty segment of mu entries at r * mu (blank store) */         \
   static void blank_segments(vertex_t* sizes, std::uint8_t* nseg, offset_t* seg, vertex_t rows,    \
                              offset_t mu);                                                         \

@@ -100,7 +100,7 @@ TEST_CASE("new vertex ids grow a square store") {
   A.validate();
 }
 
-TEST_CASE("a row pushed past k segments triggers one automatic compaction and loses nothing") {
+TEST_CASE("a row pushed past k segments is moved whole into one segment and loses nothing") {
   dcsr_config cfg;
   cfg.max_segments = 2;
   cfg.alpha = 0;
@@ -110,8 +110,12 @@ TEST_CASE("a row pushed past k segments triggers one automatic compaction and lo
   A.insert_batch(batch<pattern>({0}, {1}));
   CHECK(A.needs_defragment());
   CHECK(A.stats().defrag_segment_limit == 0);
+  const offset_t before = A.allocation_pointer();
   A.insert_batch(batch<pattern>({0}, {2}));
-  CHECK(A.stats().defrag_segment_limit == 1);
+  CHECK(A.stats().defrag_segment_limit == 0);
+  CHECK(A.stats().rows_relocated == 1);
+  // Row 0's two entries packed at the bump pointer, then a segment of one for the new entry.
+  CHECK(A.allocation_pointer() == before + 3);
   A.validate();
   CHECK(to_vector(A.to_csr().col) == std::vector<vertex_t>{0, 1, 2});
 }
