@@ -55,12 +55,14 @@ fg::stream_options engine_options(const stream_options& o) {
   if (!d.dir.empty()) {
     if (!(d.sync_interval > 0 && d.sync_interval <= 1e6)) throw invalid_argument("stream: sync_interval must be in (0, 1e6] seconds");
     if (d.snapshot_every < 0 || d.snapshot_bytes < 0) throw invalid_argument("stream: snapshot_every and snapshot_bytes must be >= 0");
+    if (d.snapshot_part < 1) throw invalid_argument("stream: snapshot_part must be >= 1");
   }
   s.durability.dir = d.dir;
   s.durability.sync = d.sync == sync_mode::batch ? fg::sync_mode::batch : d.sync == sync_mode::interval ? fg::sync_mode::interval : fg::sync_mode::none;
   s.durability.interval = d.sync_interval;
   s.durability.snapshot_every = d.snapshot_every;
   s.durability.snapshot_bytes = d.snapshot_bytes;
+  s.durability.snapshot_part = d.snapshot_part;
   s.durability.accept_loss = d.accept_loss;
   return s;
 }
@@ -331,6 +333,7 @@ store_stats stream::stats() const {
   const fg::dcsr_stats st = p_->stats(s.capacity);
   s.segments_allocated = st.segments_allocated;
   s.compactions_segment_limit = st.defrag_segment_limit;
+  s.rows_relocated = st.rows_relocated;
   s.compactions_buffer_full = st.defrag_buffer_full;
   s.buffer_grows = st.buffer_grows;
   s.duplicates_dropped = st.duplicates_dropped;

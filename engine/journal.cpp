@@ -110,7 +110,8 @@ struct journal::impl {
   std::thread snapper;          // the snapshot being written
   std::string snap_error;       // its failure (written by it, read after a join)
   std::atomic<bool> snap_failed{false};  // set after snap_error: the next append() joins and throws
-  std::atomic<bool> snap_running{false};  // a snapshot is being written: the next one is not due yet
+  std::atomic<bool> snap_running{false};  // a snapshot is begun or being written: the next one is not due yet
+  std::int64_t begun = -1;      // the batch of a snapshot begun whose contents have not come (-1: none)
 
   void lock();
   void recover();
@@ -467,16 +468,34 @@ void journal::write_snapshot(snapshot s) {
   write_snapshot(batch, [s = std::move(s)]() mutable { return std::move(s); });
 }
 
-void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build) {
+bool journal::begin_snapshot(std::int64_t batch) {
   impl& p = *p_;
   FG_EXPECTS(batch == p.last_batch, "journal: a snapshot of batch " + std::to_string(batch) + " after batch " + std::to_string(p.last_batch));
   p.check_usable();
   p.join_snapshot();
-  if (batch == p.snap_whole.load()) return;  // that snapshot is whole already
-  // The log after it first: the batches that follow go there while the snapshot is written. If the
+  if (batch == p.snap_whole.load()) return false;  // that snapshot is whole already
+  // The log after it first: the batches that follow go there while the snapshot is made. If the
   // snapshot never becomes whole, the one before and the logs from there still hold everything.
   p.new_log(batch, batch == 0);  // a batch-0 snapshot is a seed (or an empty start): log-0 needs it then
   p.batches_since = p.bytes_since = 0;
+  p.begun = batch;
+  p.snap_running.store(true, std::memory_order_release);
+  return true;
+}
+
+void journal::drop_snapshot() noexcept {
+  if (p_->begun < 0) return;
+  p_->begun = -1;
+  p_->snap_running.store(false, std::memory_order_release);
+}
+
+void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build) {
+  impl& p = *p_;
+  if (p.begun != batch) {
+    drop_snapshot();
+    if (!begin_snapshot(batch)) return;
+  }
+  p.begun = -1;
   const std::string path = (fs::path(p.opt.dir) / file_name("snap", batch, "fgsnap")).string();
   const auto work = [&p, path, batch, build = std::move(build)] {
     // Background work: the scheduler runs the stream's threads first where they share cores
@@ -494,7 +513,6 @@ void journal::write_snapshot(std::int64_t batch, std::function<snapshot()> build
     }
     p.snap_running.store(false, std::memory_order_release);
   };
-  p.snap_running.store(true, std::memory_order_release);
   try {
     p.snapper = std::thread(work);
   } catch (...) {  // no thread: no snapshot running

@@ -29,6 +29,7 @@ struct journal_options {
   double interval = 0.1;               ///< seconds, for sync_mode::interval
   std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
   std::int64_t snapshot_bytes = 0;     ///< log bytes after which a snapshot is due (0: not by bytes)
+  std::int64_t snapshot_part = 1 << 17;  ///< entries a batch copies of a snapshot begun (stream_session)
   /// A log holding fewer records than its header says were acknowledged (cut short or damaged) is
   /// refused; with this, recovery goes on from what is left and warns of the batches lost.
   bool accept_loss = false;
@@ -81,8 +82,19 @@ class journal {
   ///         write_snapshot() or wait().
   void write_snapshot(snapshot s);
   /// @brief As write_snapshot(s), with the snapshot of batch `batch` built by `build` on the
-  ///        snapshot's thread (a transposition, say: off the stream's thread too).
+  ///        snapshot's thread (a transposition, say: off the stream's thread too); `batch` is
+  ///        the last appended one or the one begin_snapshot started.
   void write_snapshot(std::int64_t batch, std::function<snapshot()> build);
+  /// @brief Starts the snapshot of the last appended batch, `batch`, whose contents come later
+  ///        (write_snapshot(batch, build)): the log after it begins now, and no other snapshot is
+  ///        due meanwhile. The contents may be gathered a part at a time between later batches,
+  ///        each part as the graph was then: recovery replays the log from `batch` on, and each
+  ///        edge's last insert or delete there decides it, whatever state a part caught
+  ///        (docs/durability.md, "Snapshots a part at a time"). False: that snapshot is whole.
+  /// @throws as write_snapshot.
+  bool begin_snapshot(std::int64_t batch);
+  /// Forgets a snapshot begun and not written (the logs hold every batch since the one before).
+  void drop_snapshot() noexcept;
   /// @brief Waits for the snapshot being written, if any. @throws fg::error when it failed
   void wait();
   /// @brief Throws fg::error once a log write failed: from then on nothing is appended (the

@@ -241,6 +241,9 @@ class dcsr_matrix {
   void defragment(dcsr_layout layout);
   /// @brief Copy as CSR (rows in order, entries in stored order). The store is not changed.
   csr_matrix<V, Space> to_csr() const;
+  /// @brief Rows [first, last) as a CSR of last - first rows (the store's columns): a snapshot taken
+  ///        a part at a time between batches. @throws fg::invalid_argument for rows out of range.
+  csr_matrix<V, Space> to_csr(vertex_t first, vertex_t last) const;
   coo_matrix<V, Space> to_coo() const;
   /// @brief Check every invariant; throws fg::error naming the first violation.
   void validate() const;

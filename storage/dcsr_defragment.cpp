@@ -106,6 +106,26 @@ csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const {
 }
 
 template <class V, class S>
+csr_matrix<V, S> dcsr_matrix<V, S>::to_csr(vertex_t first, vertex_t last) const {
+  FG_EXPECTS(0 <= first && first <= last && last <= rows_, "dcsr to_csr: rows out of range");
+  using K = detail::kernels<S>;
+  dcsr_view<V> part = view();  // rows [first, last) as rows [0, n): the row table's pointers moved on
+  part.rows = last - first;
+  part.sizes += first, part.nseg += first, part.seg += 2 * offset_t(first);
+  part.dense = -1;
+  csr_matrix<V, S> c;
+  c.rows = part.rows;
+  c.cols = cols_;
+  c.row_ptr = array<offset_t, S>(std::size_t(part.rows) + 1);
+  K::scan_sizes(part.sizes, part.rows, c.row_ptr.data(), nullptr);
+  const offset_t nnz = read_one<S>(c.row_ptr.data() + part.rows);
+  c.col = array<vertex_t, S>(std::size_t(nnz));
+  c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz));
+  if (nnz > 0) K::compact(part, c.row_ptr.data(), nullptr, nnz, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
+  return c;
+}
+
+template <class V, class S>
 coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const {
   csr_matrix<V, S> c = to_csr();
   coo_matrix<V, S> o;
@@ -123,6 +143,7 @@ coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const {
   template void dcsr_matrix<V, S>::defragment(dcsr_layout);                                   \
   template void dcsr_matrix<V, S>::pack();                                                    \
   template csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const;                                \
+  template csr_matrix<V, S> dcsr_matrix<V, S>::to_csr(vertex_t, vertex_t) const;              \
   template coo_matrix<V, S> dcsr_matrix<V, S>::to_coo() const;
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)

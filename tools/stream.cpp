@@ -146,8 +146,10 @@ void print_totals(const options& o, const fluxgraph::edge_file& f, const fluxgra
                st.entries_deleted, tot.deletes, tot.delete_seconds, rate(std::size_t(tot.deletes), tot.delete_seconds),
                st.deletes_absent);
   fmt::print("{} distinct edges remain\n", s.num_edges());
-  fmt::print("store: capacity {}, {} segments allocated, automatic compactions {} (segment limit) + {} (buffer full, {} grew)\n",
-             st.capacity, st.segments_allocated, st.compactions_segment_limit, st.compactions_buffer_full, st.buffer_grows);
+  fmt::print("store: capacity {}, {} segments allocated, {} rows moved past k segments, automatic compactions {} "
+             "(segment limit) + {} (buffer full); buffer grown {} times\n",
+             st.capacity, st.segments_allocated, st.rows_relocated, st.compactions_segment_limit,
+             st.compactions_buffer_full, st.buffer_grows);
   fmt::print("defragmentation policy {}: {} of {} batches defragmented, {:.3f} ms; last decision: {}\n",
              mode_name(defrag_mode_of(o)), tot.defragmentations, tot.batches, tot.defrag_seconds * 1e3,
              tot.last_defrag.reason);

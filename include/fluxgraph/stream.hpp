@@ -56,6 +56,9 @@ struct durability_options {
   double sync_interval = 0.1;          ///< seconds
   std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
   std::int64_t snapshot_bytes = 0;     ///< log bytes that call for a snapshot (0: not by bytes)
+  /// Edges each batch copies into a snapshot being taken (at least one vertex's): a snapshot is
+  /// copied a part at a time after the batches, never whole on the stream's way (docs/durability.md).
+  std::int64_t snapshot_part = 1 << 17;
   /// Opening refuses a folder whose log lost acknowledged batches (cut short or damaged: fluxgraph::
   /// error naming the log and the batches); true goes on from what is left, with a warning.
   bool accept_loss = false;
@@ -146,7 +149,7 @@ struct batch_report {
   bool apps_recomputed = false;  ///< an application ran from scratch (a deletion its rule does not cover)
   double apps_seconds = 0, apps_scratch_seconds = 0;
   double log_seconds = 0;       ///< a durable stream's journal append (and sync)
-  bool snapshot = false;        ///< a snapshot was written after the batch
+  bool snapshot = false;        ///< a snapshot of the graph after the batch was begun (copied a part a batch)
   double snapshot_seconds = 0;
   double seconds() const noexcept {
     return store_seconds + log_seconds + snapshot_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds +
@@ -180,7 +183,8 @@ struct stream_totals {
 struct store_stats {
   std::int64_t capacity = 0;            ///< entries the buffer holds
   std::int64_t segments_allocated = 0;
-  std::int64_t compactions_segment_limit = 0;  ///< automatic: a row would pass k segments
+  std::int64_t compactions_segment_limit = 0;  ///< automatic: a row would pass k segments (undoable batches only)
+  std::int64_t rows_relocated = 0;             ///< rows moved whole into one segment: a batch took them past k
   std::int64_t compactions_buffer_full = 0;    ///< automatic: the buffer was full
   std::int64_t buffer_grows = 0;               ///< of those, the ones that enlarged the buffer
   std::int64_t duplicates_dropped = 0;
