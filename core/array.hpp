@@ -55,6 +55,20 @@ class array {
   bool empty() const noexcept { return size_ == 0; }
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
 
+  /// @brief Resized to n > 0 elements, the first min(n, size()) kept, without a copy where the memory
+  ///        allows it (memory::resize_in_place); false, nothing changed, where it does not.
+  bool resize_in_place(std::size_t n) noexcept {
+    if constexpr (std::is_same_v<Space, device_space>) {
+      if (data_ == nullptr || n == 0) return false;
+      void* p = memory::resize_in_place(data_, n * sizeof(T));
+      if (p == nullptr) return false;
+      data_ = static_cast<T*>(p);
+      size_ = n;
+      return true;
+    }
+    return false;
+  }
+
   /// Host-space element access (the reference twins index directly).
   T& operator[](std::size_t i) noexcept {
     static_assert(std::is_same_v<Space, host_space>, "device arrays are not indexable on the host");

@@ -329,6 +329,34 @@ void deallocate(void* p) noexcept {
 #endif
 }
 
+void* resize_in_place([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
+#if defined(FG_WITH_CUDA)
+  return nullptr;
+#else
+  const std::size_t mapped = (bytes + page_bytes - 1) / page_bytes * page_bytes;
+  if (p == nullptr || bytes < big_block) return nullptr;
+  std::lock_guard<std::mutex> lock(sizes_mutex);
+  auto it = sizes.find(p);
+  if (it == sizes.end() || it->second.mapped == 0) return nullptr;
+  block_info b = it->second;
+  const std::size_t lim = limit.load();
+  if (lim != 0 && bytes > b.bytes && in_use.load() + (bytes - b.bytes) > lim) return nullptr;
+  void* q = mremap(p, b.mapped, mapped, MREMAP_MAYMOVE);
+  if (q == MAP_FAILED) return nullptr;
+  in_use += bytes;
+  in_use -= b.bytes;
+  b.bytes = bytes, b.mapped = mapped;
+  auto node = sizes.extract(it);  // re-keyed in place: no allocation
+  node.key() = q;
+  node.mapped() = b;
+  sizes.insert(std::move(node));
+  std::size_t now = in_use.load(), pk = peak.load();
+  while (now > pk && !peak.compare_exchange_weak(pk, now)) {
+  }
+  return q;
+#endif
+}
+
 void* allocate_pinned(std::size_t bytes) {
   void* p = nullptr;
 #if defined(FG_WITH_CUDA)

@@ -11,6 +11,12 @@ namespace fg::memory {
 /// @throws fg::out_of_memory when the allocation fails (the caller's state is untouched).
 void* allocate(std::size_t bytes);
 void deallocate(void* p) noexcept;
+/// @brief Block p (from allocate) resized to `bytes`, its first min(old, bytes) bytes kept, without a
+///        copy where the memory allows it: the CPU build remaps a block mapped on its own (mremap
+///        moves its pages; a grown buffer's copy into fresh pages paused a stream for a second).
+///        Null when it cannot (CUDA build, AddressSanitizer builds, a small block, a test limit):
+///        p is then unchanged.
+void* resize_in_place(void* p, std::size_t bytes) noexcept;
 
 /// @brief Page-locked host memory (CUDA build; plain host memory in the CPU build): small read-backs
 ///        into it skip the driver's staging copy. Freed with deallocate_pinned.

@@ -536,7 +536,7 @@ struct file_health {
 file_health snapshot_health(const entry& e) {
   try {
     const snapshot s = read_stream_snapshot(e);
-    return {e.path + ": whole: the graph after batch " + std::to_string(e.batch) + ", " + std::to_string(s.vertices) + " vertices, " +
+    return {e.path + ": whole: the graph from batch " + std::to_string(e.batch) + " on, " + std::to_string(s.vertices) + " vertices, " +
             std::to_string(s.col.size()) + " edges, " + std::to_string(s.stream_lines) + " lines"};
   } catch (const input_error& x) {
     return {x.what(), false};

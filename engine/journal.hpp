@@ -1,6 +1,6 @@
 // The durability of a stream (docs/durability.md): a folder holding snapshots of the store
-// (snap-B.fgsnap: the graph after batch B, loaders/snapshot.hpp) and write-ahead logs
-// (log-B.wal: the batches after B, loaders/wal.hpp). Every batch is appended to the log (and, by
+// (snap-B.fgsnap: the graph from batch B on, copied over the batches after it, loaders/snapshot.hpp)
+// and write-ahead logs (log-B.wal: the batches after B, loaders/wal.hpp). Every batch is appended to the log (and, by
 // the sync mode, made durable) before the stream acknowledges it; every N batches (or log bytes)
 // a snapshot is written and the logs it makes useless are removed, keeping the snapshot before it
 // and the log from there, so that a snapshot found corrupted is recovered from the one before.

@@ -290,12 +290,21 @@ class dcsr_matrix {
   dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, offset_t capacity, bool zeroed = true,
               vertex_t pitch_rows = 0);
   void grow_row_table(vertex_t rows_needed);
-  /// A buffer of cap entries holding this one's [0, alloc_ptr_) where it was; the old one moves to
-  /// old_col / old_val (capacity only: a batch that fails afterwards puts it back).
-  void grow_buffer(offset_t cap, array<vertex_t, Space>& old_col, array<stored_t<V>, Space>& old_val);
+  /// The buffer before grow_buffer, for a batch that fails afterwards (put_back(buffer_before&)).
+  struct buffer_before {
+    bool grew = false;
+    offset_t capacity = 0;              ///< remapped in place (core/memory.hpp): shrunk back to this
+    array<vertex_t, Space> col;         ///< copied: the old arrays themselves
+    array<stored_t<V>, Space> val;
+  };
+  /// A buffer of cap entries holding this one's [0, alloc_ptr_) where it was: remapped where the
+  /// memory allows (no copy), else a copy; `before` says how to put the old one back.
+  void grow_buffer(offset_t cap, buffer_before& before);
+  void put_back(buffer_before& before);
   /// Entries the new segments of a batch that reported st may take; a buffer grown to hold `needed`.
   offset_t segment_room(const detail::insert_status& st, offset_t alpha, double row_growth) const;
   offset_t grown_capacity(offset_t needed) const;
+  bool compacts_when_full() const;
   /// What relocate_full_rows changed, kept until the batch is written or, in an undoable batch,
   /// kept or undone (put_back() undoes it).
   struct relocation {
@@ -305,9 +314,7 @@ class dcsr_matrix {
     std::size_t m = 0;
     offset_t alloc_ptr = 0;
     vertex_t ordered_rows = -1;
-    bool grew = false;                  ///< the buffer grew: old_col / old_val are the one before
-    array<vertex_t, Space> old_col;
-    array<stored_t<V>, Space> old_val;
+    buffer_before buffer;               ///< the buffer before, when it grew
   };
   /// The rows `batch` touches whose chain is at k segments, each moved whole (in order) into one
   /// packed segment at the bump pointer, the buffer grown for them and `more` entries when short;

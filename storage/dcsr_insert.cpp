@@ -107,7 +107,7 @@ detail::insert_status dcsr_matrix<V, S>::written_with_room(const coo_matrix<V, S
   try {
     if (st.room == detail::insert_room::segments && relocate_full_rows(batch, segment_room(st, alpha, row_growth), moved))
       st = attempt(batch, sorted, alpha, row_growth);
-    if (!st.written && st.room == detail::insert_room::buffer && 3 * nnz_ >= alloc_ptr_)
+    if (!st.written && st.room == detail::insert_room::buffer && !compacts_when_full())
       st = grown_and_written(batch, st, sorted, alpha, row_growth, moved);
     if (!st.written) st = compacted_and_written(batch, st, sorted, alpha, row_growth);
   } catch (...) {
@@ -118,28 +118,33 @@ detail::insert_status dcsr_matrix<V, S>::written_with_room(const coo_matrix<V, S
   return st;
 }
 
-// A full buffer that is mostly entries grows, its used prefix copied as it lies, instead of a
-// compaction: that gathers every row (~40 ns an entry on the 2-core CPU build with 16 M rows: 0.8 s
-// at 20 M edges, growing with the graph), the copy streams. Slack and released segments wait for a
-// compaction a sparser buffer asks for (docs/durability.md).
+// Whether a full buffer is compacted whole instead of grown: when less than a quarter of it holds
+// entries (the compaction, about one pass over the entries, frees three times as much). Growing
+// costs no copy where the buffer is remapped (the CPU build) and a streaming copy elsewhere; a whole
+// compaction gathers every row: 10.7 s at 65.7 M edges and 16.7 M rows on 2 cores beside a busy
+// process, when slack, not holes, filled two thirds of the buffer (docs/durability.md, "Pauses").
+template <class V, class S>
+bool dcsr_matrix<V, S>::compacts_when_full() const {
+  return 4 * nnz_ < alloc_ptr_;
+}
+
+// A full buffer that is mostly entries grows (remapped or its used prefix copied as it lies) instead
+// of a compaction. Slack and released segments wait for a compaction a sparser buffer asks for.
 // An undoable batch keeps the buffer before it in `moved` (undo_batch puts it back).
 template <class V, class S>
 detail::insert_status dcsr_matrix<V, S>::grown_and_written(const coo_matrix<V, S>& batch, const detail::insert_status& first,
                                                           bool sorted, offset_t alpha, double row_growth,
                                                           relocation& moved) {
-  array<vertex_t, S> old_col;
-  array<stored_t<V>, S> old_val;
-  grow_buffer(grown_capacity(alloc_ptr_ + segment_room(first, alpha, row_growth)), old_col, old_val);
+  buffer_before before;
+  grow_buffer(grown_capacity(alloc_ptr_ + segment_room(first, alpha, row_growth)), before);
   detail::insert_status st;
   try {
     st = attempt(batch, sorted, alpha, row_growth);
   } catch (...) {  // it wrote nothing: the old buffer back, so the store is exactly as it was
-    col_ = std::move(old_col);
-    val_ = std::move(old_val);
-    --stats_.buffer_grows;
+    put_back(before);
     throw;
   }
-  if (undo_ && !moved.grew) moved.old_col = std::move(old_col), moved.old_val = std::move(old_val), moved.grew = true;
+  if (undo_ && !moved.buffer.grew) moved.buffer = std::move(before);
   return st;
 }
 
@@ -264,9 +269,8 @@ bool dcsr_matrix<V, S>::relocate_full_rows(const coo_matrix<V, S>& batch, offset
   K::scan_sizes(sizes_.data(), vertex_t(m), ptr.data(), rows.data());
   const offset_t size = read_one<S>(ptr.data() + m), needed = alloc_ptr_ + size + more;
   if (needed > capacity()) {
-    if (3 * nnz_ < alloc_ptr_) return false;
-    grow_buffer(grown_capacity(needed), moved.old_col, moved.old_val);
-    moved.grew = true;
+    if (compacts_when_full()) return false;
+    grow_buffer(grown_capacity(needed), moved.buffer);
   }
   dcsr_view<V> chosen = view();
   chosen.rows = vertex_t(m);  // compact() gathers rows order[0, A.rows)
@@ -294,22 +298,44 @@ void dcsr_matrix<V, S>::put_back(relocation& moved) {
     ordered_rows_ = moved.ordered_rows;
     stats_.rows_relocated -= std::int64_t(moved.m);
   }
-  if (moved.grew) {
-    col_ = std::move(moved.old_col);
-    val_ = std::move(moved.old_val);
-    --stats_.buffer_grows;
-  }
+  put_back(moved.buffer);
 }
 
 template <class V, class S>
-void dcsr_matrix<V, S>::grow_buffer(offset_t cap, array<vertex_t, S>& old_col, array<stored_t<V>, S>& old_val) {
+void dcsr_matrix<V, S>::grow_buffer(offset_t cap, buffer_before& before) {
+  before.capacity = capacity();
+  // Remapped (the CPU build's mapped blocks): a copy into fresh pages took 0.5 s at 25 M edges and
+  // 1 s at 52 M on 2 cores beside a busy process (docs/durability.md, "Pauses").
+  if (col_.resize_in_place(std::size_t(cap))) {
+    if (is_pattern_v<V> || val_.resize_in_place(std::size_t(cap))) {
+      before.grew = true;
+      ++stats_.buffer_grows;
+      return;
+    }
+    col_.resize_in_place(std::size_t(before.capacity));  // a shrink: kept pages, no copy
+  }
   array<vertex_t, S> col{std::size_t(cap)};
   array<stored_t<V>, S> val{is_pattern_v<V> ? 0 : std::size_t(cap)};
   copy_prefix(col, col_, std::size_t(alloc_ptr_));
   if (!is_pattern_v<V>) copy_prefix(val, val_, std::size_t(alloc_ptr_));
-  old_col = std::exchange(col_, std::move(col));
-  old_val = std::exchange(val_, std::move(val));
+  before.col = std::exchange(col_, std::move(col));
+  before.val = std::exchange(val_, std::move(val));
+  before.grew = true;
   ++stats_.buffer_grows;
+}
+
+template <class V, class S>
+void dcsr_matrix<V, S>::put_back(buffer_before& before) {
+  if (!before.grew) return;
+  if (before.col.size() == std::size_t(before.capacity)) {  // copied (or nothing to remap)
+    col_ = std::move(before.col);
+    val_ = std::move(before.val);
+  } else {  // a shrink of a remapped block keeps its pages: it does not fail
+    col_.resize_in_place(std::size_t(before.capacity));
+    if (!is_pattern_v<V>) val_.resize_in_place(std::size_t(before.capacity));
+  }
+  before.grew = false;
+  --stats_.buffer_grows;
 }
 
 // A set that would pass half full moves into one of `slots` over the next batches (edge_set.hpp)
@@ -360,7 +386,8 @@ void dcsr_matrix<V, S>::move_set_step() {
   template void dcsr_matrix<V, S>::prepare_set(std::size_t);                                   \
   template bool dcsr_matrix<V, S>::grow_set(std::size_t, std::size_t);                        \
   template void dcsr_matrix<V, S>::move_set_step();                                           \
-  template void dcsr_matrix<V, S>::grow_buffer(offset_t, array<vertex_t, S>&, array<stored_t<V>, S>&); \
+  template void dcsr_matrix<V, S>::grow_buffer(offset_t, typename dcsr_matrix<V, S>::buffer_before&); \
+  template void dcsr_matrix<V, S>::put_back(typename dcsr_matrix<V, S>::buffer_before&); \
   template offset_t dcsr_matrix<V, S>::segment_room(const detail::insert_status&, offset_t, double) const; \
   template offset_t dcsr_matrix<V, S>::grown_capacity(offset_t) const;                            \
   template void dcsr_matrix<V, S>::put_back(typename dcsr_matrix<V, S>::relocation&);

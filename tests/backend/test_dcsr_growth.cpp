@@ -139,3 +139,41 @@ TEST_CASE("zero_lazily zeroes exactly its range of a large block, and the pair i
   CHECK(s.insert(0, 1));
   CHECK(s.size() == 2);
 }
+
+TEST_CASE("a device array resized in place keeps its prefix and its accounting, or says it cannot") {
+  const std::size_t n = std::size_t(3) << 20;  // 12 MB of int32: past the CPU build's mapping threshold
+  std::vector<std::int32_t> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = std::int32_t(i * 7 + 1);
+  const std::size_t used = memory::bytes_in_use();
+  array<std::int32_t, device_space> a(n);
+  memory::copy_to_device(a.data(), host.data(), n * sizeof(std::int32_t));
+  const bool remapped = a.resize_in_place(3 * n);
+#if defined(FG_WITH_CUDA) || defined(__SANITIZE_ADDRESS__)
+  CHECK_FALSE(remapped);  // device memory (and AddressSanitizer's malloc blocks) are not remapped
+#else
+  CHECK(remapped);
+#endif
+  if (remapped) {
+    CHECK(a.size() == 3 * n);
+    CHECK(memory::bytes_in_use() == used + 3 * n * sizeof(std::int32_t));
+    std::vector<std::int32_t> back(n);
+    memory::copy_to_host(back.data(), a.data(), n * sizeof(std::int32_t));
+    CHECK(back == host);
+    const std::vector<std::int32_t> tail(n, 5);
+    memory::copy_to_device(a.data() + 2 * n, tail.data(), n * sizeof(std::int32_t));  // the new pages are writable
+    CHECK(a.resize_in_place(n));  // back: the prefix stays
+    memory::copy_to_host(back.data(), a.data(), n * sizeof(std::int32_t));
+    CHECK(back == host);
+  }
+  CHECK(a.size() == n);
+  array<std::int32_t, device_space> small(16);
+  CHECK_FALSE(small.resize_in_place(32));  // a small block is malloc's: never remapped
+  CHECK(small.size() == 16);
+  memory::set_limit_for_testing(memory::bytes_in_use() + 1024);
+  CHECK_FALSE(a.resize_in_place(2 * n));  // past a test limit: refused, nothing changed
+  memory::set_limit_for_testing(0);
+  CHECK(a.size() == n);
+  a = {};
+  small = {};
+  CHECK(memory::bytes_in_use() == used);
+}
