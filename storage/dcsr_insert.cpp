@@ -31,6 +31,12 @@ namespace {
 // fewer than probe_min_batch edges is not a measure: its fixed costs outweigh any walk, and the set
 // takes 32 bytes an edge. The GPU decides by the rows' square sum instead (prepare_set).
 constexpr offset_t probe_walk_limit = 4, probe_min_batch = 1024;
+// OpenMP: a set is built from the rows only while the store holds at most this many entries. The
+// build inserts every stored pair at a random slot: 9.3 s at 65 M edges on 2 cores beside a busy
+// process, where rows of mean length 4 had just made the probe read past probe_walk_limit (the
+// soak, docs/durability.md "Pauses"); a larger store keeps probing its rows. R-MAT streams, where
+// the set pays most, pass the limit while the store is small.
+constexpr offset_t set_build_cap = offset_t(1) << 22;
 }  // namespace
 
 template <class V, class S>
@@ -209,7 +215,7 @@ bool dcsr_matrix<V, S>::set_ready(std::size_t more) const {
   if (set_.active()) return set_.fits(std::int64_t(more));
   if (cfg_.index == edge_index::automatic && !set_wanted_) {
 #if !defined(FG_WITH_CUDA)
-    return !probe_costly_;  // OpenMP: decided by what the probe read (probe_walk_limit)
+    return !probe_costly_ || nnz_ > set_build_cap;  // OpenMP: decided by what the probe read
 #endif
     return nnz_ == 0 || nnz_ < 2 * set_decided_at_;  // decided for a store half this size
   }
