@@ -62,7 +62,8 @@ enum class edge_index {
               ///< is >= 32, decided again each time the store doubles. CPU build: once a batch of
               ///< 1024+ edges made the probe read more than 4 stored entries an edge (a random-
               ///< order stream; row-ordered files never do, and lost 1.6-2.2x with a set on 2
-              ///< cores: bench/NOTES.md, sessions 9 and 26)
+              ///< cores: bench/NOTES.md, sessions 9 and 26) while the store holds at most 2^22
+              ///< entries (a whole build of a larger one pauses the stream for seconds)
   always,     ///< whenever it fits in a quarter of the free memory
   never,
 };
