@@ -89,6 +89,10 @@ bool decode(const char* p, std::size_t n, wal_record& r) {
 
 bool all_zero(const char* p, std::size_t n) { return std::all_of(p, p + n, [](char c) { return c == 0; }); }
 
+// A frame as encode_record writes it: its checksum holds and its pad is zero (a pad the checksum
+// covers but the writer never sets would read as a record no encoding gives back).
+bool whole(const frame& f) { return f.pad == 0 && f.crc == crc_with_zero(f, &frame::crc); }
+
 // Whether a whole record frame (magic and its own checksum) starts anywhere in [p, p + n): after a
 // damaged record, one means records were lost in the middle, none means the damage is the tail.
 bool frame_follows(const char* p, std::size_t n) {
@@ -96,7 +100,7 @@ bool frame_follows(const char* p, std::size_t n) {
     if (std::memcmp(p + i, &record_magic, 4) != 0) continue;
     frame f;
     std::memcpy(&f, p + i, sizeof f);
-    if (f.crc == crc_with_zero(f, &frame::crc)) return true;
+    if (whole(f)) return true;
   }
   return false;
 }
@@ -161,7 +165,7 @@ wal_scan scan_wal(const std::string& name, const char* data, std::size_t n) {
     std::memcpy(&f, data + at, sizeof f);
     // A damaged frame or payload is a torn tail when no whole frame follows it (the last write,
     // cut short or left as zeros by the system); with one after it, records were lost: refused.
-    if (f.magic != record_magic || f.crc != crc_with_zero(f, &frame::crc)) {
+    if (f.magic != record_magic || !whole(f)) {
       if (!frame_follows(data + at + 1, left - 1)) break;
       fail(at, "a corrupted record frame, with records after it");
     }
