@@ -233,15 +233,18 @@ void free_host_block(void* p, std::size_t mapped) noexcept {
 }
 #endif
 
+void raise_peak(std::size_t now) noexcept {
+  std::size_t pk = peak.load();
+  while (now > pk && !peak.compare_exchange_weak(pk, now)) {
+  }
+}
+
 void account(void* p, std::size_t bytes, int cls, int device, std::size_t mapped = 0) {
   {
     std::lock_guard<std::mutex> lock(sizes_mutex);
     sizes.emplace(p, block_info{bytes, cls, device, mapped});
   }
-  std::size_t now = in_use.fetch_add(bytes) + bytes;
-  std::size_t pk = peak.load();
-  while (now > pk && !peak.compare_exchange_weak(pk, now)) {
-  }
+  raise_peak(in_use.fetch_add(bytes) + bytes);
 }
 }  // namespace
 
@@ -350,9 +353,7 @@ void* resize_in_place([[maybe_unused]] void* p, [[maybe_unused]] std::size_t byt
   node.key() = q;
   node.mapped() = b;
   sizes.insert(std::move(node));
-  std::size_t now = in_use.load(), pk = peak.load();
-  while (now > pk && !peak.compare_exchange_weak(pk, now)) {
-  }
+  raise_peak(in_use.load());
   return q;
 #endif
 }

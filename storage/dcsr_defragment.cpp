@@ -85,24 +85,7 @@ void dcsr_matrix<V, S>::pack() {
 
 template <class V, class S>
 csr_matrix<V, S> dcsr_matrix<V, S>::to_csr() const {
-  using K = detail::kernels<S>;
-  csr_matrix<V, S> c;
-  c.rows = rows_;
-  c.cols = cols_;
-  c.row_ptr = array<offset_t, S>(std::size_t(rows_) + 1);
-  c.col = array<vertex_t, S>(std::size_t(nnz_));
-  c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz_));
-  K::scan_sizes(sizes_.data(), rows_, c.row_ptr.data(), nullptr);
-  if (rows_ == 0) return c;
-  // A packed store in row order is CSR already: a copy at full bandwidth instead of the gather
-  // (rmat-24: 2.4 ms, half of a PageRank's csr_merge view, in session 32's trace).
-  if (K::rows_in_place(view(), c.row_ptr.data())) {
-    copy_prefix(c.col, col_, std::size_t(nnz_));
-    if constexpr (!is_pattern_v<V>) copy_prefix(c.val, val_, std::size_t(nnz_));
-  } else {
-    K::compact(view(), c.row_ptr.data(), nullptr, nnz_, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
-  }
-  return c;
+  return to_csr(0, rows_);
 }
 
 template <class V, class S>
@@ -113,15 +96,24 @@ csr_matrix<V, S> dcsr_matrix<V, S>::to_csr(vertex_t first, vertex_t last) const 
   part.rows = last - first;
   part.sizes += first, part.nseg += first, part.seg += 2 * offset_t(first);
   part.dense = -1;
+  const bool whole = first == 0 && last == rows_;
   csr_matrix<V, S> c;
   c.rows = part.rows;
   c.cols = cols_;
   c.row_ptr = array<offset_t, S>(std::size_t(part.rows) + 1);
   K::scan_sizes(part.sizes, part.rows, c.row_ptr.data(), nullptr);
-  const offset_t nnz = read_one<S>(c.row_ptr.data() + part.rows);
+  const offset_t nnz = whole ? nnz_ : read_one<S>(c.row_ptr.data() + part.rows);
   c.col = array<vertex_t, S>(std::size_t(nnz));
   c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz));
-  if (nnz > 0) K::compact(part, c.row_ptr.data(), nullptr, nnz, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
+  if (part.rows == 0) return c;
+  // A packed store in row order is CSR already: a copy at full bandwidth instead of the gather
+  // (rmat-24: 2.4 ms, half of a PageRank's csr_merge view, in session 32's trace).
+  if (whole && K::rows_in_place(view(), c.row_ptr.data())) {
+    copy_prefix(c.col, col_, std::size_t(nnz));
+    if constexpr (!is_pattern_v<V>) copy_prefix(c.val, val_, std::size_t(nnz));
+  } else if (nnz > 0) {
+    K::compact(part, c.row_ptr.data(), nullptr, nnz, c.col.data(), is_pattern_v<V> ? nullptr : c.val.data());
+  }
   return c;
 }
 

@@ -269,15 +269,14 @@ bool dcsr_matrix<V, S>::relocate_full_rows(const coo_matrix<V, S>& batch, offset
   array<vertex_t, S> rows(batch.nnz);
   const std::size_t m = K::rows_at_limit(view(), batch.row.data(), batch.nnz, rows.data());
   if (m == 0) return false;
-  array<offset_t, S> ptr(m + 1), pairs(2 * m * std::size_t(cfg_.max_segments));
-  array<std::uint8_t, S> counts(m);
-  fill_zero(pairs);  // slots past the first: unused in the new chains, zero in both twins
+  array<offset_t, S> ptr(m + 1);
   K::scan_sizes(sizes_.data(), vertex_t(m), ptr.data(), rows.data());
   const offset_t size = read_one<S>(ptr.data() + m), needed = alloc_ptr_ + size + more;
-  if (needed > capacity()) {
-    if (compacts_when_full()) return false;
-    grow_buffer(grown_capacity(needed), moved.buffer);
-  }
+  if (needed > capacity() && compacts_when_full()) return false;
+  array<offset_t, S> pairs(2 * m * std::size_t(cfg_.max_segments));
+  array<std::uint8_t, S> counts(m);
+  fill_zero(pairs);  // slots past the first: unused in the new chains, zero in both twins
+  if (needed > capacity()) grow_buffer(grown_capacity(needed), moved.buffer);
   dcsr_view<V> chosen = view();
   chosen.rows = vertex_t(m);  // compact() gathers rows order[0, A.rows)
   K::compact(chosen, ptr.data(), rows.data(), size, col_.data() + alloc_ptr_,
