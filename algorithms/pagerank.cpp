@@ -14,10 +14,10 @@
 #include "core/error.hpp"
 #include "core/semiring.hpp"
 #include "core/stopwatch.hpp"
-#include "engine/cost_model.hpp"
-#include "engine/profile.hpp"
-#include "engine/race.hpp"
-#include "engine/views.hpp"
+#include "read/cost_model.hpp"
+#include "read/profile.hpp"
+#include "read/race.hpp"
+#include "read/views.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg {
@@ -79,7 +79,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   }
   // The read-heavy phase. With --kernel auto the first iterations read the store as it is (no
   // conversion) while the convergence rate is measured; then the selector chooses for the reads that
-  // rate predicts (engine/cost_model.hpp, estimate_reads_left). A priori the L1 change (at most 2)
+  // rate predicts (read/cost_model.hpp, estimate_reads_left). A priori the L1 change (at most 2)
   // contracts by at least d per iteration: about ln(tol n / 2) / ln(d) reads, the estimate's fallback.
   const auto tv = std::chrono::steady_clock::now();
   const double tol_n = opt.tol * n;
@@ -201,7 +201,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     return it < opt.max_iter;
   };
   // After the probe: the selector's choice for the reads left; where its leaders are too close for
-  // the model to tell, a race on the next iterations settles it (engine/race.hpp). The reads left
+  // the model to tell, a race on the next iterations settles it (read/race.hpp). The reads left
   // come from the contraction so far, which early iterations overstate (Slashdot: 0.39 per iteration
   // at the third, 0.6-0.85 later), so the choice is made again whenever the run outlives its
   // estimate; a kernel already raced is not raced again. Returns false when the run ended in a race.

@@ -20,7 +20,7 @@ struct pagerank_options {
   double tol = 1e-10;      ///< stop when the L1 change of the score vector < tol * n
   int max_iter = 1000;     ///< stop after this many iterations even if not converged
   bool weighted = false;   ///< use edge weights (duplicates add up) instead of counting each edge once
-  /// SpMV kernel: "auto" asks the engine's selector (engine/cost_model.hpp), or a kernel name.
+  /// SpMV kernel: "auto" asks the engine's selector (read/cost_model.hpp), or a kernel name.
   std::string kernel = "auto";
   /// Called after every iteration with (iteration, L1 change); e.g. a progress line.
   std::function<void(int, double)> progress;

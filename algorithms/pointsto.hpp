@@ -117,7 +117,7 @@ pointsto_problem read_pointsto_numeric(const std::string& path);
 /// @brief The readable format: "p = &a", "p = q", "p = *q", "*p = q" per line, identifiers
 ///        [A-Za-z_][A-Za-z0-9_.]*, '#' comments, blank lines; variables numbered as they appear.
 pointsto_problem read_pointsto_text(const std::string& path);
-/// @brief LLVM IR (.ll, .bc: loaders/llvm_ir.hpp) by its name or magic; else the numeric format
+/// @brief LLVM IR (.ll, .bc: algorithms/llvm_ir.hpp) by its name or magic; else the numeric format
 ///        when the first data line is two integers, the text format otherwise.
 pointsto_problem read_pointsto(const std::string& path);
 /// @brief The problem in the text format, so that any solver can read it: names made identifiers

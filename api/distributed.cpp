@@ -1,5 +1,5 @@
 // fluxgraph::ranks, read_edges(ranks&, path) and distributed_graph: the public facade of the
-// distributed engine (engine/dist_graph.hpp, algorithms/dist_pagerank.hpp, core/comm.hpp).
+// distributed engine (distributed/dist_graph.hpp, distributed/dist_pagerank.hpp, core/comm.hpp).
 #include "fluxgraph/distributed.hpp"
 
 #include <algorithm>
@@ -7,10 +7,10 @@
 #include <climits>
 #include <exception>
 
-#include "algorithms/dist_pagerank.hpp"
+#include "distributed/dist_pagerank.hpp"
 #include "core/comm.hpp"
 #include "core/semiring.hpp"
-#include "engine/dist_graph.hpp"
+#include "distributed/dist_graph.hpp"
 #include "loaders/graph_file.hpp"
 
 namespace fluxgraph {

@@ -1,5 +1,5 @@
 // fluxgraph::graph's vertex ids (graph_options::ids, docs/api.md "Vertex ids"): a renumbering
-// graph maps the caller's ids to its vertex numbers through one engine/id_map (the one the live
+// graph maps the caller's ids to its vertex numbers through one stream/id_map (the one the live
 // reader uses) on every call that takes or gives ids; a dense graph's ids are its vertex numbers.
 #include <algorithm>
 #include <numeric>

@@ -2,7 +2,7 @@
 // options.
 #include "fluxgraph/live.hpp"
 
-#include "engine/live_reader.hpp"
+#include "stream/live_reader.hpp"
 
 namespace fluxgraph {
 

@@ -1,12 +1,12 @@
 // The renumbering policy of fluxgraph::graph and fluxgraph::stream (docs/api.md "Vertex ids"), in
 // one place: a batch's deletes and inserts in the caller's ids to vertex numbers through the one
-// engine/id_map, and the map's new ids given back when the batch fails.
+// stream/id_map, and the map's new ids given back when the batch fails.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "engine/id_map.hpp"
+#include "stream/id_map.hpp"
 
 namespace fluxgraph::api {
 

@@ -12,9 +12,9 @@
 
 #include "algorithms/dynamic_pagerank.hpp"
 #include "algorithms/pagerank.hpp"
-#include "engine/defrag_policy.hpp"
-#include "engine/graph.hpp"
-#include "engine/id_map.hpp"
+#include "stream/defrag_policy.hpp"
+#include "stream/graph.hpp"
+#include "stream/id_map.hpp"
 #include "fluxgraph/graph.hpp"
 
 namespace fluxgraph {

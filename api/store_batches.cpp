@@ -5,7 +5,7 @@
 
 #include "api/store.hpp"
 #include "core/memory.hpp"
-#include "engine/profile.hpp"
+#include "read/profile.hpp"
 
 namespace fluxgraph::api {
 

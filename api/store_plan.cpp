@@ -1,7 +1,7 @@
 // fluxgraph::graph's store: how the engine would read it (profile, the cost model's plan).
 #include "api/store.hpp"
-#include "engine/cost_model.hpp"
-#include "engine/profile.hpp"
+#include "read/cost_model.hpp"
+#include "read/profile.hpp"
 
 namespace fluxgraph::api {
 

@@ -10,9 +10,9 @@
 
 #include "api/renumber.hpp"
 #include "api/store.hpp"
-#include "engine/id_map.hpp"
-#include "engine/journal.hpp"
-#include "engine/stream_session.hpp"
+#include "stream/id_map.hpp"
+#include "stream/journal.hpp"
+#include "stream/stream_session.hpp"
 #include "loaders/graph_file.hpp"
 #include "loaders/snapshot.hpp"
 

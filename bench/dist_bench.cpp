@@ -16,15 +16,15 @@
 #include <optional>
 
 #include "algorithms/detail/pagerank_kernels.hpp"
-#include "algorithms/dist_pagerank.hpp"
+#include "distributed/dist_pagerank.hpp"
 #include "bench/baselines.hpp"
 #include "bench/bench.hpp"
 #include "bench/matrices.hpp"
 #include "core/comm.hpp"
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
-#include "engine/dist_graph.hpp"
-#include "engine/views.hpp"
+#include "distributed/dist_graph.hpp"
+#include "read/views.hpp"
 #include "fluxgraph/distributed.hpp"
 
 namespace fg::bench {
@@ -217,7 +217,7 @@ void run_one(fluxgraph::ranks& r, const share_edges& given, const std::string& p
   const double setup_ms = 1e3 * largest(c, pr.setup_seconds);  // collectives: on every rank, never inside `rank == 0`
   // The local rows through the views PageRank read them with: what an iteration costs without the
   // exchange, the update and its all-reduce (the busiest rank's, as the iteration waits for it).
-  // Sparse exchange: the own columns' view and the remote columns' view apart (engine/dist_split.hpp).
+  // Sparse exchange: the own columns' view and the remote columns' view apart (distributed/dist_split.hpp).
   double view_ms[2] = {0, 0};
   if (auto_sparse) {
     const auto rows = g->split();

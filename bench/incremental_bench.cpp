@@ -17,7 +17,7 @@
 #include "bench/bench.hpp"
 #include "bench/matrices.hpp"
 #include "bench/report.hpp"
-#include "engine/stream_session.hpp"
+#include "stream/stream_session.hpp"
 
 namespace fg::bench {
 

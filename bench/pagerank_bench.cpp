@@ -12,7 +12,7 @@
 #include "algorithms/pagerank.hpp"
 #include "bench/bench.hpp"
 #include "core/error.hpp"
-#include "engine/cost_model.hpp"
+#include "read/cost_model.hpp"
 #include "bench/matrices.hpp"
 #include "storage/dcsr.hpp"
 

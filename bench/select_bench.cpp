@@ -13,7 +13,7 @@
 
 #include "bench/bench.hpp"
 #include "core/error.hpp"
-#include "engine/cost_model.hpp"
+#include "read/cost_model.hpp"
 
 namespace fg::bench {
 

@@ -16,8 +16,8 @@
 #include "bench/spmv_kernels.hpp"
 #include "bench/timer.hpp"
 #include "core/error.hpp"
-#include "engine/cost_model.hpp"
-#include "engine/views.hpp"
+#include "read/cost_model.hpp"
+#include "read/views.hpp"
 #include "storage/cmrs.hpp"
 #include "storage/dcsr.hpp"
 
@@ -269,7 +269,7 @@ void bench_pattern(const edge_list& e, const options& o, double copy_gbs, device
   build_and_time<spmv_view<pattern, device_space>>(t, o.runs, names, build, xs, y, done);
 }
 
-// The measured results as calibration points of the kernel selector (engine/cost_model.hpp);
+// The measured results as calibration points of the kernel selector (read/cost_model.hpp);
 // results with a wrong answer are left out.
 calibration to_points(double copy_gbs, const std::vector<result>& rs) {
   calibration c;

@@ -22,7 +22,7 @@
 #include "bench/timer.hpp"
 #include "core/error.hpp"
 #include "core/semiring.hpp"
-#include "engine/defrag_policy.hpp"
+#include "stream/defrag_policy.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg::bench {

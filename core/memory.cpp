@@ -8,7 +8,7 @@
 // Ordering is safe because every stream fluxgraph launches on is a blocking stream (stream_set.cuh):
 // a free on the legacy stream runs after all earlier work on every stream. The one exception is the
 // NCCL exchange's stream (core/comm_nccl.cpp, non-blocking): the legacy stream waits on its event
-// before the exchange's buffers can be freed (x_in_flight in engine/dist_graph.hpp sees to it, on
+// before the exchange's buffers can be freed (x_in_flight in distributed/dist_graph.hpp sees to it, on
 // every path).
 //
 // Blocks of at most 1 MiB are also kept on the host when freed (block_cache below) and handed out

@@ -1,4 +1,4 @@
-// CPS lambda-calculus programs for 0-CFA (loaders/cfa_program.cpp): s-expressions, binding.
+// CPS lambda-calculus programs for 0-CFA (algorithms/cfa_program.cpp): s-expressions, binding.
 #include "algorithms/cfa.hpp"
 #include "fuzz/fuzz_support.hpp"
 

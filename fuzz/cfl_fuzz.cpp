@@ -1,4 +1,4 @@
-// CFL-reachability inputs (loaders/cfl_file.cpp): a grammar, then a labelled graph read under it.
+// CFL-reachability inputs (algorithms/cfl_file.cpp): a grammar, then a labelled graph read under it.
 // The input is GRAMMAR '\0' GRAPH; without a '\0', the graph of a fixed grammar.
 #include <algorithm>
 

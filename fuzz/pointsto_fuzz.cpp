@@ -1,5 +1,5 @@
-// Points-to constraint files (loaders/pointsto_file.cpp): the numeric and the text format. Inputs
-// that start with bitcode's magic go to LLVM's bitcode reader (loaders/llvm_ir.cpp), LLVM's code
+// Points-to constraint files (algorithms/pointsto_file.cpp): the numeric and the text format. Inputs
+// that start with bitcode's magic go to LLVM's bitcode reader (algorithms/llvm_ir.cpp), LLVM's code
 // and not ours to fuzz: they are left out.
 #include <cstring>
 

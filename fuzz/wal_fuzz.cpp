@@ -1,7 +1,7 @@
-// Write-ahead log files (loaders/wal.cpp). Every record accepted must re-encode to the bytes it
+// Write-ahead log files (stream/wal.cpp). Every record accepted must re-encode to the bytes it
 // came from (nothing read that was not written), and a log cut after its valid part scans the same.
 #include "fuzz/fuzz_support.hpp"
-#include "loaders/wal.hpp"
+#include "stream/wal.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t n) {
   const char* p = reinterpret_cast<const char*>(data);

@@ -17,7 +17,7 @@ struct snapshot {
   std::vector<std::int32_t> col;          ///< row_ptr[vertices] entries, each in [0, vertices)
   std::vector<double> val;                ///< weighted: one finite value per entry
   std::vector<std::int64_t> original_id;  ///< empty, or one id per vertex
-  /// A durable stream's position when it was taken (engine/journal.hpp): batches applied and
+  /// A durable stream's position when it was taken (stream/journal.hpp): batches applied and
   /// edge lines consumed; -1: not a stream's snapshot.
   std::int64_t stream_batches = -1;
   std::int64_t stream_lines = 0;

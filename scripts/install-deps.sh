@@ -31,7 +31,7 @@ have_header CLI11.hpp || have_header CLI/CLI.hpp || missing+=(libcli11-dev)
 # Distributed runs (issue 24, FG_MPI=auto): Open MPI's headers and mpirun.
 command -v mpicxx >/dev/null || missing+=(libopenmpi-dev)
 command -v mpirun >/dev/null || missing+=(openmpi-bin)
-# LLVM IR as points-to input (FG_LLVM=auto, loaders/llvm_ir.cpp): LLVM's development package; clang-14
+# LLVM IR as points-to input (FG_LLVM=auto, algorithms/llvm_ir.cpp): LLVM's development package; clang-14
 # regenerates the test programs' IR (scripts/make-test-ir.sh).
 ls /usr/lib/llvm-*/lib/cmake/llvm/LLVMConfig.cmake >/dev/null 2>&1 || missing+=(llvm-dev)
 command -v clang-14 >/dev/null || command -v clang >/dev/null || missing+=(clang)

@@ -1,5 +1,5 @@
 // Undoable batches (dcsr_matrix::apply_batch_undoable, undo_batch, keep_batch): one batch made
-// atomic over several stores, for the distributed store (engine/dist_graph), whose ranks each write
+// atomic over several stores, for the distributed store (distributed/dist_graph), whose ranks each write
 // their share and then all keep it or all take it back. Orchestration only; the kernels are the
 // insertion's, the deletion's and its undo log's.
 //

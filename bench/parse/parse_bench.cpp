@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/live_reader.hpp"
+#include "stream/live_reader.hpp"
 #include "loaders/edge_parser.hpp"
 
 namespace {

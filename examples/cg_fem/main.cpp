@@ -19,9 +19,9 @@
 #include "bench/timer.hpp"
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
-#include "engine/cost_model.hpp"
-#include "engine/profile.hpp"
-#include "engine/views.hpp"
+#include "read/cost_model.hpp"
+#include "read/profile.hpp"
+#include "read/views.hpp"
 #include "storage/dcsr.hpp"
 #include "storage/sell.hpp"
 

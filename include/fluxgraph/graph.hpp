@@ -40,7 +40,7 @@ enum class memory { host, device };
 ///   plus_times (sum of products), min_plus (shortest one-edge extension: x[v] + A(u, v)),
 ///   or_and (y[u] = 1 when some successor v has x[v] != 0; unweighted graphs only).
 enum class semiring { plus_times, min_plus, or_and };
-/// When maybe_defragment() compacts the store (see engine/defrag_policy.hpp).
+/// When maybe_defragment() compacts the store (see stream/defrag_policy.hpp).
 enum class defrag_mode { none, segment_limit, measured };
 
 /// @brief A batch of edges src[i] -> dst[i], i < size, in caller memory (I = int32_t or int64_t).

@@ -11,7 +11,7 @@
 
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
-#include "engine/graph.hpp"
+#include "stream/graph.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
 #include "tests/support.hpp"

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "algorithms/dynamic_pagerank.hpp"
-#include "engine/graph.hpp"
+#include "stream/graph.hpp"
 #include "tests/support.hpp"
 
 using namespace fg;

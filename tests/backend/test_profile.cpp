@@ -1,7 +1,7 @@
 // The matrix profile: device pass equals its reference twin exactly, and a hand-checked case.
 #include <doctest/doctest.h>
 
-#include "engine/profile.hpp"
+#include "read/profile.hpp"
 #include "tests/format_support.hpp"
 
 using namespace fg;

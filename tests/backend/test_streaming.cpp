@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "algorithms/pagerank.hpp"
-#include "engine/graph.hpp"
-#include "engine/profile.hpp"
+#include "stream/graph.hpp"
+#include "read/profile.hpp"
 #include "loaders/graph_file.hpp"
 #include "tests/format_support.hpp"
 #include "tests/support.hpp"

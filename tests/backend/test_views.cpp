@@ -2,10 +2,10 @@
 // rebuilds exactly the views a batch made stale.
 #include <doctest/doctest.h>
 
-#include "engine/cost_model.hpp"
-#include "engine/race.hpp"
-#include "engine/read_phase.hpp"
-#include "engine/views.hpp"
+#include "read/cost_model.hpp"
+#include "read/race.hpp"
+#include "read/read_phase.hpp"
+#include "read/views.hpp"
 #include "tests/format_support.hpp"
 
 using namespace fg;

@@ -14,13 +14,13 @@
 #include <random>
 #include <set>
 
-#include "algorithms/dist_pagerank.hpp"
+#include "distributed/dist_pagerank.hpp"
 #include "core/comm.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
-#include "engine/cost_model.hpp"
-#include "engine/dist_graph.hpp"
+#include "read/cost_model.hpp"
+#include "distributed/dist_graph.hpp"
 #include "fluxgraph/distributed.hpp"
 #include "storage/dcsr.hpp"
 

@@ -18,7 +18,7 @@
 #include "algorithms/closure.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "loaders/file_analyses.hpp"
+#include "tests/unit/file_analyses.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
 #include "closure_support.hpp"

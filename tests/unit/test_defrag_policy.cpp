@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
-#include "engine/defrag_policy.hpp"
-#include "engine/graph.hpp"
+#include "stream/defrag_policy.hpp"
+#include "stream/graph.hpp"
 
 using namespace fg;
 

@@ -1,4 +1,4 @@
-// engine/id_map.hpp: dense ids in order of first appearance in both forms (flat array, hash table),
+// stream/id_map.hpp: dense ids in order of first appearance in both forms (flat array, hash table),
 // the switches between them in the middle of a stream (ids stay), huge and negative ids, find() of
 // unseen ids, and random streams against a std::unordered_map.
 #include <doctest/doctest.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "engine/id_map.hpp"
+#include "stream/id_map.hpp"
 
 namespace {
 using namespace fg;

@@ -1,4 +1,4 @@
-// Live input (engine/live_reader.hpp): the batch-cutting rule on a fake clock, dense ids and the
+// Live input (stream/live_reader.hpp): the batch-cutting rule on a fake clock, dense ids and the
 // line-order rule of a mixed batch, and the reader thread on a real pipe: a batch cut by delay while
 // the pipe stays open, cuts by size, a bad line under fail and under skip, a stop while idle, and
 // twenty thousand lines through the reader and mapper threads with their buffers reused.
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "engine/live_reader.hpp"
+#include "stream/live_reader.hpp"
 
 namespace {
 using namespace fg;

@@ -28,8 +28,8 @@
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
-#include "engine/cost_model.hpp"
-#include "loaders/file_analyses.hpp"
+#include "read/cost_model.hpp"
+#include "tests/unit/file_analyses.hpp"
 #include "loaders/graph_file.hpp"
 
 #ifndef FG_TEST_DATA_DIR

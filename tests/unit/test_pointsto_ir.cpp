@@ -1,4 +1,4 @@
-// Points-to from LLVM IR (loaders/llvm_ir.hpp): hand-written C snippets (tests/data/pointsto/ir/*.c,
+// Points-to from LLVM IR (algorithms/llvm_ir.hpp): hand-written C snippets (tests/data/pointsto/ir/*.c,
 // compiled by scripts/make-test-ir.sh) whose "//= node: objects" lines give exact sets, solved by
 // the wave solver, the worklist oracle and both matrix twins, which must agree on every set; IR
 // that LLVM cannot read is an input error naming the file. Skipped in a build without LLVM.
@@ -14,7 +14,7 @@
 #include "algorithms/pointsto.hpp"
 #include "core/error.hpp"
 #include "analysis_support.hpp"
-#include "loaders/llvm_ir.hpp"
+#include "algorithms/llvm_ir.hpp"
 
 namespace {
 using namespace fg;

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
-#include "engine/cost_model.hpp"
+#include "read/cost_model.hpp"
 
 using namespace fg;
 

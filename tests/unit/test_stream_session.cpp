@@ -1,4 +1,4 @@
-// The engine's streaming session (engine/stream_session.hpp), both twins: after every batch of a
+// The engine's streaming session (stream/stream_session.hpp), both twins: after every batch of a
 // random stream of mixed batches the store holds what a host edge-set model holds, the report's
 // counts are the model's, the vertex count grows as ids arrive, per-batch PageRank equals a cold
 // PageRank of the model's graph and the closure has the model's number of pairs (Boost).
@@ -12,8 +12,8 @@
 
 #include "algorithms/pagerank.hpp"
 #include "core/error.hpp"
-#include "engine/stream_session.hpp"
-#include "loaders/file_analyses.hpp"
+#include "stream/stream_session.hpp"
+#include "tests/unit/file_analyses.hpp"
 #include "loaders/graph_file.hpp"
 #include "closure_support.hpp"
 

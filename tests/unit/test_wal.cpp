@@ -1,6 +1,6 @@
-// The write-ahead log's format (loaders/wal): records round-trip; a torn tail (cut anywhere inside
+// The write-ahead log's format (stream/wal): records round-trip; a torn tail (cut anywhere inside
 // the last record, zeros, garbage) is dropped; a damaged record with records after it, another
-// version, a foreign file and impossible contents are refused; the journal (engine/journal)
+// version, a foreign file and impossible contents are refused; the journal (stream/journal)
 // recovers across snapshots and passes over a corrupted one.
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -13,9 +13,9 @@
 #include <random>
 
 #include "core/error.hpp"
-#include "engine/journal.hpp"
+#include "stream/journal.hpp"
 #include "loaders/durable_io.hpp"
-#include "loaders/wal.hpp"
+#include "stream/wal.hpp"
 
 namespace {
 namespace fs = std::filesystem;

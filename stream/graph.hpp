@@ -1,0 +1,83 @@
+// The engine's graph: a DCSR store fed by edge batches, oriented for the algorithms that read it.
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/types.hpp"
+#include "stream/defrag_policy.hpp"
+#include "storage/dcsr.hpp"
+
+namespace fluxgraph {
+struct edge_file;
+}  // namespace fluxgraph
+
+namespace fg {
+using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
+
+/// Rows of the store are sources (out: row u lists u's successors) or targets (in: row v lists
+/// v's predecessors, what pull-style PageRank reads).
+enum class orientation { out, in };
+
+/// @brief A graph as a DCSR store in memory space Space; V = pattern (edges count once) or double.
+template <class V, class Space>
+class graph {
+ public:
+  graph(orientation o, vertex_t vertices, const dcsr_config& cfg = {});
+  /// @brief Adopts a store already in orientation o (e.g. a closure's R⁺).
+  graph(orientation o, dcsr_matrix<V, Space>&& store) : orient_(o), store_(std::move(store)) {}
+
+  /// @brief Insert edges [first, last) of `file` as one batch (weights used when V is double).
+  /// @throws fg::batch_error / fg::out_of_memory; the store is then unchanged.
+  void insert(const edge_file& file, std::size_t first, std::size_t last);
+  /// @brief Insert a batch already in this graph's orientation (what batch() returns).
+  void insert(const coo_matrix<V, Space>& oriented_batch) { store_.insert_batch(oriented_batch); }
+  /// @brief Edges [first, last) of `file` as a batch in this graph's orientation: what insert(file,
+  ///        first, last) stores, for a caller that also needs the batch (incremental closure).
+  coo_matrix<V, Space> batch(const edge_file& file, std::size_t first, std::size_t last) const;
+  /// @brief Delete the edges src[i] -> dst[i] (file direction; stored in this graph's orientation)
+  ///        as one batch: every copy of an edge goes, an absent edge is a no-op.
+  /// @throws fg::batch_error for a negative id / fg::out_of_memory; the store is then unchanged.
+  void remove(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst);
+  /// @brief One mixed batch (dcsr_matrix::apply_batch): the edges del_src[i] -> del_dst[i] go
+  ///        first, then edges [first, last) of `file` go in, so an edge in both is present after.
+  /// @throws as insert and remove; the store is then unchanged.
+  void apply(const edge_file& file, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
+             const std::vector<vertex_t>& del_dst);
+  /// @brief Edges src[i] -> dst[i] (file direction) as a batch in this graph's orientation; weight
+  ///        is empty (every edge 1) or one per edge, and used only when V is double.
+  /// @throws fg::invalid_argument when the lengths differ.
+  coo_matrix<V, Space> batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
+                             const std::vector<double>& weight = {}) const;
+  /// @brief Delete a batch already in this graph's orientation (what batch() returns).
+  void remove(const coo_matrix<V, Space>& oriented_batch) { store_.delete_batch(oriented_batch); }
+  /// @brief One mixed batch of oriented batches: the deletes first, then the inserts (as above).
+  void apply(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes) {
+    store_.apply_batch(inserts, deletes);
+  }
+  /// @brief At least n vertices: ids that arrived before any edge of theirs was stored (a live
+  ///        stream names a vertex first, or its only edges were deleted) are vertices too, with no
+  ///        edges. Never shrinks; the content and version() are unchanged.
+  void grow(vertex_t n) { store_.resize(n, n); }
+  void defragment() { store_.defragment(); }
+  /// @brief Run between batches: asks `policy` whether defragmenting pays off for the SpMVs the
+  ///        caller expects before the next batch (`expected_reads`; 0 when nothing reads the store
+  ///        in between) and defragments if so. The measured mode profiles the store (one pass over
+  ///        the rows) unless no reads are expected (then it keeps the store: nothing to save).
+  ///        Content and version() are unchanged either way.
+  /// @return the decision, with its reason
+  defrag_decision maybe_defragment(double expected_reads, const defrag_policy& policy);
+
+  orientation oriented() const noexcept { return orient_; }
+  vertex_t num_vertices() const noexcept { return store_.rows(); }
+  offset_t num_edges() const noexcept { return store_.nnz(); }
+  const dcsr_matrix<V, Space>& store() const noexcept { return store_; }
+
+ private:
+  coo_matrix<V, Space> oriented(const vertex_t* src, const vertex_t* dst, std::size_t n, const double* weight) const;
+
+  orientation orient_;
+  dcsr_matrix<V, Space> store_;
+};
+
+}  // namespace fg
