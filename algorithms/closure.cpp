@@ -6,8 +6,9 @@
 // the pairs at the end (measured on the test graphs: new segments' slack, buffer growth by 1.5x),
 // plus the segment table (k = 8 pairs of 8-byte offsets a vertex); while R⁺ compacts into a larger
 // buffer, old and new coexist (about 2.5x the old capacity); Δ as packed DCSR; one SpMM slice's
-// workspace (<= 2 GiB); R⁺'s membership bitmap (below). Measured peaks on an H100 (run 24):
-// fe_ocean (1,669,750,513 pairs: 6.7 GB of column ids) 19.4 GB, usroads (871,365,688) 9.2 GB.
+// workspace (<= 2 GiB); R⁺'s membership bitmap (below). Measured peaks on an H100
+// (docs/performance.md#closure): fe_ocean (1,669,750,513 pairs: 6.7 GB of column ids) 19.4 GB,
+// usroads (871,365,688) 9.2 GB.
 #include "algorithms/closure.hpp"
 
 #include <algorithm>

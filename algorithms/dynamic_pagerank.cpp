@@ -79,7 +79,6 @@ struct dynamic_pagerank<S>::state {
 
   explicit state(const pagerank_options& o) : opt(o) {
     validate(opt);
-    opt.initial.clear();
     opt.progress = nullptr;
   }
   double damping() const { return opt.damping; }
@@ -170,9 +169,9 @@ void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& o
 template <class S>
 void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
   const auto t0 = clock_type::now();
-  pagerank_options o = opt;
-  o.out_degree = out.view().sizes;  // the out-edge store's row sizes: no pass over the in-edges for them
-  const pagerank_result pr = pagerank(in, o);
+  pagerank_start from;
+  from.out_degree = out.view().sizes;  // the out-edge store's row sizes: no pass over the in-edges for them
+  const pagerank_result pr = pagerank(in, opt, from);
   st.cold = true;
   st.cold_iterations = pr.iterations;
   cold_kernel = pr.kernel;

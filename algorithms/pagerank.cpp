@@ -68,7 +68,7 @@ double pagerank_expected_reads(const pagerank_options& opt, vertex_t n) {
 }
 
 template <class V, class S>
-pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt) {
+pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt, const pagerank_start& start) {
   validate(opt);
   using P = detail::pagerank_kernels<S>;
   const vertex_t n = At.rows();
@@ -128,7 +128,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   // x as float: allocated at the first such read; `in32` says which of scaled / scaled32 holds x now.
   array<float, S> scaled32;
   bool in32 = false;
-  if (is_pattern_v<V> && opt.out_degree) P::from_degrees(opt.out_degree, out_w.data(), n);
+  if (is_pattern_v<V> && start.out_degree) P::from_degrees(start.out_degree, out_w.data(), n);
   else P::template out_weights<V>(At.view(), out_w.data(), n);
   if constexpr (!is_pattern_v<V>) {
     // A negative out-weight would make the "probabilities" negative: not a Markov chain.
@@ -136,10 +136,10 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
       FG_EXPECTS(w >= 0, "pagerank: weighted PageRank needs non-negative edge weights");
   }
   double dangling = 0;
-  if (opt.initial.empty()) {
+  if (start.initial.empty()) {
     dangling = P::init(rank.data(), scaled.data(), out_w.data(), n);
   } else {
-    rank = to_space<S>(warm_start(opt.initial, n));
+    rank = to_space<S>(warm_start(start.initial, n));
     dangling = P::resume(rank.data(), scaled.data(), out_w.data(), n);
   }
   const double d = opt.damping;
@@ -213,7 +213,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   std::string measured;  // DCSR's measured read, once it replaced the model's
   // The model's cheapest kernel for `left` reads: a comparison of 12 totals, no strings. A later
   // check that finds the view in use still cheapest ends there: on the GPU host each full decision
-  // (ranking, reason, race rule) took 20-50 us, and a run made up to 4 (run 31: 0.07-0.15 ms of
+  // (ranking, reason, race rule) took 20-50 us, and a run made up to 4 (H100: 0.07-0.15 ms of
   // decisions where auto and forced dcsr differed by 0.05-0.13 ms).
   auto cheapest = [&](double left) {
     const kernel_estimate* best = nullptr;
@@ -248,7 +248,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
     if (!raced.empty()) field = {std::find(raced.begin(), raced.end(), again.kernel) != raced.end() ? view.kernel : again.kernel};
     if (field.size() == 1 && field.front() != view.kernel) {
       // Switch only for a clear predicted gain: staying costs no build, and a late switch for a few
-      // reads is within the model's error (cnr-2000, run 29: a switch at iteration 39 of 41).
+      // reads is within the model's error (cnr-2000 on the H100: a switch at iteration 39 of 41).
       double stay = 0, go = 0;
       for (const auto& e : again.estimates) {
         if (e.kernel == view.kernel) stay = left * e.spmv_ms;
@@ -297,7 +297,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
 }
 
 #define FG_INSTANTIATE(V, S)                                                                   \
-  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&);
+  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&, const pagerank_start&);
 FG_INSTANTIATE(pattern, host_space)
 FG_INSTANTIATE(pattern, device_space)
 FG_INSTANTIATE(double, host_space)

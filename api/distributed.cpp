@@ -126,8 +126,8 @@ struct dist_impl final : distributed_graph::impl {
     return b;
   }
   distributed_pagerank pagerank(const pagerank_options& opt) override {
-    fg::pagerank_options o;
-    o.damping = opt.damping, o.tol = opt.tol, o.max_iter = opt.max_iter, o.kernel = opt.kernel;
+    pagerank_options o = opt;
+    o.progress = nullptr;  // collective: a rank's progress line would repeat on every rank
     const fg::dist_pagerank_result r = fg::pagerank(g, o);
     distributed_pagerank out;
     out.id = local_ids();

@@ -28,14 +28,6 @@ fg::dcsr_config config(const graph_options& opt) {
   return c;
 }
 
-fg::defrag_mode mode(defrag_mode m) {
-  switch (m) {
-    case defrag_mode::none: return fg::defrag_mode::none;
-    case defrag_mode::segment_limit: return fg::defrag_mode::segment_limit;
-    default: return fg::defrag_mode::measured;
-  }
-}
-
 fg::vertex_t vertex_count(vertex_id n) {
   if (n < 0 || n > std::numeric_limits<fg::vertex_t>::max())
     throw invalid_argument("graph: " + std::to_string(n) + " vertices is out of range [0, 2^31 - 1]");
@@ -56,11 +48,11 @@ std::vector<T> read_back(const T* p, std::size_t n) {
 
 template <class V, class S>
 store<V, S>::store(vertex_id n, const graph_options& opt)
-    : opt_(opt), g_(fg::orientation::out, vertex_count(n), config(opt)), policy_(fg::make_defrag_policy(mode(opt.defrag))) {}
+    : opt_(opt), g_(fg::orientation::out, vertex_count(n), config(opt)), policy_(fg::make_defrag_policy(opt.defrag)) {}
 
 template <class V, class S>
 store<V, S>::store(fg::dcsr_matrix<V, S>&& R, const graph_options& opt)
-    : opt_(opt), g_(fg::orientation::out, std::move(R)), policy_(fg::make_defrag_policy(mode(opt.defrag))) {}
+    : opt_(opt), g_(fg::orientation::out, std::move(R)), policy_(fg::make_defrag_policy(opt.defrag)) {}
 
 template <class V, class S>
 std::string store<V, S>::backend() const {

@@ -130,7 +130,7 @@ class store final : public graph::impl {
   /// follow is dropped: PageRank rebuilds it).
   void follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del);
   /// PageRank kept current by dynamic_pagerank (pattern graphs, pagerank_options::warm).
-  pagerank_result kept_pagerank(const fg::pagerank_options& p);
+  pagerank_result kept_pagerank(const pagerank_options& p);
   /// The unweighted in-edge copy (PageRank's, BFS's pull), built on first use.
   const fg::dcsr_matrix<fg::pattern, S>& in_pattern();
   /// R as a pattern store (the closure's input): the store itself, or an unweighted copy.
@@ -149,12 +149,12 @@ class store final : public graph::impl {
   /// updated when asked (algorithms/dynamic_pagerank.hpp). Made at the first such PageRank, and
   /// again when its damping or tolerance change.
   std::unique_ptr<fg::dynamic_pagerank<S>> kept_;
-  fg::pagerank_options kept_opt_;
+  pagerank_options kept_opt_;
   bool keep_last_ = false;  ///< last_ is a warm PageRank of the graph as it is: kept_ starts from it at the next batch
 };
 
-/// The engine's PageRank result as the public one.
-pagerank_result public_pagerank(fg::pagerank_result&& r, bool warm_started);
+/// r, marked as warm-started (from the last scores) or not.
+pagerank_result warm_started(pagerank_result r, bool warm);
 
 /// Device helpers (api/device/convert.cpp): int64 ids to int32 in device memory; the index of the
 /// first id outside [0, 2^31 - 2], or -1. And double <-> 0/1 byte vectors (or_and SpMV).

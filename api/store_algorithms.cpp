@@ -31,45 +31,29 @@ std::unique_ptr<fg::graph<W, S>> transposed(const fg::dcsr_matrix<V, S>& out) {
 }
 }  // namespace
 
-pagerank_result public_pagerank(fg::pagerank_result&& r, bool warm_started) {
-  pagerank_result out;
-  out.score = std::move(r.score);
-  out.iterations = r.iterations;
-  out.converged = r.converged;
-  out.last_change = r.last_change;
-  out.warm_started = warm_started;
-  out.seconds = r.seconds;
-  out.view_seconds = r.view_seconds;
-  out.mixed_reads = r.mixed_reads;
-  out.kernel = std::move(r.kernel);
-  out.kernel_reason = std::move(r.kernel_reason);
-  return out;
+pagerank_result warm_started(pagerank_result r, bool warm) {
+  r.warm_started = warm;
+  return r;
 }
 
 template <class V, class S>
 pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
-  fg::pagerank_options p;
-  p.damping = o.damping;
-  p.tol = o.tol;
-  p.max_iter = o.max_iter;
-  p.kernel = o.kernel;
-  p.mixed_precision = o.mixed_precision;
-  p.progress = o.progress;
-  fg::validate(p);
+  fg::validate(o);
   const bool by_weight = o.weighted && !fg::is_pattern_v<V>;
   if constexpr (fg::is_pattern_v<V>) {
-    if (o.warm) return kept_pagerank(p);
+    if (o.warm) return kept_pagerank(o);
   }
   const bool warm = o.warm && !last_.score.empty() && last_weighted_ == by_weight && last_damping_ == o.damping;
-  if (warm) p.initial = last_.score;
-  fg::pagerank_result r;
+  fg::pagerank_start from;
+  if (warm) from.initial = last_.score;
+  pagerank_result r;
   if (by_weight) {
     if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
-    r = fg::pagerank(in_weighted_->store(), p);
+    r = fg::pagerank(in_weighted_->store(), o, from);
   } else {
-    r = fg::pagerank(in_pattern(), p);
+    r = fg::pagerank(in_pattern(), o, from);
   }
-  pagerank_result out = public_pagerank(std::move(r), warm);
+  pagerank_result out = warm_started(std::move(r), warm);
   last_.score = out.score;
   last_weighted_ = by_weight;
   last_damping_ = o.damping;
@@ -80,15 +64,15 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
 // damping or tolerance) runs from scratch and the next batch starts kept scores from it; later
 // calls push from what the batches since changed.
 template <class V, class S>
-pagerank_result store<V, S>::kept_pagerank(const fg::pagerank_options& p) {
+pagerank_result store<V, S>::kept_pagerank(const pagerank_options& p) {
   if (kept_ && kept_opt_.damping == p.damping && kept_opt_.tol == p.tol) {
     kept_->update(g_.store(), in_pattern());
-    return public_pagerank(kept_->result(), !kept_->stats().cold);
+    return warm_started(kept_->result(), !kept_->stats().cold);
   }
   kept_.reset();
-  fg::pagerank_options q = p;
-  q.out_degree = g_.store().view().sizes;  // the out-edge store's row sizes: PageRank's out-weights
-  pagerank_result out = public_pagerank(fg::pagerank(in_pattern(), q), false);
+  fg::pagerank_start from;
+  from.out_degree = g_.store().view().sizes;  // the out-edge store's row sizes: PageRank's out-weights
+  pagerank_result out = warm_started(fg::pagerank(in_pattern(), p, from), false);
   last_.score = out.score;
   kept_opt_ = p, keep_last_ = true;
   return out;

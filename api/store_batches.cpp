@@ -192,8 +192,7 @@ void store<V, S>::resize(vertex_id n) {
 
 template <class V, class S>
 defrag_decision store<V, S>::maybe_defragment(double reads) {
-  const fg::defrag_decision d = g_.maybe_defragment(reads, policy_);
-  return {d.defragment, d.reason};
+  return g_.maybe_defragment(reads, policy_);
 }
 
 #define FG_INSTANTIATE(V, S)                                                                        \

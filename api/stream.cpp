@@ -30,67 +30,19 @@ void add_reverse_edges(edge_file& f) {
 }
 
 namespace {
-defrag_decision decision(const fg::defrag_decision& d) { return {d.defragment, d.reason}; }
-
-fg::stream_options engine_options(const stream_options& o) {
-  fg::stream_options s;
-  s.pagerank_per_batch = o.pagerank_per_batch;
-  s.pagerank_at_end = o.pagerank_at_end;
-  s.pagerank.damping = o.pagerank.damping;
-  s.pagerank.tol = o.pagerank.tol;
-  s.pagerank.max_iter = o.pagerank.max_iter;
-  s.pagerank.kernel = o.pagerank.kernel;
-  s.pagerank.mixed_precision = o.pagerank.mixed_precision;
-  s.pagerank.progress = o.pagerank.progress;
-  s.closure = o.closure;
-  s.apps.bfs_source = o.bfs_source, s.apps.sssp_source = o.sssp_source, s.apps.wcc = o.wcc, s.apps.triangles = o.triangles;
-  s.compare = o.compare;
-  s.defrag = fg::make_defrag_policy(o.defrag == defrag_mode::none            ? fg::defrag_mode::none
-                                    : o.defrag == defrag_mode::segment_limit ? fg::defrag_mode::segment_limit
-                                                                             : fg::defrag_mode::measured);
-  if (o.layout == row_layout::rows) s.defrag.layout = fg::dcsr_layout::row_order;
-  if (o.layout == row_layout::size) s.defrag.layout = fg::dcsr_layout::size_order;
-  s.expected_reads = o.expected_reads;
-  const durability_options& d = o.durability;
-  if (!d.dir.empty()) {
-    if (!(d.sync_interval > 0 && d.sync_interval <= 1e6)) throw invalid_argument("stream: sync_interval must be in (0, 1e6] seconds");
-    if (d.snapshot_every < 0 || d.snapshot_bytes < 0) throw invalid_argument("stream: snapshot_every and snapshot_bytes must be >= 0");
-    if (d.snapshot_part < 1) throw invalid_argument("stream: snapshot_part must be >= 1");
-  }
-  s.durability.dir = d.dir;
-  s.durability.sync = d.sync == sync_mode::batch ? fg::sync_mode::batch : d.sync == sync_mode::interval ? fg::sync_mode::interval : fg::sync_mode::none;
-  s.durability.interval = d.sync_interval;
-  s.durability.snapshot_every = d.snapshot_every;
-  s.durability.snapshot_bytes = d.snapshot_bytes;
-  s.durability.snapshot_part = d.snapshot_part;
-  s.durability.accept_loss = d.accept_loss;
-  return s;
-}
-
-batch_report report_of(const fg::batch_report& r) {
-  batch_report b;
-  b.batch = r.batch;
-  b.inserts = std::int64_t(r.inserts), b.deletes = std::int64_t(r.deletes);
-  b.stored = r.stored, b.removed = r.removed, b.edges = r.edges, b.vertices = r.vertices;
-  b.store_seconds = r.store_seconds, b.insert_seconds = r.insert_seconds, b.delete_seconds = r.delete_seconds;
-  b.defrag = decision(r.defrag), b.defrag_seconds = r.defrag_seconds;
-  b.pr_iterations = r.pr_iterations, b.pr_seconds = r.pr_seconds;
-  b.pr_restarted = r.pr_restarted, b.pr_pulled = r.pr_pulled, b.pr_bound = r.pr_bound, b.pr_error = r.pr_error, b.pr_edges = r.pr_edges;
-  b.cold_iterations = r.cold_iterations, b.cold_seconds = r.cold_seconds;
-  b.closure_pairs = r.closure_pairs, b.closure_rounds = r.closure_rounds, b.closure_recomputed = r.closure_recomputed;
-  b.closure_seconds = r.closure_seconds, b.closure_scratch_seconds = r.closure_scratch_seconds;
-  b.bfs_reached = r.apps.bfs_reached, b.sssp_reached = r.apps.sssp_reached;
-  b.components = r.apps.components, b.triangles = r.apps.triangles, b.apps_recomputed = r.apps.recomputed;
-  b.apps_seconds = r.apps.seconds, b.apps_scratch_seconds = r.apps.scratch_seconds;
-  b.log_seconds = r.log_seconds, b.snapshot = r.snapshot, b.snapshot_seconds = r.snapshot_seconds;
-  return b;
+// The durability options a stream checks before it opens its folder.
+void check(const durability_options& d) {
+  if (d.dir.empty()) return;
+  if (!(d.sync_interval > 0 && d.sync_interval <= 1e6)) throw invalid_argument("stream: sync_interval must be in (0, 1e6] seconds");
+  if (d.snapshot_every < 0 || d.snapshot_bytes < 0) throw invalid_argument("stream: snapshot_every and snapshot_bytes must be >= 0");
+  if (d.snapshot_part < 1) throw invalid_argument("stream: snapshot_part must be >= 1");
 }
 
 }  // namespace
 
 struct stream::impl {
   virtual ~impl() = default;
-  virtual fg::batch_report apply(const fg::edge_list& ins, const fg::edge_list& del, fg::vertex_t n, fg::batch_order o,
+  virtual batch_report apply(const fg::edge_list& ins, const fg::edge_list& del, fg::vertex_t n, batch_order o,
                                  const fg::batch_origin& origin) = 0;
   virtual const fg::recovery_report& recovery() const = 0;
   virtual const std::vector<std::int64_t>& ids() const = 0;
@@ -99,7 +51,7 @@ struct stream::impl {
   virtual fg::snapshot to_snapshot() const = 0;
   virtual void seed(const fg::snapshot& s) = 0;
   virtual void stream_file(const fg::edge_file& f, std::size_t batch, double fraction, std::uint64_t seed,
-                           const std::function<void(const fg::batch_report&)>& on) = 0;
+                           const std::function<void(const batch_report&)>& on) = 0;
   virtual void warm_up() = 0;
   virtual fg::final_report finish() = 0;
   virtual vertex_id vertices() const = 0;
@@ -144,8 +96,8 @@ struct stream::impl {
 namespace {
 template <class S>
 struct session final : stream::impl {
-  session(const fg::stream_options& o, fg::vertex_t n) : s(o, n) {}
-  fg::batch_report apply(const fg::edge_list& i, const fg::edge_list& d, fg::vertex_t n, fg::batch_order o,
+  session(const stream_options& o, fg::vertex_t n) : s(o, n) {}
+  batch_report apply(const fg::edge_list& i, const fg::edge_list& d, fg::vertex_t n, batch_order o,
                          const fg::batch_origin& origin) override {
     return s.apply(i, d, n, o, origin);
   }
@@ -156,7 +108,7 @@ struct session final : stream::impl {
   fg::snapshot to_snapshot() const override { return s.to_snapshot(); }
   void seed(const fg::snapshot& snap) override { s.seed(snap); }
   void stream_file(const fg::edge_file& f, std::size_t batch, double fraction, std::uint64_t seed,
-                   const std::function<void(const fg::batch_report&)>& on) override {
+                   const std::function<void(const batch_report&)>& on) override {
     fg::stream_file(s, f, batch, fraction, seed, on);
   }
   void warm_up() override { s.warm_up(); }
@@ -185,9 +137,9 @@ stream::stream(const stream_options& opt, vertex_id vertices) {
   if (vertices < 0 || vertices > api::max_id) throw invalid_argument("stream: " + std::to_string(vertices) + " vertices is out of range");
   const bool cuda = build_backend() == "cuda";
   if (opt.where == device::cuda && !cuda) throw invalid_argument("device cuda needs the CUDA build of fluxgraph (this is the CPU build)");
-  const fg::stream_options o = engine_options(opt);
-  if (opt.where == device::cpu && cuda) p_ = std::make_unique<session<fg::host_space>>(o, fg::vertex_t(vertices));
-  else p_ = std::make_unique<session<fg::device_space>>(o, fg::vertex_t(vertices));
+  check(opt.durability);
+  if (opt.where == device::cpu && cuda) p_ = std::make_unique<session<fg::host_space>>(opt, fg::vertex_t(vertices));
+  else p_ = std::make_unique<session<fg::device_space>>(opt, fg::vertex_t(vertices));
   p_->options = opt;
   if (opt.ids == vertex_ids::renumber) {
     p_->map = std::make_unique<fg::id_map>();
@@ -207,7 +159,7 @@ namespace {
 // vertices. A batch the store refuses gives its new ids back; one applied keeps them (an analysis
 // that throws after the store update leaves the batch applied).
 batch_report renumbered(stream::impl& p, const edge_span<std::int64_t>& ins, const edge_span<std::int64_t>& del,
-                        vertex_id vertices, fg::batch_order order) {
+                        vertex_id vertices, batch_order order) {
   p.follow_ids();
   fg::id_map& map = *p.map;
   const std::int64_t number = p.totals().batches + 1;
@@ -215,13 +167,13 @@ batch_report renumbered(stream::impl& p, const edge_span<std::int64_t>& ins, con
   edge_list i, d;
   auto deletes = [&] { api::known_pairs(map, del.src, del.dst, del.size, d); };
   return api::ids_kept_if_applied(map, [&] {
-    if (order == fg::batch_order::deletes_first) deletes();
+    if (order == batch_order::deletes_first) deletes();
     map.intern_first(vertices);
     api::interned_pairs(map, ins.src, ins.dst, ins.size, i);
-    if (order != fg::batch_order::deletes_first) deletes();
+    if (order != batch_order::deletes_first) deletes();
     const std::vector<std::int64_t> fresh = p.unsent_ids();
     const fg::batch_origin origin{&fresh, std::int64_t(ins.size + del.size)};
-    return report_of(p.apply(i, d, map.size(), order, origin));
+    return p.apply(i, d, map.size(), order, origin);
   }, [&p] { return p.kept_ids(); });
 }
 
@@ -250,7 +202,7 @@ batch_report stream::apply(const edge_span<std::int64_t>& inserts, const edge_sp
     if (e->size > 0 && (e->src == nullptr || e->dst == nullptr)) throw invalid_argument("stream: a batch's src or dst is null");
     if (e->where != memory::host) throw invalid_argument("stream: a batch's ids must be in host memory");
   }
-  if (p_->map) return renumbered(*p_, inserts, deletes, vertices, fg::batch_order::deletes_first);
+  if (p_->map) return renumbered(*p_, inserts, deletes, vertices, batch_order::deletes_first);
   const std::int64_t number = p_->totals().batches + 1;
   return apply(narrowed(inserts, number), narrowed(deletes, number), vertices);
 }
@@ -261,22 +213,16 @@ batch_report stream::apply(const edge_list& inserts, const edge_list& deletes, v
     throw invalid_argument("stream: src and dst differ in length");
   if (p_->map) {
     std::vector<std::int64_t> is, id, ds, dd;
-    return renumbered(*p_, widened(inserts, is, id), widened(deletes, ds, dd), vertices,
-                      order == batch_order::deletes_first ? fg::batch_order::deletes_first
-                                                          : fg::batch_order::inserts_then_deletes);
+    return renumbered(*p_, widened(inserts, is, id), widened(deletes, ds, dd), vertices, order);
   }
-  const fg::batch_report r = p_->apply(inserts, deletes, fg::vertex_t(vertices),
-                                       order == batch_order::deletes_first ? fg::batch_order::deletes_first
-                                                                           : fg::batch_order::inserts_then_deletes,
-                                       {});
-  return report_of(r);
+  return p_->apply(inserts, deletes, fg::vertex_t(vertices), order, {});
 }
 
 batch_report stream::apply(const live_batch& b) {
   if (b.vertices < 0 || b.inserts.src.size() != b.inserts.dst.size() || b.deletes.src.size() != b.deletes.dst.size())
     throw invalid_argument("stream: a malformed live batch");
   const std::int64_t lines = std::int64_t(b.insert_lines + b.delete_lines);
-  if (!p_->map) return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, {&b.new_ids, lines}));
+  if (!p_->map) return p_->apply(b.inserts, b.deletes, b.vertices, batch_order::deletes_first, {&b.new_ids, lines});
   // The batch is in the reader's numbers, which must be the map's: the reader numbers its new ids
   // after its known_ids (stream::ids(), the map's list). One id list: the map's ids the session
   // lacks (stream(opt, n)'s 0..n-1, a failed batch's) go to the journal ahead of the batch's own.
@@ -292,7 +238,7 @@ batch_report stream::apply(const live_batch& b) {
       map.intern(id);
     }
     const std::vector<std::int64_t> fresh = p_->unsent_ids();
-    return report_of(p_->apply(b.inserts, b.deletes, b.vertices, fg::batch_order::deletes_first, {&fresh, lines}));
+    return p_->apply(b.inserts, b.deletes, b.vertices, batch_order::deletes_first, {&fresh, lines});
   }, [this] { return p_->kept_ids(); });
 }
 
@@ -305,8 +251,8 @@ void stream::stream_file(const edge_file& f, std::size_t batch, double delete_fr
   if (!(delete_fraction >= 0 && delete_fraction <= 1)) throw invalid_argument("stream_file: delete_fraction must be in [0, 1]");
   if (f.src.size() != f.dst.size() || (!f.weight.empty() && f.weight.size() != f.src.size()))
     throw invalid_argument("stream_file: src, dst and weight differ in length");
-  p_->stream_file(f, batch, delete_fraction, seed, [&](const fg::batch_report& r) {
-    if (on_batch) on_batch(report_of(r));
+  p_->stream_file(f, batch, delete_fraction, seed, [&](const batch_report& r) {
+    if (on_batch) on_batch(r);
   });
 }
 
@@ -316,11 +262,11 @@ stream_end stream::finish() {
   const fg::final_report r = p_->finish();
   stream_end e;
   e.defrag_asked = r.defrag_asked;
-  e.defrag = decision(r.defrag);
+  e.defrag = r.defrag;
   e.defrag_seconds = r.defrag_seconds;
   if (r.pagerank) {
     e.has_pagerank = true;
-    e.pagerank = api::public_pagerank(fg::pagerank_result(*r.pagerank), p_->options.pagerank_per_batch);
+    e.pagerank = api::warm_started(*r.pagerank, p_->options.pagerank_per_batch);
   }
   return e;
 }
@@ -341,7 +287,7 @@ store_stats stream::stats() const {
   s.deletes_absent = st.deletes_absent;
   return s;
 }
-pagerank_result stream::scores() const { return api::public_pagerank(fg::pagerank_result(p_->scores()), p_->options.pagerank_per_batch); }
+pagerank_result stream::scores() const { return api::warm_started(p_->scores(), p_->options.pagerank_per_batch); }
 std::vector<std::pair<vertex_id, double>> stream::top(std::size_t k) const {
   std::vector<std::pair<vertex_id, double>> t;
   for (const auto& [v, score] : p_->top(k)) t.emplace_back(p_->map ? p_->id_of(v) : v, score);

@@ -112,7 +112,7 @@ void ingest(communicator& c, const share_edges& e, dist_graph<pattern, device_sp
   // Every 8th batch (the last full one, when there are fewer than 8) times its steps, with a device
   // wait after each: this rank's stage, route and write seconds, summed, and how many batches were
   // timed. Full batches on every rank only: a remainder averaged in made a batch's steps look
-  // shorter than the batches (session 26).
+  // shorter than the batches (docs/distributed.md, "Ingestion").
   std::int64_t full = std::int64_t(e.src.size()) / per_rank;
   c.allreduce(&full, 1, comm_op::min);
   double steps[3] = {0, 0, 0};

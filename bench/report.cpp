@@ -123,7 +123,7 @@ double spmv_fragmentation(const std::string& name, dcsr_matrix<pattern, device_s
   const double t_csr = spmv_ms(csr, t, xs, y2);
   spmv<plus_times<float>>(csr, xs[0], y2);
   // The best of the CSR kernels (issue 16 asks for fragmented reads within 1.10x of it); merge-path
-  // and adaptive were within 3% of cuSPARSE on these graphs (runs 11-12).
+  // and adaptive were within 3% of cuSPARSE on these graphs (H100, docs/perf-journal.md, 2026-11-22).
   const auto merge = to_csr_merge(csr);
   const auto adaptive = to_csr_adaptive(csr);
   const double t_merge = spmv_ms(merge, t, xs, y);

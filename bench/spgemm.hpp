@@ -1,4 +1,4 @@
-// SpGEMM baselines for the Galerkin product of examples/amg_setup (issue 21), C = A B on device CSR:
+// SpGEMM baselines for the Galerkin product of bench/numerics/amg_setup (issue 21), C = A B on device CSR:
 //  - spgemm_esc: the CSR/COO path the DCSR paper compares its SpMM with (Bell, Dalton & Olson's
 //    expand-sort-compress, CUSP): every product expanded into one COO list, sorted by (row, col),
 //    reduced, and turned into CSR;

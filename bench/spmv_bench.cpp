@@ -98,7 +98,7 @@ std::vector<array<V, device_space>> x_vectors(std::size_t n, double lo, std::vec
 // Builds each kernel of `names` and times the built ones round-robin (interleaved_medians), in
 // groups holding at most 8 GB of built formats (rmat-24 with 8-byte values does not fit all twelve).
 // A conversion is the fastest of up to three builds while they are cheap (under 2 ms together): one
-// slow spell of the host inflated all of debian-deps' double conversions 2-5x in run 34, while a
+// slow spell of the host inflated all of debian-deps' double conversions 2-5x in one H100 run, while a
 // build of a few ms or more is long enough to average its own noise. build(name) throws fg::error
 // when a format cannot hold the matrix: that kernel is skipped, saying why. done(name, built,
 // convert ms, SpMV ms) checks and reports, in the order of names.
@@ -329,7 +329,7 @@ int run_spmv(const options& o) {
 // rows, regular and power-law, in two sizes (about 1-4 MB and 30-130 MB: L2-resident and not, the
 // two regimes whose kernel rankings differ most), plus any matrices the user names. uniform:17:128:
 // long regular rows out of L2 with enough rows to fill the GPU: 2^16 rows of 128 leave SELL / HYB
-// short of warps (slowest there) while 2^18 rows make them 1.5x the fastest (runs 25-30); the points go
+// short of warps (slowest there) while 2^18 rows make them 1.5x the fastest (H100); the points go
 // to the cache file of this device, which the selector then uses instead of the built-in points.
 struct calibrate_options {
   std::vector<std::string> specs;

@@ -54,7 +54,7 @@ void streaming(const edge_list& g, std::size_t batch, const stream_options& o, d
   offset_t distinct = -1;
   // Warm-up, untimed: the first launch of each kernel loads its module, and the first stores grow
   // the memory pool; a cold first graph measured 46 M edges/s where the same batches warm ran at
-  // 365 (cnr-2000, 1e5, runs 51-52). A long-running stream pays neither per batch. DCSR streams
+  // 365 (cnr-2000, 1e5, H100). A long-running stream pays neither per batch. DCSR streams
   // every batch once so the pool holds the blocks of each of its compactions (cheap next to the
   // timed runs); HYB and the rebuild only need their kernels loaded.
   {
@@ -150,7 +150,7 @@ void iterative(const edge_list& g, formats& f, const stream_options& o, device_t
     dcsr_pol += t.time_ms([&] {  // the engine's measured policy, asked with the reads that follow
       f.dcsr_policy.insert_batch(b);
       const defrag_decision d = decide_defragment(policy, profile(f.dcsr_policy), f.dcsr_policy.needs_defragment(), o.spmvs);
-      if (d.defragment) f.dcsr_policy.defragment(), ++defrags;
+      if (d.defragmented) f.dcsr_policy.defragment(), ++defrags;
       for (int s = 0; s < o.spmvs; ++s) spmv<plus_times<float>>(f.dcsr_policy, x, y);
     });
     hyb += t.time_ms([&] {

@@ -25,10 +25,10 @@ class device_timer {
 
 /// Medians of the calls fs[k](i), timed round-robin: a round times one call of each, so a slow spell
 /// of the host or the device falls on every kernel alike instead of on whichever was being timed
-/// (run 34: deezer's float csr_vector .. adcsr read 2-3x their double times for a few ms, while
+/// (H100: deezer's float csr_vector .. adcsr read 2-3x their double times for a few ms, while
 /// cuSPARSE before them and CMRS after did not, and that one point cost the selector its 90%).
 /// Warm-up: at least `warmup` rounds and 2 ms of them (after a host-side pause, a file read or a
-/// reference product, the clocks have dropped and a few 10-us calls do not bring them back; run 30).
+/// reference product, the clocks have dropped and a few 10-us calls do not bring them back; H100).
 /// Then at least `runs` rounds and `min_ms` of them, so a spell of a few ms is under half of them.
 /// f(i) gets the round index (for rotating x).
 inline std::vector<double> interleaved_medians(device_timer& t, int warmup, int runs,

@@ -14,7 +14,7 @@
 // Blocks of at most 1 MiB are also kept on the host when freed (block_cache below) and handed out
 // again without a driver call: a coarse AMG level's two products make ~60 allocations and frees of
 // a few KB, and each cudaMallocAsync / cudaFreeAsync is a driver call of ~0.5 us on a level that
-// runs ~50 us of kernels (bench/NOTES.md, session 29). Reuse needs the same ordering as the pool's:
+// runs ~50 us of kernels (docs/perf-journal.md, 2026-11-29). Reuse needs the same ordering as the pool's:
 // a block's earlier users ran on the legacy stream, on a blocking stream, or on the NCCL stream
 // that the legacy stream waited on before the free; and the pooled streams are drained before their
 // caller returns (stream_set::finish), so no earlier user still runs on a stream that a new user's
@@ -358,28 +358,6 @@ void* resize_in_place([[maybe_unused]] void* p, [[maybe_unused]] std::size_t byt
 #endif
 }
 
-void* allocate_pinned(std::size_t bytes) {
-  void* p = nullptr;
-#if defined(FG_WITH_CUDA)
-  if (cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)) != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw out_of_memory("out of pinned host memory: " + std::to_string(bytes) + " bytes requested");
-  }
-#else
-  p = std::malloc(std::max<std::size_t>(bytes, 1));
-  if (p == nullptr) throw out_of_memory("host out of memory");
-#endif
-  return p;
-}
-
-void deallocate_pinned(void* p) noexcept {
-#if defined(FG_WITH_CUDA)
-  if (p != nullptr) cudaFreeHost(p);
-#else
-  std::free(p);
-#endif
-}
-
 #if defined(FG_WITH_CUDA)
 void copy_to_device(void* d, const void* s, std::size_t n) {
   if (n) FG_CUDA_TRY(cudaMemcpy(d, s, n, cudaMemcpyHostToDevice));
@@ -540,7 +518,7 @@ std::size_t aged_free(std::size_t free_then, std::size_t held_then, std::size_t 
 }
 
 // cudaMemGetInfo is a driver round trip: 20-70 us in the CUPTI timeline of the AMG Galerkin products
-// (H200, bench/NOTES.md session 28), longer than a coarse level's kernels, and the GPU idles while
+// (H200, docs/perf-journal.md, 2026-11-29), longer than a coarse level's kernels, and the GPU idles while
 // the host waits for it; each SpMM asked twice, a batch insert once. Budgets are estimates, so the
 // answer is kept and aged by what this process allocated or freed since (a freed block goes back to
 // the pool, still ours), and asked again after free_refresh (other processes' allocations).

@@ -18,12 +18,6 @@ void deallocate(void* p) noexcept;
 ///        p is then unchanged.
 void* resize_in_place(void* p, std::size_t bytes) noexcept;
 
-/// @brief Page-locked host memory (CUDA build; plain host memory in the CPU build): small read-backs
-///        into it skip the driver's staging copy. Freed with deallocate_pinned.
-/// @throws fg::out_of_memory
-void* allocate_pinned(std::size_t bytes);
-void deallocate_pinned(void* p) noexcept;
-
 void copy_to_device(void* dst, const void* src, std::size_t bytes);
 void copy_to_host(void* dst, const void* src, std::size_t bytes);
 void copy_on_device(void* dst, const void* src, std::size_t bytes);

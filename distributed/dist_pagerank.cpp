@@ -17,7 +17,7 @@
 namespace fg {
 
 template <class V, class S>
-dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options& opt) {
+dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options& opt, const pagerank_start& from) {
   validate(opt);
   FG_EXPECTS(At.oriented() == orientation::in, "distributed pagerank: the graph must keep in-edges (rows are targets)");
   using P = detail::pagerank_kernels<S>;
@@ -42,11 +42,11 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   std::vector<double> out_local(static_cast<std::size_t>(nl)), start(static_cast<std::size_t>(nl), 1.0 / n);
   for (vertex_t l = 0; l < nl; ++l) out_local[std::size_t(l)] = out_all[std::size_t(At.partition().global(c.rank(), l))];
   out_all = {};
-  if (!opt.initial.empty()) {  // a warm start: this rank's last scores, new vertices at 1/n, scaled to sum 1
-    FG_EXPECTS(opt.initial.size() <= start.size(), "distributed pagerank: more initial scores than local vertices");
+  if (!from.initial.empty()) {  // a warm start: this rank's last scores, new vertices at 1/n, scaled to sum 1
+    FG_EXPECTS(from.initial.size() <= start.size(), "distributed pagerank: more initial scores than local vertices");
     double sum = 0;
     for (std::size_t l = 0; l < start.size(); ++l) {
-      if (l < opt.initial.size()) start[l] = opt.initial[l];
+      if (l < from.initial.size()) start[l] = from.initial[l];
       FG_EXPECTS(std::isfinite(start[l]) && start[l] >= 0, "distributed pagerank: a negative or non-finite initial score");
       sum += start[l];
     }
@@ -110,7 +110,7 @@ dist_pagerank_result pagerank(const dist_graph<V, S>& At, const pagerank_options
   return res;
 }
 
-#define FG_INSTANTIATE(V, S) template dist_pagerank_result pagerank(const dist_graph<V, S>&, const pagerank_options&);
+#define FG_INSTANTIATE(V, S) template dist_pagerank_result pagerank(const dist_graph<V, S>&, const pagerank_options&, const pagerank_start&);
 FG_INSTANTIATE(pattern, host_space)
 FG_INSTANTIATE(pattern, device_space)
 FG_INSTANTIATE(double, host_space)

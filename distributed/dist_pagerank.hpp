@@ -28,7 +28,7 @@ struct dist_pagerank_result {
   std::uint64_t setup_bytes = 0; ///< of which before the first iteration (the out-weights' all-reduce)
 };
 
-/// @brief Collective: PageRank of the graph whose in-edge store is `in_edges`. opt.initial, when
+/// @brief Collective: PageRank of the graph whose in-edge store is `in_edges`. from.initial, when
 ///        given, is this rank's previous scores in local order (a warm start: vertices past it
 ///        start at 1/n, then the whole vector is scaled to sum 1). opt.kernel: each rank reads its
 ///        rows through the view the engine's selector picks for the expected iterations ("auto")
@@ -36,6 +36,7 @@ struct dist_pagerank_result {
 ///        every rank after each iteration with the global L1 change.
 /// @throws fg::invalid_argument for bad options or an out-edge store.
 template <class V, class Space>
-dist_pagerank_result pagerank(const dist_graph<V, Space>& in_edges, const pagerank_options& opt);
+dist_pagerank_result pagerank(const dist_graph<V, Space>& in_edges, const pagerank_options& opt,
+                              const pagerank_start& from = {});
 
 }  // namespace fg

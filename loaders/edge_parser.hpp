@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/types.hpp"
+
 namespace fg {
 
 /// One batch as parsed, in the input's own ids and in input order per kind.
@@ -49,7 +51,7 @@ struct parse_error {
   std::string message(const std::string& name) const;
 };
 
-enum class input_format { text, bin32, bin64 };
+using fluxgraph::input_format;  // include/fluxgraph/types.hpp
 /// "text", "bin" (int32 pairs) or "bin64"; throws fg::invalid_argument otherwise.
 input_format parse_input_format(const std::string& s);
 

@@ -13,8 +13,9 @@ namespace fg {
 
 namespace {
 // The nearest neighbour alone, skew weighted 2, size 1/2, tail 2: with the tail feature one close
-// neighbour beats an average of two (leave-one-out on five H100 point sets, runs 25-28, bench/NOTES.md:
-// K in 1-3 x skew {1, 2} x tail {1, 2, 3}; K = 1, 2, 2 was best with and without the calibration set).
+// neighbour beats an average of two (leave-one-out on five H100 point sets, docs/perf-journal.md,
+// 2026-11-22: K in 1-3 x skew {1, 2} x tail {1, 2, 3}; K = 1, 2, 2 was best with and without the
+// calibration set).
 constexpr int neighbours = 1;
 constexpr double fixed_floor_us = 5;  // below this a time is launch + latency, which does not scale with bytes
 // A conversion's fixed part (allocations, a few launches, host reads): does not scale with bytes either
@@ -45,7 +46,7 @@ double row_lanes(const std::string& kernel, double mu) {
 
 // The longest row in sub-warp steps of the CSR-vector kernels (W = the power of two >= mu in [2, 32]),
 // log2: the serial work of the last warp. A hub row of 6,809 on git_web_ml (mu 7.7) keeps one warp
-// busy for 37 us while csr_merge reads the whole matrix in 14: mu and sigma/mu do not show it (run 28).
+// busy for 37 us while csr_merge reads the whole matrix in 14: mu and sigma/mu do not show it (H100).
 // NaN when the longest row is not known (points written before it was recorded): not compared then.
 double tail_steps(double mu, double max_row) {
   if (!(max_row > 0)) return std::numeric_limits<double>::quiet_NaN();
@@ -138,7 +139,7 @@ double scaled_mean(const std::vector<const calibration_point*>& near, const std:
 // kind paid (its time over its own longest walk), a bound no point contradicts. Why: git_web_ml (one
 // row of 6,809, mu 7.7) reads by DCSR in 60 us; its nearest point, rmat-18-ef16, scaled down by
 // bytes said 11, and auto stayed on DCSR; 851 steps x 63 ns (rmat-14-ef4) = 54 us. Leave-one-out on
-// runs 33-35 (bench + calibration): within 10% on 287 of 306 at 100 reads instead of 284.
+// three H100 point sets (bench + calibration): within 10% on 287 of 306 at 100 reads instead of 284.
 // `nearest` (the point the read was scaled from) caps the bound first: when even its step cost does
 // not reach `scaled`, no smaller one will, and the walk over every point (6 us) is skipped.
 double walk_bound_us(const neighbourhood& hood, const std::string& kernel, int value_bytes, const features& q,
@@ -169,7 +170,7 @@ prediction predict(const neighbourhood& hood, const std::string& kernel, int val
   r.spmv_us = std::max(r.spmv_us, walk_bound_us(hood, kernel, value_bytes, q, *by_shape.front(), r.spmv_us));
   // A conversion is copies, scans and sorts: its time follows the size, not the row shape. So it is
   // read off the points nearest in bytes alone (the shape's neighbours can be 10-100x larger, and
-  // scaling down by bytes overstated small conversions 2-10x: bench select --detail, run 19).
+  // scaling down by bytes overstated small conversions 2-10x: bench select --detail on H100 points).
   // Leave-one-out on five H100 point sets: within 10% at 10 reads on 64-67 of 68 instead of 62-64.
   r.convert_us = scaled_mean(nearest(hood.by_size, kernel, value_bytes, q.pattern, neighbours), kernel, beta,
                              &measured_kernel::convert_us, convert_floor_us);
@@ -190,10 +191,10 @@ features query(const matrix_profile& p, int value_bytes) {
 double dcsr_read_factor(const matrix_profile& p) {
   // A step, then a slope. A packed store (no row with a second segment) is read by the CSR-like
   // fast path; any second segment anywhere sends every row through the segment walk, whose cost is
-  // mostly the extra dependent loads, not the segment count: run 1 read a defragmented store
-  // without the fast path as slowly as a fragmented one (1.76-1.9x CSR), and run 3 measured
-  // fragmented stores at 1.47-1.94x (bench/NOTES.md). So 1.6x from the first extra segment, and
-  // 0.5x per further segment per row on average.
+  // mostly the extra dependent loads, not the segment count: one run read a defragmented store
+  // without the fast path as slowly as a fragmented one (1.76-1.9x CSR), and another measured
+  // fragmented stores at 1.47-1.94x (H100, docs/perf-journal.md, 2026-11-22). So 1.6x from the
+  // first extra segment, and 0.5x per further segment per row on average.
   if (p.segments_per_row <= 1.0) return 1.0;
   return std::max(1.6, 1.0 + 0.5 * (p.segments_per_row - 1.0));
 }
@@ -324,7 +325,7 @@ double estimate_reads_left(const std::vector<double>& changes, double tol, doubl
     // Early iterations damp the fast modes first, so the rate so far is faster than the rate to come,
     // which `slowest` bounds: the mean of the two logs. At PageRank's third iteration on 11 graphs
     // the reads left came out 0.4-1.9x the real count (mean |log error| 0.39) against 0.24-1.03x
-    // from the rate so far alone (0.53): cnr-2000 21 of 38, not 13 (bench/NOTES.md).
+    // from the rate so far alone (0.53): cnr-2000 21 of 38, not 13 (H100, docs/perf-journal.md).
     if (slowest > ratio && slowest < 1 && ratio > 0) ratio = std::sqrt(ratio * slowest);
     if (last <= tol) left = 1;
     else if (ratio > 0 && ratio < 1) left = std::ceil(std::log(tol / last) / std::log(ratio));

@@ -8,7 +8,7 @@
 // bytes/bandwidth model: on the H100 the formats differ by more than their bytes (sub-warp idle
 // lanes, hub rows serialised, launches, L2 residency), and a 3-constant model per kernel chose within
 // 10% of the fastest on only 26-30 of 34 matrices when each matrix was left out of its own fit
-// (bench/NOTES.md); nearest neighbours did on 32 of 34.
+// (docs/architecture.md, "Kernel selection"); nearest neighbours did on 32 of 34.
 #pragma once
 #include <map>
 #include <memory>
@@ -44,7 +44,7 @@ struct calibration {
   calibration without(const std::string& matrix) const;
 };
 
-/// Points measured on an H100 by `fluxgraph bench spmv --points` (bench/NOTES.md names the run).
+/// Points measured on an H100 by `fluxgraph bench spmv --points` (bench/points/, their date and command).
 const calibration& builtin_calibration();
 /// Parses the text format written by write_calibration; throws fg::input_error (file:line) on damage.
 calibration read_calibration(const std::string& path);

@@ -45,9 +45,9 @@ step() {  # step NAME TIMEOUT CMD...: runs with a timeout, logs to $out/NAME.log
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 step configure 300 cmake --preset cuda -DFG_BACKEND=cuda || { echo "configure failed"; exit 1; }
 step build 900 cmake --build --preset cuda -j "$(nproc)" || { echo "build failed"; exit 1; }
-# Four suites at a time (the backend alone took 180-300 s, runs 78-82, and serially they passed the
+# Four suites at a time (the backend alone took 180-300 s on the H100, and serially they passed the
 # call's 600 s; since split in two, each part ~120-150 s on the H200); a suite that hangs is stopped
-# at 330 s so the others still run (session 24: backend part 2 hung once in SURAA's first case).
+# at 330 s so the others still run (2026-11-28: backend part 2 hung once in SURAA's first case).
 want tests && step tests 420 ctest --preset cuda -V -j 4 --timeout 330
 # compute-sanitizer (issue 18): memcheck (with leaks) and racecheck over the GPU backend suite at a
 # reduced size: the test cases of 10^4 batches, 2^24 nonzeros, real graphs and out-of-memory
@@ -82,7 +82,7 @@ apps_set=(rmat:22 rmat:24)
 for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz loc-Brightkite.data_214078.txt.gz usroads.data_165435.txt.gz; do
   [ -e ".data/$f" ] && apps_set+=(".data/$f")
 done
-# one process a graph: each starts with an empty memory pool (rmat-24 after rmat-22 ran out, run 83)
+# one process a graph: each starts with an empty memory pool (rmat-24 after rmat-22 ran out of memory)
 want apps && step apps 540 bash -c 'rc=0; for g; do build/cuda/fluxgraph bench apps --runs 3 --no-boost "$g" || rc=1; done; exit $rc' _ "${apps_set[@]}"
 want bench && step bench 240 build/cuda/fluxgraph bench insert --batches 1e3,1e4,1e5,1e6,1e7 --json "$out/insert.json" "${ins[@]}"
 spmv_set=${FG_SPMV_SET:-"$(ls .data/* 2>/dev/null | tr '\n' ' ') rmat:20 rmat:22 rmat:24 uniform:22:2 uniform:22:8 uniform:20:32 uniform:18:128 poisson2d:2048 poisson3d:160"}
@@ -143,26 +143,26 @@ for f in readelf objdump ld as; do [ -e ".data/pointsto/$f.pts.gz" ] && pts_set+
 # Issue 21: CG on the Q1 FE problem up to 128^3 cubes (CSR, SELL-C-sigma, the selected kernel; float,
 # double), the CuPy/cuSPARSE CG per iteration at 128^3 beside it, and the AMG setup's Galerkin
 # product (DCSR SpMM vs CSR/COO vs cuSPARSE) on 2D 1024^2 and 3D 128^3 Poisson, with PCG.
-want numerics && step cg-fem 300 build/cuda/examples/cg_fem --size 32 --grids 3
-want numerics && step cupy-cg 200 bash -c 'for p in float double; do python3 examples/cg_fem/cupy_cg.py --size 128 --iterations 100 --precision $p; done'
-want numerics && step amg 400 bash -c 'build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 &&
-  build/cuda/examples/amg_setup --problem poisson3d --size 128 --grids 1 && build/cuda/examples/amg_setup --problem fem --size 16 --grids 3'
+want numerics && step cg-fem 300 build/cuda/bench/cg_fem --size 32 --grids 3
+want numerics && step cupy-cg 200 bash -c 'for p in float double; do python3 bench/numerics/cg_fem/cupy_cg.py --size 128 --iterations 100 --precision $p; done'
+want numerics && step amg 400 bash -c 'build/cuda/bench/amg_setup --problem poisson2d --size 1024 --grids 1 &&
+  build/cuda/bench/amg_setup --problem poisson3d --size 128 --grids 1 && build/cuda/bench/amg_setup --problem fem --size 16 --grids 3'
 # amg-rounds (not in the default set): the Galerkin products of 3D 128^3, FE 64^3 and 2D 1024^2,
 # three rounds each, for the spread of issue 21's ratios between runs.
 # profile-coarse (not in the default set either): the ncu time of every kernel of the 2D Galerkin
 # product (where a coarse level's ~0.25-0.34 ms goes: kernels or the host's calls between them).
 want amg-rounds && step amg-rounds 400 bash -c 'for p in "poisson3d 128" "fem 64" "poisson2d 1024"; do for round in 1 2 3; do
-  echo "== $p round $round"; build/cuda/examples/amg_setup --problem ${p% *} --size ${p#* } \
+  echo "== $p round $round"; build/cuda/bench/amg_setup --problem ${p% *} --size ${p#* } \
   --grids 1 --runs 11 | grep -E "^(poisson|fem)|level [0-9]"; done; done'
 want profile-coarse && command -v ncu >/dev/null && step profile-coarse 300 ncu --launch-skip 0 --launch-count 600 \
-  --metrics gpu__time_duration.sum build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1
+  --metrics gpu__time_duration.sum build/cuda/bench/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1
 # trace-amg (not in the default set): a CUPTI timeline (bench/trace/cupti_trace.cpp; nsys is not on
 # the machine) of the 2D Galerkin products, read by bench/trace/gaps.py: host time, GPU busy time
 # and the API calls of every timed region; the timeline itself goes into the logs' tarball.
 want trace-amg && step trace-amg 300 bash -c 'cuda=$(dirname $(dirname $(command -v nvcc))) &&
   g++ -O2 -shared -fPIC bench/trace/cupti_trace.cpp -I$cuda/include -L$cuda/lib64 -lcupti -o /tmp/libfgtrace.so &&
   CUDA_INJECTION64_PATH=/tmp/libfgtrace.so FG_TRACE_OUT=/tmp/trace-amg.csv LD_LIBRARY_PATH=$cuda/lib64:${LD_LIBRARY_PATH:-} \
-  build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 5 &&
+  build/cuda/bench/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 5 &&
   python3 bench/trace/gaps.py /tmp/trace-amg.csv --min-kernels 3 && gzip -c /tmp/trace-amg.csv > '"$out"'/trace-amg.csv.gz'
 # trace-spmv (not in the default set): the same timeline for the small graphs' SpMV (issue 22: is a
 # 15-30 us read bound by the GPU or by the host's launches, ours and cuSPARSE's alike?).
@@ -199,13 +199,13 @@ for k in csr_merge dbg_merge colsort; do
     --runs 20 --kernels "$k" rmat:24
 done
 want profile && command -v ncu >/dev/null && step profile-galerkin 300 ncu --launch-count 70 \
-  --metrics gpu__time_duration.sum build/cuda/examples/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1
+  --metrics gpu__time_duration.sum build/cuda/bench/amg_setup --problem poisson2d --size 1024 --grids 1 --runs 1
 # ... and why the hash kernels take what they take, in 3D 128³ where the goal is missed (level 0:
-# A·P's group_rows<32>, 1.64 ms, and R·(AP)'s warp tables, 1.66 ms; session 26): throughput against
+# A·P's group_rows<32>, 1.64 ms, and R·(AP)'s warp tables, 1.66 ms, on 2026-11-29): throughput against
 # peak, warp stall reasons, the memory tables. The setup's own products come first (A·T, A·P, R·(AP)).
 want profile && command -v ncu >/dev/null && step profile-hash 300 ncu --kernel-name "regex:group_rows|warp_rows" \
   --launch-count 8 --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
-  --section LaunchStats --section Occupancy build/cuda/examples/amg_setup --problem poisson3d --size 128 --grids 1 --runs 1
+  --section LaunchStats --section Occupancy build/cuda/bench/amg_setup --problem poisson3d --size 128 --grids 1 --runs 1
 want profile && for k in csr_merge dbg_merge; do  # the counters now; the Galerkin kernels are in the tarball
   echo "-- ncu, $k on rmat-24 (float)"; grep -E "^ +(gpu__|dram__|lts__|l1tex__|sm__)" "$out/profile-$k.log"; done
 # Issue 24: the distributed store on the GPU: P = 1 and P = 2 ranks sharing the one GPU over MPI

@@ -6,7 +6,7 @@
 // ones, follow each other and share the fetch. The partition's y is accumulated in fast memory (the
 // GPU's shared memory, the CPU's cache) and written once.
 //
-// Measured before it was built (bench/NOTES.md, session 29; R-MAT, a=.57): a warp of 32 consecutive
+// Measured before it was built (docs/perf-journal.md, 2026-11-29; R-MAT, a=.57): a warp of 32 consecutive
 // entries touches 0.96 sectors of x an entry in CSR order and 0.49 (64 K-entry partitions) or 0.32
 // (256 K) column-sorted (rmat-22); the CPU build's SpMV on rmat-22 went from 105 to 56-72 ms on two
 // cores in a throwaway program.
@@ -18,9 +18,9 @@
 // and the tiles in order (storage/cuda/colsort_spmv.cu), a different but fixed order.
 //
 // CUDA layout: each tile of colsort_tile entries (chosen in column order) is stored in row order,
-// stable (bench/NOTES.md, session 31: level with the column-ordered tile staged through shared memory
-// in float, 5-7% faster in double, 2 bytes an entry less). The tile's x sectors are the same; its
-// entries' products are summed where they are read, with no staging pass.
+// stable (the row-tile A/B, docs/perf-journal.md, 2026-12-06: level with the column-ordered tile
+// staged through shared memory in float, 5-7% faster in double, 2 bytes an entry less). The tile's x
+// sectors are the same; its entries' products are summed where they are read, with no staging pass.
 #pragma once
 #include <cstdint>
 

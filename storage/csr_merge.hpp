@@ -67,7 +67,7 @@ struct csr_merge_matrix {
   array<merge_coord, Space> coords;
   array<merge_run, Space> runs;
   /// The row ends again in 32 bits when nnz < 2^31: the kernel stages them with half the bytes of the
-  /// 64-bit row_ptr (rmat-22: 17 of the 58 MB it read more than cuSPARSE's 32-bit CSR; bench/NOTES.md).
+  /// 64-bit row_ptr (rmat-22: 17 of the 58 MB it read more than cuSPARSE's 32-bit CSR, on the H100).
   array<std::uint32_t, Space> row_end32;
   /// Per-tile carries written by every device SpMV (allocated here, so a call allocates nothing).
   /// Calls on one matrix are ordered on the default stream; host threads sharing one matrix must not

@@ -103,9 +103,9 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::from_coo(const coo_matrix<V, S>& coo, verte
   packed.row_growth = 0;
   // A batch's scratch is sized by the batch (the CUDA insert's slots take ~100 B per entry), so a
   // graph of 5.4e8 entries built as one batch needed ~150 B per entry and did not fit an 80 GB H100
-  // (bench/NOTES.md, rmat-24). Larger inputs are sorted once and inserted in slices that end at row
-  // boundaries: every row is still written once, packed and in the same place, and the repeats of a
-  // pair fall into one slice, so the result is that of one batch.
+  // (docs/perf-journal.md, 2026-11-27, "rmat-24 fits"). Larger inputs are sorted once and inserted
+  // in slices that end at row boundaries: every row is still written once, packed and in the same
+  // place, and the repeats of a pair fall into one slice, so the result is that of one batch.
   const std::size_t build_slice = std::size_t(cfg.build_slice);
   const bool sliced = coo.nnz > build_slice;
   if (sliced) {

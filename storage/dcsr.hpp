@@ -56,13 +56,13 @@ enum class dcsr_layout {
 /// duplicate check. It pays where batches land in long rows (the check otherwise walks them) and
 /// costs where rows are short (a random probe per entry, 16-32 bytes per pair, a rebuild at each
 /// doubling): on the H100, R-MAT 22 inserted 1.7-2.8x faster with it at 1e4-1e6-edge batches and
-/// cnr-2000 (mean out-degree 10) 0.73-0.86x (bench/NOTES.md, run 43).
+/// cnr-2000 (mean out-degree 10) 0.73-0.86x (docs/perf-journal.md, 2026-11-25).
 enum class edge_index {
   automatic,  ///< CUDA build: when the mean length of the row an entry lands in, sum(d^2) / nnz,
               ///< is >= 32, decided again each time the store doubles. CPU build: once a batch of
               ///< 1024+ edges made the probe read more than 4 stored entries an edge (a random-
               ///< order stream; row-ordered files never do, and lost 1.6-2.2x with a set on 2
-              ///< cores: bench/NOTES.md, sessions 9 and 26) while the store holds at most 2^22
+              ///< cores: docs/perf-journal.md, 2026-11-25 and -29) while the store holds at most 2^22
               ///< entries (a whole build of a larger one pauses the stream for seconds)
   always,     ///< whenever it fits in a quarter of the free memory
   never,
@@ -77,7 +77,7 @@ struct dcsr_config {
   duplicates dups = duplicates::automatic;
   double growth = 1.5;             ///< buffer / row-table growth factor when full (> 1)
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
-  dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (bench/NOTES.md, "size order")
+  dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (docs/perf-journal.md, "size-ordered layout")
   edge_index index = edge_index::automatic;     ///< device stores: the duplicate check's edge set
   offset_t build_slice = offset_t(1) << 25;   ///< from_coo: larger inputs are sorted and inserted in row-aligned slices of about this many entries (bounds the batch scratch)
 };

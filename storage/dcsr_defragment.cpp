@@ -107,7 +107,7 @@ csr_matrix<V, S> dcsr_matrix<V, S>::to_csr(vertex_t first, vertex_t last) const 
   c.val = array<stored_t<V>, S>(is_pattern_v<V> ? 0 : std::size_t(nnz));
   if (part.rows == 0) return c;
   // A packed store in row order is CSR already: a copy at full bandwidth instead of the gather
-  // (rmat-24: 2.4 ms, half of a PageRank's csr_merge view, in session 32's trace).
+  // (rmat-24: 2.4 ms, half of a PageRank's csr_merge view, in a CUPTI trace on the H100).
   if (whole && K::rows_in_place(view(), c.row_ptr.data())) {
     copy_prefix(c.col, col_, std::size_t(nnz));
     if constexpr (!is_pattern_v<V>) copy_prefix(c.val, val_, std::size_t(nnz));

@@ -27,7 +27,7 @@ namespace {
 // Slashdot, Enron, git_web_ml: 1.6-2.2x slower with one); a random order fills the rows it touches
 // (2 cores, 1e4 / 1e5 batches: R-MAT 2^18 8.6x / 2.1x faster, uniform 2^18 x 16 2.0x / 1.3x). A
 // batch that touches most rows walks them in order, cheaply: at 2 the set was chosen there too and
-// lost at 1e6 (rmat-18 5.6 -> 4.5 M/s); at 4 it is not (bench/NOTES.md session 26). A batch of
+// lost at 1e6 (rmat-18 5.6 -> 4.5 M/s); at 4 it is not (docs/perf-journal.md, 2026-11-29). A batch of
 // fewer than probe_min_batch edges is not a measure: its fixed costs outweigh any walk, and the set
 // takes 32 bytes an edge. The GPU decides by the rows' square sum instead (prepare_set).
 constexpr offset_t probe_walk_limit = 4, probe_min_batch = 1024;

@@ -111,7 +111,7 @@ struct edge_set {
 
 /// A growable host set of (row, col) pairs with the same keys and hash, single-threaded: the call
 /// edges the points-to matrix loop has added (std::unordered_set spent 60% of a dense solve in
-/// node allocations and rehashes, bench/NOTES.md session 16).
+/// node allocations and rehashes, docs/perf-journal.md, 2026-11-27).
 class pair_hash_set {
  public:
   /// true when (r, c) was not there

@@ -55,7 +55,7 @@ struct suraa_options {
 
 /// Child grids one parent launch may queue: half the device runtime's default pending-launch limit
 /// (2048). 4096 hung an H100 (shared/H100-FACTS.md); at exactly 2048 the GPU suite's first SURAA
-/// case hung twice in ~30 runs, both times beside other processes on the GPU (sessions 24 and 27),
+/// case hung twice in ~30 runs, both times beside other processes on the GPU (2026-11-28 and -29),
 /// and passed alone. A G1 row costs a child launch (~0.25 us) either way; only the parent launches
 /// double.
 inline constexpr vertex_t suraa_children_per_launch = 1024;

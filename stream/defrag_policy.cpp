@@ -38,6 +38,13 @@ defrag_policy make_defrag_policy(defrag_mode m) {
   return p;
 }
 
+defrag_policy make_defrag_policy(defrag_mode m, fluxgraph::row_layout layout) {
+  defrag_policy p = make_defrag_policy(m);
+  if (layout == fluxgraph::row_layout::rows) p.layout = dcsr_layout::row_order;
+  if (layout == fluxgraph::row_layout::size) p.layout = dcsr_layout::size_order;
+  return p;
+}
+
 defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile& p, bool at_limit, double reads) {
   FG_EXPECTS(reads >= 0, "defragment policy: expected reads must be >= 0");
   FG_EXPECTS(pol.defrag_spmvs > 0 && pol.defrag_fixed_ms >= 0,
@@ -52,7 +59,7 @@ defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile
   } else if (packed || p.nnz == 0) {
     why << "store already packed (one segment per row, no unused space)";
   } else if (pol.mode == defrag_mode::segment_limit) {
-    d.defragment = at_limit;
+    d.defragmented = at_limit;
     why << (at_limit ? "a row has reached k segments (the paper's flag)" : "no row at k segments yet") << "; "
         << p.segments_per_row << " segments per row";
   } else {
@@ -64,20 +71,20 @@ defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile
     d.packed_ms = predict_spmv_ms(packed_p, pol.value_bytes, "dcsr", pol.cal);
     const double csr_ms = predict_spmv_ms(packed_p, pol.value_bytes, "csr_vector", pol.cal);
     if (d.fragmented_ms <= 0 || csr_ms <= 0) {  // no usable points: the paper's rule is the safe fallback
-      d.defragment = at_limit;
+      d.defragmented = at_limit;
       why << "calibration has no dcsr/csr_vector points (" << pol.cal.source << "): falling back to the segment limit ("
           << (at_limit ? "reached" : "not reached") << ")";
     } else {
       d.saved_ms = reads * (d.fragmented_ms - d.packed_ms);
       d.cost_ms = pol.defrag_spmvs * csr_ms + pol.defrag_fixed_ms;
-      d.defragment = d.saved_ms > d.cost_ms;
-      if (d.defragment && !pol.layout) {  // which layout: the one the selector's reads of the packed store want
+      d.defragmented = d.saved_ms > d.cost_ms;
+      if (d.defragmented && !pol.layout) {  // which layout: the one the selector's reads of the packed store want
         packed_p.size_ordered = true;
         d.by_size = select_kernel(packed_p, pol.value_bytes, std::max(1.0, reads), pol.cal).kernel == "adcsr";
       }
       why << reads << " read" << (reads == 1 ? "" : "s") << " x " << (d.fragmented_ms - d.packed_ms)
           << " ms saved per read (" << p.segments_per_row << " segments per row: DCSR SpMV " << d.fragmented_ms
-          << " vs " << d.packed_ms << " ms packed) = " << d.saved_ms << " ms " << (d.defragment ? ">" : "<=")
+          << " vs " << d.packed_ms << " ms packed) = " << d.saved_ms << " ms " << (d.defragmented ? ">" : "<=")
           << " defragment " << d.cost_ms << " ms (" << pol.defrag_spmvs << " CSR SpMVs of " << csr_ms << " ms + "
           << pol.defrag_fixed_ms << " ms); like";
       for (std::size_t i = 0; i < near.size(); ++i) why << (i ? ", " : " ") << near[i];
@@ -87,9 +94,9 @@ defrag_decision decide_defragment(const defrag_policy& pol, const matrix_profile
   }
   if (pol.layout) {
     d.by_size = *pol.layout == dcsr_layout::size_order;
-    if (d.defragment && d.by_size) why << "; rows by size (--layout size)";
+    if (d.defragmented && d.by_size) why << "; rows by size (--layout size)";
   }
-  d.reason = std::string(d.defragment ? "defragment: " : "keep: ") + why.str();
+  d.reason = std::string(d.defragmented ? "defragment: " : "keep: ") + why.str();
   return d;
 }
 

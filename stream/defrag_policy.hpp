@@ -12,13 +12,15 @@
 #include <optional>
 #include <string>
 
+#include "fluxgraph/reports.hpp"
+#include "fluxgraph/types.hpp"
 #include "read/cost_model.hpp"
 #include "read/profile.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg {
 
-enum class defrag_mode { none, segment_limit, measured };
+using fluxgraph::defrag_mode;  // the public type (include/fluxgraph/types.hpp)
 
 /// "none", "limit" (or "segment_limit") or "measured"; throws fg::invalid_argument otherwise.
 defrag_mode parse_defrag_mode(const std::string& s);
@@ -29,7 +31,7 @@ struct defrag_policy {
   defrag_mode mode = defrag_mode::measured;
   /// A defragmentation's cost: defrag_spmvs packed CSR SpMVs (csr_vector) of the same store plus
   /// defrag_fixed_ms. It reads and writes every entry once (the tiled gather) and rewrites one
-  /// segment slot a row, with one allocation. Fitted to the H100 (bench/NOTES.md, session 10:
+  /// segment slot a row, with one allocation. Fitted to the H100 (docs/perf-journal.md, 2026-11-25:
   /// 0.82-0.84 ms on rmat-22 = 1.2 SpMVs; 62-64 us on Slashdot, 115-138 us on cnr-2000, where the
   /// launches dominate); `fluxgraph bench stream` prints it per graph. It was 21-25 SpMVs before.
   double defrag_spmvs = 1.25;
@@ -47,17 +49,10 @@ std::optional<dcsr_layout> parse_layout(const std::string& s);
 /// A policy of mode m with this device's calibration (load_calibration; the built-in H100 points
 /// when the device has no cache file).
 defrag_policy make_defrag_policy(defrag_mode m);
+/// The same with a stream's row layout (stream_options::layout; automatic: the policy picks).
+defrag_policy make_defrag_policy(defrag_mode m, fluxgraph::row_layout layout);
 
-struct defrag_decision {
-  bool defragment = false;
-  std::string reason;           ///< one line a person can check, as the selector's
-  double reads = 0;             ///< SpMVs the caller expects before the next batch
-  double fragmented_ms = 0;     ///< measured mode: predicted DCSR SpMV on the store as it is
-  double packed_ms = 0;         ///< ... and once defragmented
-  double saved_ms = 0;          ///< reads x (fragmented - packed)
-  double cost_ms = 0;           ///< predicted defragmentation
-  bool by_size = false;         ///< measured mode: place the rows by size (the reads will be ADCSR's)
-};
+using fluxgraph::defrag_decision;  // the public type (include/fluxgraph/reports.hpp)
 
 /// @brief The policy's decision for a store of profile p (segments_per_row, gap_fraction from
 ///        profile(dcsr)); at_limit = dcsr_matrix::needs_defragment(). Pure: tests feed synthetic

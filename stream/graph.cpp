@@ -75,8 +75,8 @@ defrag_decision graph<V, S>::maybe_defragment(double reads, const defrag_policy&
   matrix_profile p;
   if (policy.mode != defrag_mode::none) p = profile(store_);
   defrag_decision d = decide_defragment(policy, p, store_.needs_defragment(), reads);
-  if (d.defragment && d.by_size) store_.defragment(dcsr_layout::size_order);
-  else if (d.defragment) store_.defragment();
+  if (d.defragmented && d.by_size) store_.defragment(dcsr_layout::size_order);
+  else if (d.defragmented) store_.defragment();
   return d;
 }
 

@@ -81,7 +81,7 @@ std::string lost_batches(const wal_scan& s) {
 }  // namespace
 
 struct journal::impl {
-  journal_options opt;
+  durability_options opt;
   bool read_only = false;  // journal::check(): recover() reads, and changes nothing on the disk
   int lock_fd = -1, dir_fd = -1;  // the LOCK file's and the folder's: both flock'ed (lock())
   void unlock() noexcept {
@@ -369,7 +369,7 @@ void journal::impl::prune() {
 void journal::impl::sync_loop() {
   std::unique_lock<std::mutex> g(m);
   while (!stopping) {
-    cv.wait_for(g, std::chrono::duration<double>(opt.interval));
+    cv.wait_for(g, std::chrono::duration<double>(opt.sync_interval));
     if (dirty && log_fd >= 0 && sync_error.empty()) {
       // the header says what the last sync put on the disk: a header ahead of its records could
       // reach the disk first and make a torn, never acknowledged record look like a lost one
@@ -386,9 +386,9 @@ void journal::impl::sync_loop() {
   }
 }
 
-journal::journal(const journal_options& opt) : p_(std::make_unique<impl>()) {
+journal::journal(const durability_options& opt) : p_(std::make_unique<impl>()) {
   FG_EXPECTS(!opt.dir.empty(), "journal: no folder");
-  FG_EXPECTS(opt.interval > 0 && opt.interval <= 1e6, "journal: the sync interval must be in (0, 1e6] seconds");
+  FG_EXPECTS(opt.sync_interval > 0 && opt.sync_interval <= 1e6, "journal: the sync interval must be in (0, 1e6] seconds");
   FG_EXPECTS(opt.snapshot_every >= 0 && opt.snapshot_bytes >= 0, "journal: negative snapshot spacing");
   p_->opt = opt;
   p_->lock();

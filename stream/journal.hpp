@@ -12,28 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "fluxgraph/stream.hpp"
+#include "fluxgraph/options.hpp"
+#include "fluxgraph/reports.hpp"
 #include "loaders/snapshot.hpp"
 #include "stream/wal.hpp"
 
 namespace fg {
 
-/// When an appended batch reaches the disk: before it is acknowledged (batch), within `interval`
-/// seconds after (interval: a power cut may lose the last interval, a killed process loses
-/// nothing), or when the system decides (none: a killed process still loses nothing).
-enum class sync_mode { batch, interval, none };
-
-struct journal_options {
-  std::string dir;                     ///< created when missing; one stream at a time (locked)
-  sync_mode sync = sync_mode::batch;
-  double interval = 0.1;               ///< seconds, for sync_mode::interval
-  std::int64_t snapshot_every = 1000;  ///< batches between snapshots (0: not by batches)
-  std::int64_t snapshot_bytes = 0;     ///< log bytes after which a snapshot is due (0: not by bytes)
-  std::int64_t snapshot_part = 1 << 17;  ///< entries a batch copies of a snapshot begun (stream_session)
-  /// A log holding fewer records than its header says were acknowledged (cut short or damaged) is
-  /// refused; with this, recovery goes on from what is left and warns of the batches lost.
-  bool accept_loss = false;
-};
+// A journal's folder, sync rule and snapshot spacing: the public type (include/fluxgraph/options.hpp).
+using fluxgraph::durability_options;
+using fluxgraph::sync_mode;
 
 /// What the journal found on start: the snapshot to build from and the batches to replay after it.
 struct journal_recovery {
@@ -41,11 +29,11 @@ struct journal_recovery {
   std::string snapshot_path;        ///< empty when none was used
   std::vector<wal_record> records;  ///< batches base + 1, base + 2, ... in order
   std::int64_t torn_bytes = 0;      ///< a torn last record, dropped
-  std::int64_t lost_batches = 0;    ///< acknowledged batches a damaged log lost (journal_options::accept_loss)
+  std::int64_t lost_batches = 0;    ///< acknowledged batches a damaged log lost (durability_options::accept_loss)
   std::vector<std::string> warnings;  ///< corrupted snapshots passed over, torn records dropped
 };
 
-/// What `fluxgraph wal check DIR` reports: the public type (include/fluxgraph/stream.hpp).
+/// What `fluxgraph wal check DIR` reports: the public type (include/fluxgraph/reports.hpp).
 using journal_health = fluxgraph::wal_health;
 
 class journal {
@@ -58,7 +46,7 @@ class journal {
   /// @throws fg::error for a folder in use, unreadable, or whose history cannot be rebuilt (a
   ///         corrupted record before the end of a log, batches missing, no usable snapshot and no
   ///         log from the start): never a silently shorter stream.
-  explicit journal(const journal_options& opt);
+  explicit journal(const durability_options& opt);
   ~journal();
   journal(const journal&) = delete;
   journal& operator=(const journal&) = delete;

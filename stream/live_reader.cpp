@@ -127,7 +127,8 @@ class bounded_queue {
 // Two threads: the reader (poll, read, parse, cut) and the mapper (input ids to dense ids: to_dense,
 // memory-bound on a large id table). Apart, each runs at its own speed: parsing the next batch, mapping
 // this one and applying the one before overlap (parse + ids in one thread were the stream's limit).
-struct live_reader::impl {
+// The reader and mapper threads behind fluxgraph::live_reader (its one pimpl, below).
+struct live_input {
   using clock = std::chrono::steady_clock;
   struct item {  // one batch, the end of the input, or an error: in input order through both queues
     raw_edges raw;     // as parsed (reader -> mapper)
@@ -157,8 +158,11 @@ struct live_reader::impl {
   };
   enum class ready { input, timeout, again, stop };
 
+  static constexpr std::size_t queue = 4;        // parsed batches waiting at most; the reader then waits too
+  static constexpr std::size_t chunk = 1 << 20;  // bytes per read()
   int fd;
   live_options opt;
+  batch_cutter cutter;
   int wake[2] = {-1, -1};  // written to stop the reader while it waits in ppoll
   bounded_queue<item> parsed, mapped;
   std::atomic<bool> stop{false};
@@ -172,10 +176,9 @@ struct live_reader::impl {
   id_map known;  // the known ids, handed to the mapper
   std::thread reader, mapper;
 
-  impl(int f, live_options o) : fd(f), opt(std::move(o)), parsed(std::max<std::size_t>(opt.queue, 1)), mapped(std::max<std::size_t>(opt.queue, 1)) {
-    FG_EXPECTS(opt.cut.max_edges >= 1, "live_reader: batches need at least 1 edge");
-    FG_EXPECTS(opt.cut.max_delay >= 0 && std::isfinite(opt.cut.max_delay), "live_reader: the delay must be >= 0");
-    FG_EXPECTS(opt.queue >= 1 && opt.chunk >= 1, "live_reader: queue and chunk must be >= 1");
+  live_input(int f, live_options o) : fd(f), opt(std::move(o)), cutter{opt.batch_edges, opt.max_delay}, parsed(queue), mapped(queue) {
+    if (opt.batch_edges == 0) throw invalid_argument("live_reader: batch_edges must be at least 1");
+    if (!(opt.max_delay >= 0 && opt.max_delay <= 1e6)) throw invalid_argument("live_reader: max_delay must be in [0, 1e6] seconds");
     for (const std::int64_t id : opt.known_ids) {
       FG_EXPECTS(id >= 0, "live_reader: a negative known id");
       const vertex_t next = known.size();
@@ -186,11 +189,11 @@ struct live_reader::impl {
     // chunk's worth (best effort: the system caps it, and a failure only costs speed).
     struct stat sb {};
     if (fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode))
-      (void)fcntl(fd, F_SETPIPE_SZ, int(std::min<std::size_t>(opt.chunk, std::size_t(1) << 20)));
+      (void)fcntl(fd, F_SETPIPE_SZ, int(chunk));
     mapper = std::thread([this] { map_loop(); });
     reader = std::thread([this] { run(); });
   }
-  ~impl() {
+  ~live_input() {
     stop = true;
     [[maybe_unused]] const ssize_t w = write(wake[1], "x", 1);
     parsed.close();
@@ -281,9 +284,9 @@ struct live_reader::impl {
   void read_loop();
 };
 
-void live_reader::impl::read_loop() {
+void live_input::read_loop() {
   const auto parser = edge_parser::make(opt.format);
-  std::vector<char> buf(opt.chunk);
+  std::vector<char> buf(chunk);
   raw_edges cur;
   const clock::time_point t0 = clock::now();
   const auto at = [&](clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
@@ -314,14 +317,14 @@ void live_reader::impl::read_loop() {
   // full instead of queueing behind it (under load the input reaches the store no later, in fewer
   // and larger batches).
   auto cut_now = [&] {
-    if (opt.cut.full(cur.size())) return true;
-    return opt.cut.due(cur.size(), at(first), at(clock::now())) && waiting == 0;
+    if (cutter.full(cur.size())) return true;
+    return cutter.due(cur.size(), at(first), at(clock::now())) && waiting == 0;
   };
   constexpr std::size_t slice = std::size_t(1) << 16;  // edges parsed between two looks at the clock
   for (bool eof = false;;) {
     for (parse_stop s = parse_stop::batch_full; s != parse_stop::need_input;) {
       const bool was_empty = cur.size() == 0;
-      s = parser->parse(cur, std::min(opt.cut.max_edges, cur.size() + slice));
+      s = parser->parse(cur, std::min(cutter.max_edges, cur.size() + slice));
       if (was_empty && cur.size() > 0) first = chunk_time;
       if (s == parse_stop::bad_input && !bad_input(*parser, cur)) return;
       if (cut_now() && !cut()) return;
@@ -330,7 +333,7 @@ void live_reader::impl::read_loop() {
     if (eof || stop) break;
     // A batch due by delay but held back is looked at again every millisecond.
     const auto w0 = clock::now();
-    double wait = opt.cut.wait(cur.size(), at(first), at(w0));
+    double wait = cutter.wait(cur.size(), at(first), at(w0));
     if (wait == 0) wait = 1e-3;
     const ready r = wait_for_input(wait);
     if (r == ready::stop) return;
@@ -355,13 +358,21 @@ void live_reader::impl::read_loop() {
   parsed.push(std::move(end));
 }
 
-live_reader::live_reader(int fd, live_options opt) : p_(std::make_unique<impl>(fd, std::move(opt))) {}
+}  // namespace fg
+
+struct fluxgraph::live_reader::impl : fg::live_input {
+  using live_input::live_input;
+};
+
+namespace fluxgraph {
+
+live_reader::live_reader(int fd, const live_options& opt) : p_(std::make_unique<impl>(fd, opt)) {}
 live_reader::~live_reader() = default;
 
 bool live_reader::next(live_batch& out) {
   impl& p = *p_;
   if (p.done) return false;
-  impl::item it;
+  fg::live_input::item it;
   if (!p.mapped.pop(it)) throw error("live_reader: stopped");  // only while being destroyed
   if (it.error) {
     p.done = true;
@@ -379,9 +390,9 @@ bool live_reader::next(live_batch& out) {
 
 std::int64_t live_reader::skipped() const noexcept { return p_->skipped; }
 
-live_reader_times live_reader::times() const {
+live_times live_reader::times() const {
   std::lock_guard<std::mutex> lk(p_->times_m);
   return p_->times;
 }
 
-}  // namespace fg
+}  // namespace fluxgraph

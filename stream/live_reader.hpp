@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "stream/id_map.hpp"
-#include "stream/stream_session.hpp"
 #include "fluxgraph/live.hpp"
 #include "loaders/edge_parser.hpp"
 
@@ -44,43 +43,11 @@ using live_batch = fluxgraph::live_batch;
 ///        rule of live_batch::inserts. `out.number` and `out.arrived` are left to the caller.
 void to_dense(const raw_edges& raw, id_map& ids, live_batch& out);
 
-struct live_options {
-  input_format format = input_format::text;
-  batch_cutter cut;
-  bool skip_bad = false;          ///< skip bad lines (on_skip hears of each) instead of stopping there
-  std::string name = "<stdin>";   ///< the input's name in messages
-  /// A skipped line's message ("NAME:LINE: what"); called on the reader's thread.
-  std::function<void(const std::string&)> on_skip;
-  std::size_t queue = 4;          ///< parsed batches waiting at most; the reader then waits too
-  std::size_t chunk = 1 << 20;    ///< bytes per read()
-  std::vector<std::int64_t> known_ids;  ///< input ids with dense ids 0, 1, ... already (distinct, >= 0)
-};
-
-/// Where the reader's two threads spent their time: the public type (include/fluxgraph/live.hpp).
+// The reader's options and the reader itself are the public ones (include/fluxgraph/options.hpp,
+// live.hpp); stream/live_reader.cpp implements fluxgraph::live_reader.
+using fluxgraph::live_options;
+using fluxgraph::live_reader;
+using fluxgraph::edge_list;
 using live_reader_times = fluxgraph::live_times;
-
-class live_reader {
- public:
-  /// @brief Starts reading `fd` on a thread of its own. The descriptor stays open (the caller's).
-  live_reader(int fd, live_options opt);
-  /// Stops the thread, even one waiting for input that never comes.
-  ~live_reader();
-  live_reader(const live_reader&) = delete;
-  live_reader& operator=(const live_reader&) = delete;
-
-  /// @brief The next batch, waiting for it; false after the last one.
-  /// @throws fg::input_error "NAME:LINE: what" for a bad line when not skip_bad, once every batch
-  ///         before the bad line's was handed out (the bad line's batch is dropped whole);
-  ///         fg::error for a read error or too many vertices.
-  bool next(live_batch& out);
-  /// Bad lines skipped so far (skip_bad).
-  std::int64_t skipped() const noexcept;
-  /// The threads' times so far (read after next() returned false for a stable answer).
-  live_reader_times times() const;
-
- private:
-  struct impl;
-  std::unique_ptr<impl> p_;
-};
 
 }  // namespace fg

@@ -22,7 +22,7 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 
 template <class S>
 struct stream_apps<S>::state {
-  stream_app_options opt;
+  stream_options opt;
   vertex_t bfs_source = -1, sssp_source = -1;  // dense, once the input id arrived
   std::unique_ptr<incremental_bfs<S>> bfs;
   std::unique_ptr<incremental_sssp<S>> sssp;
@@ -44,7 +44,7 @@ struct stream_apps<S>::state {
 };
 
 template <class S>
-stream_apps<S>::stream_apps(const stream_app_options& opt) : s_(std::make_unique<state>()) {
+stream_apps<S>::stream_apps(const stream_options& opt) : s_(std::make_unique<state>()) {
   s_->opt = opt;
 }
 template <class S>
@@ -52,17 +52,17 @@ stream_apps<S>::~stream_apps() = default;
 
 template <class S>
 void stream_apps<S>::invalidate() {
-  const stream_app_options o = s_->opt;
+  const stream_options o = s_->opt;
   s_ = std::make_unique<state>();
   s_->opt = o;
 }
 
 template <class S>
-stream_app_report stream_apps<S>::update(const graph<pattern, S>& g, const graph<pattern, S>& other,
+void stream_apps<S>::update(batch_report& r, const graph<pattern, S>& g, const graph<pattern, S>& other,
                                          const edge_list& ins, const edge_list& del, bool separate,
                                          const std::vector<std::int64_t>& ids, std::int64_t batch, bool compare) {
   try {
-    return run(g, other, ins, del, separate, ids, batch, compare);
+    run(r, g, other, ins, del, separate, ids, batch, compare);
   } catch (...) {
     invalidate();  // half-updated states must not be extended next batch
     throw;
@@ -70,7 +70,7 @@ stream_app_report stream_apps<S>::update(const graph<pattern, S>& g, const graph
 }
 
 template <class S>
-stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const graph<pattern, S>& other, const edge_list& ins,
+void stream_apps<S>::run(batch_report& r, const graph<pattern, S>& g, const graph<pattern, S>& other, const edge_list& ins,
                                       const edge_list& del, bool separate, const std::vector<std::int64_t>& ids,
                                       std::int64_t batch, bool compare) {
   state& st = *s_;
@@ -83,9 +83,8 @@ stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const graph<pa
   // The rules take the deletes before the inserts; a batch whose deletes came after (an edge in
   // both is gone) is recomputed.
   const bool reset = separate && del.size() > 0;
-  stream_app_report r;
   const vertex_t n = out.rows();
-  const stream_app_options& o = st.opt;
+  const stream_options& o = st.opt;
   if (o.bfs_source >= 0 && st.bfs_source < 0 && (st.bfs_source = state::resolve(o.bfs_source, ids, n)) >= 0)
     st.bfs = std::make_unique<incremental_bfs<S>>(st.bfs_source);
   if (o.sssp_source >= 0 && st.sssp_source < 0 && (st.sssp_source = state::resolve(o.sssp_source, ids, n)) >= 0)
@@ -94,19 +93,19 @@ stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const graph<pa
     if (reset) st.bfs->reset();
     st.bfs->update(out, &in_view, false, I, D);
     r.bfs_reached = st.bfs->reached();
-    r.recomputed |= st.bfs->recomputed();
+    r.apps_recomputed |= st.bfs->recomputed();
   }
   if (st.sssp) {
     if (reset) st.sssp->reset();
     st.sssp->update(out, I, D);
     r.sssp_reached = st.sssp->reached();
-    r.recomputed |= st.sssp->recomputed();
+    r.apps_recomputed |= st.sssp->recomputed();
   }
   if (o.wcc) {
     if (reset) st.wcc.reset();
     st.wcc.update(out, I, D);
     r.components = st.wcc.components();
-    r.recomputed |= st.wcc.recomputed();
+    r.apps_recomputed |= st.wcc.recomputed();
   }
   if (o.triangles) {
     if (reset) st.tri.reset();
@@ -114,15 +113,14 @@ stream_app_report stream_apps<S>::run(const graph<pattern, S>& g, const graph<pa
     r.triangles = st.tri.total();
   }
   memory::synchronize();
-  r.seconds = since(t0);
-  if (!compare) return r;
+  r.apps_seconds = since(t0);
+  if (!compare) return;
   const auto t1 = clock_type::now();
   if (st.bfs) st.check(st.bfs->levels() == bfs(out, &in_view, false, st.bfs_source).level, "BFS levels", batch);
   if (st.sssp) st.check(st.sssp->distances() == sssp(out, st.sssp_source).dist, "SSSP distances", batch);
   if (o.wcc) st.check(st.wcc.labels() == wcc(out).label, "WCC labels", batch);
   if (o.triangles) st.check(st.tri.total() == triangles(out).total, "triangle count", batch);
-  r.scratch_seconds = since(t1);
-  return r;
+  r.apps_scratch_seconds = since(t1);
 }
 
 template class stream_apps<host_space>;

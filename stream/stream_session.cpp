@@ -47,6 +47,7 @@ orientation orientation_for(const stream_options& o) {
 template <class S>
 struct stream_session<S>::state {
   stream_options opt;
+  defrag_policy policy;    // asked after every batch and in finish()
   pagerank_options quiet;  // the per-batch runs: no progress line
   fg::graph<pattern, S> g;
   // The store in the other orientation (out-edges when g holds in-edges), kept by the same batches
@@ -55,7 +56,7 @@ struct stream_session<S>::state {
   std::unique_ptr<fg::graph<pattern, S>> mirror;
   std::unique_ptr<dynamic_pagerank<S>> dyn;  // per-batch PageRank
   dcsr_matrix<pattern, S> plus;  // R⁺ of the store (closure)
-  std::unique_ptr<stream_apps<S>> apps;  // BFS, SSSP, WCC, triangles (stream_options::apps)
+  std::unique_ptr<stream_apps<S>> apps;  // BFS, SSSP, WCC, triangles (stream_options::bfs_source, ...)
   pagerank_result last;          // finish()'s cold run, or the per-batch scores gathered
   bool gathered = false;         // per batch: last holds the latest batch's scores
   const pagerank_result* scores = nullptr;
@@ -67,14 +68,14 @@ struct stream_session<S>::state {
   std::int64_t lines = 0;         // edge lines consumed
 
   state(const stream_options& o, vertex_t n)
-      : opt(o), quiet(silenced(o.pagerank)), g(orientation_for(o), n) {
+      : opt(o), policy(make_defrag_policy(o.defrag, o.layout)), quiet(silenced(o.pagerank)), g(orientation_for(o), n) {
     FG_EXPECTS(n >= 0, "stream_session: negative vertex count");
-    FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure || o.apps.any(),
+    FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure || keeps_apps(o),
                "stream_session: compare goes with per-batch PageRank, the closure or a graph application");
     FG_EXPECTS(o.expected_reads >= 0, "stream_session: expected reads must be >= 0");
     if (!o.durability.dir.empty()) recover();
     if (o.closure) plus = transitive_closure(g.store());
-    if (o.apps.any()) apps = std::make_unique<stream_apps<S>>(o.apps);
+    if (keeps_apps(o)) apps = std::make_unique<stream_apps<S>>(o);
     if (o.pagerank_per_batch) dyn = std::make_unique<dynamic_pagerank<S>>(quiet);
   }
   static pagerank_options silenced(pagerank_options p) {
@@ -123,7 +124,7 @@ struct stream_session<S>::state {
   void analyse(const coo_matrix<pattern, S>& added, batch_report& r);
   void run_apps(const edge_list& ins, const edge_list& del, batch_order order, batch_report& r) {
     if (apps)
-      r.apps = apps->update(g, *mirror, ins, del, order == batch_order::inserts_then_deletes, ids, r.batch, opt.compare);
+      apps->update(r, g, *mirror, ins, del, order == batch_order::inserts_then_deletes, ids, r.batch, opt.compare);
   }
   bool mirrored() const { return dyn || apps; }
   // The mirror as g is now (a copy with rows and columns swapped).
@@ -414,9 +415,9 @@ template <class S>
 void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batch_report& r) {
   if (mirrored() && !mirror) build_mirror();  // lost with a batch that reached g alone
   auto t = clock_type::now();
-  r.defrag = g.maybe_defragment(expected_reads(), opt.defrag);
+  r.defrag = g.maybe_defragment(expected_reads(), policy);
   memory::synchronize();
-  if (r.defrag.defragment) r.defrag_seconds = since(t);
+  if (r.defrag.defragmented) r.defrag_seconds = since(t);
   if (opt.pagerank_per_batch) {
     const dynamic_pagerank_stats& pr = dyn->update(mirror->store(), g.store());
     r.pr_iterations = pr.cold_iterations + pr.levels;
@@ -477,14 +478,14 @@ template <class S>
 void stream_session<S>::state::add_up(const batch_report& r) {
   stream_totals& t = totals;
   t.batches = r.batch;
-  t.inserts += std::int64_t(r.inserts);
-  t.deletes += std::int64_t(r.deletes);
+  t.inserts += r.inserts;
+  t.deletes += r.deletes;
   t.insert_seconds += r.insert_seconds;
   t.delete_seconds += r.delete_seconds;
   t.store_seconds += r.store_seconds;
-  t.defragmentations += r.defrag.defragment ? 1 : 0;
+  t.defragmentations += r.defrag.defragmented ? 1 : 0;
   t.defrag_seconds += r.defrag_seconds;
-  t.last_defrag = {r.defrag.defragment, r.defrag.reason};
+  t.last_defrag = r.defrag;
   t.pr_iterations += r.pr_iterations;
   t.pr_restarts += r.pr_restarted ? 1 : 0;
   t.pr_pulls += r.pr_pulled ? 1 : 0;
@@ -497,9 +498,9 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.closure_rounds += r.closure_rounds;
   t.closure_seconds += r.closure_seconds;
   t.closure_scratch_seconds += r.closure_scratch_seconds;
-  t.apps_recomputed += r.apps.recomputed;
-  t.apps_seconds += r.apps.seconds;
-  t.apps_scratch_seconds += r.apps.scratch_seconds;
+  t.apps_recomputed += r.apps_recomputed;
+  t.apps_seconds += r.apps_seconds;
+  t.apps_scratch_seconds += r.apps_scratch_seconds;
   t.log_seconds += r.log_seconds;
   t.snapshots += r.snapshot ? 1 : 0;
   t.snapshot_seconds += r.snapshot_seconds;
@@ -523,8 +524,8 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   if (st.log) st.log->check();  // a failed journal takes no batch: the store stays what the log holds
   batch_report r;
   r.batch = st.totals.batches + 1;
-  r.inserts = ins.size();
-  r.deletes = del.size();
+  r.inserts = std::int64_t(ins.size());
+  r.deletes = std::int64_t(del.size());
   const dcsr_stats before = st.g.store().stats();
   coo_matrix<pattern, S> added;
   if (st.mirrored() && !st.mirror) st.build_mirror();
@@ -580,9 +581,9 @@ final_report stream_session<S>::finish() {
   // One read-heavy phase left: PageRank from scratch, asked of the policy like any batch boundary.
   const auto t = clock_type::now();
   f.defrag_asked = true;
-  f.defrag = st.g.maybe_defragment(pagerank_expected_reads(st.opt.pagerank, st.g.num_vertices()), st.opt.defrag);
+  f.defrag = st.g.maybe_defragment(pagerank_expected_reads(st.opt.pagerank, st.g.num_vertices()), st.policy);
   memory::synchronize();
-  if (f.defrag.defragment) f.defrag_seconds = since(t);
+  if (f.defrag.defragmented) f.defrag_seconds = since(t);
   st.last = pagerank(st.g.store(), st.opt.pagerank);
   st.scores = &st.last;
   f.pagerank = st.scores;

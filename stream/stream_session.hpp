@@ -18,7 +18,9 @@
 #include "stream/graph.hpp"
 #include "stream/journal.hpp"
 #include "stream/stream_apps.hpp"
-#include "fluxgraph/stream.hpp"
+#include "fluxgraph/options.hpp"
+#include "fluxgraph/reports.hpp"
+#include "fluxgraph/types.hpp"
 
 namespace fluxgraph {
 struct edge_file;
@@ -28,85 +30,20 @@ namespace fg {
 
 using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
 
-struct stream_options {
-  /// PageRank kept current after every batch (algorithms/dynamic_pagerank.hpp: residual pushes from
-  /// the batch's edges, within a stated bound of the exact scores)
-  bool pagerank_per_batch = false;
-  bool pagerank_at_end = true;      ///< finish() runs PageRank from scratch when not per batch
-  /// Both PageRanks' options. The per-batch runs drop `progress` (a batch reports instead).
-  pagerank_options pagerank;
-  bool closure = false;             ///< keep the transitive closure up to date after every batch
-  /// Per batch, also PageRank from scratch (iterations saved by the warm start) and, with the
-  /// closure or the applications, the same from scratch, which must be equal (fg::error otherwise).
-  bool compare = false;
-  /// BFS, SSSP, WCC and triangles kept current after every batch (stream/stream_apps.hpp); with
-  /// compare, each also from scratch and checked.
-  stream_app_options apps;
-  defrag_policy defrag;             ///< asked after every batch and in finish()
-  /// SpMVs the caller expects between batches when PageRank is not per batch (0: nothing reads).
-  /// With per-batch PageRank the session uses its last iteration count (a priori at first).
-  double expected_reads = 0;
-  /// With a folder: the stream is durable (stream/journal.hpp). It starts from what the folder
-  /// holds, and every batch is in the journal before apply() returns.
-  journal_options durability;
-};
+// What to keep current and how: the public type (include/fluxgraph/options.hpp). The session reads
+// pagerank_per_batch, pagerank_at_end, pagerank, closure, the applications, compare, defrag and
+// layout (its defragmentation policy), expected_reads and durability; where and ids are the
+// facade's (api/stream.cpp).
+using fluxgraph::stream_options;
 
 /// The edges of one batch in the file's direction (src -> dst), dense ids >= 0: the public type
-/// (include/fluxgraph/stream.hpp), so a program's batches reach the session without a copy.
+/// (include/fluxgraph/types.hpp), so a program's batches reach the session without a copy.
 using edge_list = fluxgraph::edge_list;
 
-/// How a batch of inserts and deletes reaches the store.
-enum class batch_order {
-  /// One mixed store batch (dcsr_matrix::apply_batch): every delete, then every insert, atomic.
-  /// An edge both deleted and inserted is present after.
-  deletes_first,
-  /// An insert batch, then a delete batch (`stream FILE --delete-fraction`: the deletes are picked
-  /// among the edges the batch just inserted). Two store batches, timed apart.
-  inserts_then_deletes,
-};
+using fluxgraph::batch_order;  // include/fluxgraph/types.hpp
 
-/// What one batch did and cost. Times in seconds.
-struct batch_report {
-  std::int64_t batch = 0;          ///< 1-based
-  std::size_t inserts = 0;         ///< edges given to insert
-  std::size_t deletes = 0;         ///< edges given to delete
-  std::int64_t stored = 0;         ///< entries the store wrote (inserts less duplicates)
-  std::int64_t removed = 0;        ///< entries the store removed (deletes less absent edges)
-  offset_t edges = 0;              ///< distinct edges in the store after the batch
-  vertex_t vertices = 0;           ///< vertices after the batch
-  double store_seconds = 0;        ///< every store update of the batch
-  double insert_seconds = 0;       ///< of which the insert batch, when it ran on its own
-  double delete_seconds = 0;       ///< of which the delete batch, when it ran on its own
-  defrag_decision defrag;          ///< the policy's decision after the batch
-  double defrag_seconds = 0;       ///< the defragmentation, when the decision was to defragment
-  // Per-batch PageRank (stream_options::pagerank_per_batch); `cold_*` with compare.
-  int pr_iterations = 0;           ///< push rounds (+ iterations when it started over)
-  double pr_seconds = 0;
-  bool pr_restarted = false;       ///< computed from scratch (the first batch, or one that changed too much)
-  bool pr_pulled = false;          ///< by power iterations from the last scores (predicted under the pushes)
-  double pr_bound = 0;             ///< the scores are within this (L1) of the exact PageRank
-  double pr_seeded_bound = 0;      ///< the same before the pushes: the batch left the last scores that far
-  std::int64_t pr_edges = 0;       ///< out-edges its pushes read
-  double pr_error = -1;            ///< with compare: L1 distance to the from-scratch scores
-  int cold_iterations = 0;
-  double cold_seconds = 0;
-  // The closure (stream_options::closure): extended from the batch, or recomputed after deletes.
-  offset_t closure_pairs = 0;
-  int closure_rounds = 0;          ///< rounds of the extension (0 when recomputed)
-  bool closure_recomputed = false;
-  double closure_seconds = 0;
-  double closure_scratch_seconds = 0;  ///< with compare: the from-scratch closure it was checked against
-  stream_app_report apps;          ///< stream_options::apps
-  // A durable session (stream_options::durability): the journal append, and a snapshot when due.
-  double log_seconds = 0;
-  bool snapshot = false;
-  double snapshot_seconds = 0;
-  /// Everything the batch cost: store, journal, defragmentation and analyses.
-  double seconds() const noexcept {
-    return store_seconds + log_seconds + snapshot_seconds + defrag_seconds + pr_seconds + cold_seconds + closure_seconds +
-           closure_scratch_seconds + apps.seconds + apps.scratch_seconds;
-  }
-};
+/// What one batch did and cost: the public type (include/fluxgraph/reports.hpp).
+using fluxgraph::batch_report;
 
 /// Where a batch came from, for the journal: the input ids of the dense ids it gave out (in order)
 /// and the edge lines it consumed (-1: its inserts + deletes).
@@ -115,10 +52,10 @@ struct batch_origin {
   std::int64_t lines = -1;
 };
 
-/// What a durable session rebuilt on start: the public type (include/fluxgraph/stream.hpp).
+/// What a durable session rebuilt on start: the public type (include/fluxgraph/reports.hpp).
 using recovery_report = fluxgraph::recovery_info;
 
-/// Sums over the batches so far: the public type (include/fluxgraph/stream.hpp).
+/// Sums over the batches so far: the public type (include/fluxgraph/reports.hpp).
 using stream_totals = fluxgraph::stream_totals;
 
 /// finish(): the read phase after the last batch.

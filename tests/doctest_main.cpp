@@ -1,7 +1,7 @@
 // One main for every test executable. Each test case's duration is printed as it ends, unbuffered:
-// when a suite is killed by a timeout (run 36: fg_test_backend ran past 300 s on the GPU, 132 s
+// when a suite is killed by a timeout (fg_test_backend once ran past 300 s on the GPU, 132 s
 // the run before), the log then names the last case that finished. Each case's start is printed too
-// (session 27: fg_test_backend_2 and the Python suite hung together under `ctest -j 4` and passed
+// (once fg_test_backend_2 and the Python suite hung together under `ctest -j 4` and passed
 // alone; the log named only the case before).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // Device twins only: every stored entry of a list of rows. On the GPU a thread per chunk of entries,
 // not per row: R-MAT's hub rows (10^5+ entries) left to one thread each serialised a BFS push, an
-// SSSP relaxation and WCC's hooking (run 79: WCC on rmat-22 497 ms with a thread per row, 9.3 ms per
+// SSSP relaxation and WCC's hooking (H100: WCC on rmat-22 497 ms with a thread per row, 9.3 ms per
 // entry). With OpenMP's few threads a row per iteration stays the faster (rmat-16, 2 cores: BFS
 // 0.73 vs 1.78 ms, WCC 3.2 vs 49 ms): a core walks a row in cache order.
 #pragma once
@@ -71,7 +71,7 @@ void for_each_edge(const dcsr_view<V>& g, const vertex_t* rows, vertex_t count, 
 /// f(j) for every stored entry j of g, in no order. A dense store (dcsr_view::dense: no slack) is
 /// one flat pass over [0, nnz), a thread an entry; any other walks its rows' segments
 /// (for_each_edge). On the GPU the walk's search a chunk was the cost: PageRank's out-weights on
-/// rmat-24 took 8 ms, three SpMVs (session 32's trace).
+/// rmat-24 took 8 ms, three SpMVs (a CUPTI trace on the H100).
 template <class V, class F>
 void for_each_stored_entry(const dcsr_view<V>& g, F f) {
   if (g.dense >= 0) parallel_for(g.dense, f);

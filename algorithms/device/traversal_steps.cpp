@@ -97,7 +97,7 @@ vertex_t K::bfs_pull(const dcsr_view<pattern>& in, const vertex_t* out_sizes, st
   // R-MAT nearly every vertex finds a parent there); the rows longer than that and not yet found go
   // to a list whose in-edges are read in balanced chunks (a chunk stops once its vertex is found).
   // One pass of either kind: a thread per vertex walked a hub's whole row alone (cnr-2000: 40 ms
-  // pulling vs 2.3 pushing, run 84); chunks alone lost the early exit (rmat-22: 1.2 -> 11 ms).
+  // pulling vs 2.3 pushing, H100); chunks alone lost the early exit (rmat-22: 1.2 -> 11 ms).
   constexpr offset_t head = 32;
   array<vertex_t, device_space> long_rows(static_cast<std::size_t>(n));
   array<offset_t, device_space> c(3);

@@ -1,4 +1,4 @@
-# R-MAT expected in-degrees per rank (bench/NOTES.md, session 21): the balance and the bytes a
+# R-MAT expected in-degrees per rank (docs/distributed.md): the balance and the bytes a
 # distributed PageRank sends, cyclic and blocks, computed for rmat-22 (checked against
 # `mpirun fluxgraph bench dist`) and rmat-24. Run: /usr/bin/python3 bench/dist/rmat_balance.py
 # Expected in-degree of R-MAT vertices (a = .57, b = .19, c = .19, d = .05): a column bit is 1 with

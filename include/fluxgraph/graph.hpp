@@ -11,115 +11,11 @@
 
 #include "fluxgraph/apps.hpp"
 #include "fluxgraph/error.hpp"
+#include "fluxgraph/options.hpp"
+#include "fluxgraph/reports.hpp"
+#include "fluxgraph/types.hpp"
 
 namespace fluxgraph {
-
-/// Vertex ids in the API. The store keeps 32-bit vertex numbers (at most 2^31 - 1 vertices).
-using vertex_id = std::int64_t;
-
-/// How a graph (or a stream) names its vertices (docs/api.md, "Vertex ids").
-///   renumber (the default, as cuGraph's): batches take the caller's ids, any int64 >= 0, sparse or
-///     dense. The vertices are numbered 0..n-1 internally: each batch's new ids become the next
-///     vertices in increasing order of id, so ids 0..n-1 that arrive in one batch (or in increasing
-///     runs) keep their numbers. Calls take the caller's ids (sources, neighbors(v)) and results
-///     that are ids are the caller's (neighbors, wcc and cdlp labels, stream::top); results by vertex
-///     (scores, levels, CSR/COO rows and columns, SpMV vectors) are indexed by vertex number:
-///     graph::ids()[v] is vertex v's id, graph::index(id) the way back.
-///   dense: the ids are the vertex numbers 0..n-1 themselves (no map: ids past the end grow the
-///     graph; a batch in device memory stays on the device).
-enum class vertex_ids { renumber, dense };
-
-/// Where the store lives. automatic: the build's device system (the GPU in the CUDA build, OpenMP
-/// threads in the CPU build); cpu: the same as automatic in the CPU build, the sequential host
-/// twin in the CUDA build; cuda: the GPU (the CUDA build only, else fluxgraph::invalid_argument).
-enum class device { automatic, cpu, cuda };
-/// Where the arrays a call gets or fills live: host memory, or device memory (a CUDA pointer in the
-/// CUDA build; host memory in the CPU build, whose device is the host).
-enum class memory { host, device };
-/// SpMV semirings: y[u] = add over out-edges (u, v) of mul(A(u, v), x[v]); an unweighted edge is 1.
-///   plus_times (sum of products), min_plus (shortest one-edge extension: x[v] + A(u, v)),
-///   or_and (y[u] = 1 when some successor v has x[v] != 0; unweighted graphs only).
-enum class semiring { plus_times, min_plus, or_and };
-/// When maybe_defragment() compacts the store (see stream/defrag_policy.hpp).
-enum class defrag_mode { none, segment_limit, measured };
-
-/// @brief A batch of edges src[i] -> dst[i], i < size, in caller memory (I = int32_t or int64_t).
-///        weight: null (every edge 1) or one finite value per edge (weighted graphs only).
-template <class I>
-struct edge_span {
-  const I* src = nullptr;
-  const I* dst = nullptr;
-  std::size_t size = 0;
-  const double* weight = nullptr;
-  memory where = memory::host;
-};
-
-struct graph_options {
-  /// Unweighted: an edge is stored once, whatever the inserts. Weighted: a multigraph, each insert
-  /// kept as its own entry with its weight: SpMV's add combines parallel edges (plus_times sums
-  /// them, min_plus takes the lightest), to_csr/to_coo list them apiece, erase removes them all.
-  bool weighted = false;
-  device where = device::automatic;
-  int max_segments = 8;    ///< DCSR's k: segments a row may own before a compaction
-  defrag_mode defrag = defrag_mode::measured;  ///< maybe_defragment()'s policy
-  vertex_ids ids = vertex_ids::renumber;       ///< the caller's ids, or dense vertex numbers
-};
-
-/// What one batch did.
-struct batch_result {
-  std::int64_t batch = 0;     ///< 1-based number of the batch in this graph (errors name it too)
-  std::int64_t inserted = 0;  ///< entries written (an unweighted graph drops edges it already has)
-  std::int64_t deleted = 0;   ///< entries removed (absent edges remove nothing)
-  vertex_id vertices = 0;     ///< after the batch
-  std::int64_t edges = 0;     ///< stored entries after the batch
-};
-
-struct defrag_decision {
-  bool defragmented = false;
-  std::string reason;  ///< one line a person can check
-};
-
-/// Compressed rows, columns sorted within each row. val is empty for an unweighted graph.
-struct csr {
-  vertex_id rows = 0, cols = 0;
-  std::vector<std::int64_t> row_ptr;
-  std::vector<std::int32_t> col;
-  std::vector<double> val;
-};
-
-/// Edges sorted by (src, dst). val is empty for an unweighted graph.
-struct coo {
-  std::vector<std::int32_t> src, dst;
-  std::vector<double> val;
-};
-
-struct pagerank_options {
-  double damping = 0.85;  ///< networkx's alpha
-  double tol = 1e-10;     ///< stop when the L1 change < tol * n (networkx's rule)
-  int max_iter = 1000;
-  bool weighted = false;  ///< on a weighted graph, edges count by their weight (networkx's weight='weight');
-                          ///< unweighted unless asked, as the CLI (--weighted) and Python (weighted=True)
-  bool warm = true;       ///< start from the last result's scores (new vertices at 1/n)
-  std::string kernel = "auto";  ///< the SpMV kernel: the engine's cost model picks, or a name
-  /// Reads the scores as float (double sums) where the kernel can and tol n >= 2^-16: each read
-  /// within 2^-24 of the double one, 1/256 of the stopping threshold at most; half the bytes of the
-  /// gather on large graphs. false: double reads only.
-  bool mixed_precision = true;
-  /// Called after every iteration with (iteration, L1 change), e.g. for a progress line.
-  std::function<void(int, double)> progress;
-};
-
-struct pagerank_result {
-  std::vector<double> score;  ///< by vertex id; sums to 1
-  int iterations = 0;
-  bool converged = false;
-  double last_change = 0;     ///< L1 change of the last iteration
-  bool warm_started = false;
-  double seconds = 0;         ///< the iterations
-  double view_seconds = 0;    ///< building the kernel's view of the store (profile, selection, conversion)
-  int mixed_reads = 0;        ///< reads of float scores (pagerank_options::mixed_precision)
-  std::string kernel, kernel_reason;
-};
 
 /// @brief Read access, without a copy, to the rows of a graph whose store is in host memory
 ///        (graph::host_view). Row r holds size[r] entries laid out in order over its nseg[r]

@@ -29,7 +29,7 @@ FG_HD inline void add_row(row_moments& m, offset_t len) {
   m.hist[length_bin(len)] += 1;
 }
 // Rows an item of the reduction: row_moments is ~300 bytes (the histogram), and combining one per
-// row was the cost (rmat-24's 16.7 M rows: 1.7 ms, session 32's trace of PageRank); a run of rows
+// row was the cost (rmat-24's 16.7 M rows: 1.7 ms, a CUPTI trace of PageRank on the H100); a run of rows
 // summed in one thread first leaves the reduction 1/64 of the combines.
 constexpr std::int64_t rows_per_item = 64;
 FG_HD inline std::int64_t items(std::int64_t rows) { return (rows + rows_per_item - 1) / rows_per_item; }

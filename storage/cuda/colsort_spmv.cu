@@ -39,10 +39,10 @@ template <class T>
 inline constexpr int colsort_min_blocks = sizeof(T) > 4 ? 2 : 4;
 
 // The shared memory an SM sets aside (the rest is L1): the tile's gathers share x's sectors through
-// L1, so L1's size matters as much as the warps. Measured on the H100 (bench/NOTES.md, session 31;
-// rmat-24, 8192-row partitions): 4-byte sums 2.63 / 2.20 / 2.05 / 2.17 ms with 196 / 164 / 132 /
-// 100 KB of shared memory (4 / 4 / 3 / 2 blocks), 8-byte sums 6.51 / 3.81 / 3.34 / 4.11 ms with
-// 228 / 196 / 164 / 132 KB (3 / 2 / 2 / 1 blocks). The driver's default, the most blocks, left 28 KB
+// L1, so L1's size matters as much as the warps. Measured on the H100 (docs/perf-journal.md,
+// 2026-12-06, "what L1 is worth"; rmat-24, 8192-row partitions): 4-byte sums 2.63 / 2.20 / 2.05 /
+// 2.17 ms with 196 / 164 / 132 / 100 KB of shared memory (4 / 4 / 3 / 2 blocks), 8-byte sums 6.51 /
+// 3.81 / 3.34 / 4.11 ms with 228 / 196 / 164 / 132 KB (3 / 2 / 2 / 1 blocks). The driver's default, the most blocks, left 28 KB
 // of L1 to 8-byte sums. The hint is a percentage of the most shared memory, rounded up to a size the
 // SM has, so 57% and 71% of the H100's 228 KB are 132 and 164 KB.
 template <class T>

@@ -16,7 +16,7 @@ static_assert(sell_chunk_rows == 32, "the kernel maps a chunk to a warp");
 
 // Steps of a chunk a thread loads before it adds: their column, value and x loads all in flight at
 // once (one step at a time, each x load waited on its column's). 8 for 4-byte vectors, 4 for 8-byte
-// ones: on the 3D FE problem (H200, bench/NOTES.md session 29) float went from 0.76 to 0.85 of the
+// ones: on the 3D FE problem (H200, docs/perf-journal.md, 2026-11-29) float went from 0.76 to 0.85 of the
 // copy bandwidth at 8 steps, double from 0.92 down to 0.87. The matrix is read evict-first, so the
 // x of neighbouring rows stays in L2 (float 0.79 → 0.85 at 8 steps; double unchanged).
 template <class T>

@@ -7,7 +7,7 @@
 // (a device radix sort of every product). A Galerkin row has 7-13× fewer distinct columns than
 // products, so every row of more than 1024 products first tries a table of 2048 slots, sized by
 // what it holds: past 1536 distinct columns it gives up, writes nothing and is listed for its bin's
-// table (or the global path). H200, session 28: 3D 128^3 R.A.P 6.6 -> 5.8 ms, FE 64^3 7.5 -> 3.8.
+// table (or the global path). H200, 2026-11-29: 3D 128^3 R.A.P 6.6 -> 5.8 ms, FE 64^3 7.5 -> 3.8.
 #pragma once
 #include <cub/block/block_scan.cuh>
 

@@ -70,7 +70,8 @@ __device__ int load_entry(const spmm_operand<V>& A, const spmm_operand<V>& B, of
 /// The entry of a chunk of Width (a power of two) entries that holds product q: the last s with
 /// start[s] <= q (start[0] = 0, non-decreasing; entries past the row's end start at the chunk's
 /// total). log2(Width) fixed steps of 32-bit compares: the generic 64-bit search took ~12
-/// instructions a step and a loop, for every product of the warp and block kernels (session 27).
+/// instructions a step and a loop, for every product of the warp and block kernels
+/// (docs/perf-journal.md, 2026-11-29).
 template <int Width>
 __device__ __forceinline__ int entry_of(const int* start, int q) {
   static_assert((Width & (Width - 1)) == 0, "entry_of: a power of two");

@@ -314,7 +314,7 @@ void launch_warps(std::int64_t n, const unsigned long long* dyn_rows, const spmm
 /// (short probe runs), of the products beyond (a row that long has few distinct columns, or shared
 /// memory runs out: 16384 slots of doubles are 192 KiB); rows of more than 16384 products (bin 13)
 /// take the global path. Every one of them first tries one table of 2048 slots (a Galerkin row has
-/// 7-13x fewer distinct columns than products; H200, session 28: 3D 128^3 R.A.P 6.6 -> 5.8 ms, FE
+/// 7-13x fewer distinct columns than products; H200, 2026-11-29: 3D 128^3 R.A.P 6.6 -> 5.8 ms, FE
 /// 64^3 7.5 -> 3.8 ms, 2D 1024^2 unchanged), and only the rows past 1536 columns go on to their bin.
 template <class Sr, class V, class Rows, class List>
 void multiply_long_rows(const Rows& rows_of, const List& list_of, const spmm_operand<V>& A, const spmm_operand<V>& B,
@@ -357,7 +357,7 @@ void multiply_bins(const Rows& rows_of, const List& list_of, const spmm_operand<
   // 6 KB of shared memory a warp and four launches; AMG's rows have 7-13× fewer distinct columns
   // than products (H200: 2D 1024² Galerkin 2.9 → 2.3 ms, FE 64³ 8.6 → 7.9). A row of more than 96
   // columns is made again with a table of 512. (Rows of 513-4096 products stay with blocks: through
-  // warps they were slower where they are few, a coarse level's; bench/NOTES.md, session 26.)
+  // warps they were slower where they are few, a coarse level's; docs/perf-journal.md, 2026-11-29.)
   const std::int64_t few = rows_of(4) + rows_of(5) + rows_of(6) + rows_of(7);
   if (few > 0) {
     array<vertex_t, device_space> redo(static_cast<std::size_t>(few));

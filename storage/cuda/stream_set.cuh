@@ -1,7 +1,7 @@
 // Streams for one multi-kernel SpMV call (SURAA Algorithm 1: a stream per segment; ADCSR: a stream
 // per bin), taken from a per-device pool that is created once per process and reused by every call.
-// Creating and destroying streams per call cost ~8-10 us per stream on an H100 (bench/NOTES.md, run 8):
-// more than a whole SpMV on a small graph.
+// Creating and destroying streams per call cost ~8-10 us per stream on an H100 (docs/perf-journal.md,
+// 2026-11-22): more than a whole SpMV on a small graph.
 //
 // Ordering: pooled streams are blocking streams (cudaStreamCreate, as before), so their kernels wait
 // for earlier work on the legacy default stream, where Thrust and the other kernels produced x, and

@@ -43,8 +43,8 @@ __device__ inline typename Sr::value_type subwarp_reduce(typename Sr::value_type
 
 /// Whether the CSR and SELL-C-sigma kernels load the matrix's columns and values evict-first
 /// (ld.global.cs): an SpMV reads them once, and left to LRU they push out of L2 the parts of x that
-/// are read again. Measured (bench/NOTES.md): csr_merge on rmat-24 1-5% faster (session 22), SELL
-/// float on the 3D FE problem 7% (session 29), never slower. FG_SPMV_CACHED_LOADS=1 turns it off,
+/// are read again. Measured (docs/perf-journal.md): csr_merge on rmat-24 1-5% faster (2026-11-27), SELL
+/// float on the 3D FE problem 7% (2026-11-29), never slower. FG_SPMV_CACHED_LOADS=1 turns it off,
 /// for A/B runs.
 inline bool streaming_loads() {
   static const bool on = [] {

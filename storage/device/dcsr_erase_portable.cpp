@@ -60,7 +60,7 @@ erase_status K::erase(const dcsr_view<V>& A, const coo_matrix<V, device_space>& 
   // order, in dynamic chunks (R-MAT's hubs are its first rows): a thread an entry, the CUDA
   // build's layout, paid a search of the runs and a segment walk for every entry (a random-order
   // stream's batches touch the hubs: rmat-18, 1e4-edge batches, 0.48 M deletes/s, 53% of the
-  // time in that loop; bench/NOTES.md, session 27).
+  // time in that loop; docs/perf-journal.md, 2026-11-29).
   array<std::uint8_t, device_space> is_hole(std::size_t(volume) + 1), hits(keys.nnz + 1);
   fill_zero(hits);
   std::uint8_t* hole_flag = is_hole.data();

@@ -53,11 +53,11 @@ TEST_CASE_TEMPLATE("a defragmentation the policy asks for leaves the content ide
   const defrag_policy measured = make_defrag_policy(defrag_mode::measured);
 
   const defrag_decision idle = g.maybe_defragment(0, measured);  // nothing reads before the next batch
-  CHECK_FALSE(idle.defragment);
+  CHECK_FALSE(idle.defragmented);
   CHECK(profile(g.store()).segments_per_row > 1);
 
   const defrag_decision d = g.maybe_defragment(1e6, measured);
-  CHECK(d.defragment);
+  CHECK(d.defragmented);
   CHECK(d.reason.rfind("defragment: ", 0) == 0);
   g.store().validate();
   CHECK(g.store().view().single_segment);
@@ -66,7 +66,7 @@ TEST_CASE_TEMPLATE("a defragmentation the policy asks for leaves the content ide
   CHECK(g.store().version() == version);  // views built before stay valid
 
   const defrag_decision again = g.maybe_defragment(1e6, measured);
-  CHECK_FALSE(again.defragment);
+  CHECK_FALSE(again.defragmented);
   CHECK(again.reason.find("already packed") != std::string::npos);
 }
 
@@ -89,7 +89,7 @@ TEST_CASE_TEMPLATE("the limit policy defragments exactly when a row reached k se
     const bool flag = g.store().needs_defragment();
     const auto before = test::cells_of(g.store());
     const defrag_decision d = g.maybe_defragment(0, limit);
-    CHECK(d.defragment == flag);
+    CHECK(d.defragmented == flag);
     seen = seen || flag;
     CHECK_FALSE(g.store().needs_defragment());
     CHECK(test::cells_of(g.store()) == before);
@@ -107,20 +107,21 @@ TEST_CASE_TEMPLATE("warm start: new vertices start at 1/n, the start is normalis
   pagerank_options opt;
   opt.tol = 1e-10;
   const auto cold = pagerank(g.store(), opt);
-  opt.initial.assign(200, 5.0);  // a short, unnormalised start is still a valid start
-  const auto w = pagerank(g.store(), opt);
+  pagerank_start from;
+  from.initial.assign(200, 5.0);  // a short, unnormalised start is still a valid start
+  const auto w = pagerank(g.store(), opt, from);
   CHECK(l1(w.score, cold.score) <= 2 * opt.damping / (1 - opt.damping) * opt.tol * 500);
-  opt.initial = cold.score;  // already the fixed point: done at once
-  CHECK(pagerank(g.store(), opt).iterations <= 2);
-  opt.initial.assign(501, 1.0);
-  CHECK_THROWS_AS(pagerank(g.store(), opt), invalid_argument);
-  opt.initial.assign(10, 0.0);
-  CHECK_NOTHROW(pagerank(g.store(), opt));  // zeros then 1/n for the rest: sums to > 0
-  opt.initial.assign(500, 0.0);
-  CHECK_THROWS_AS(pagerank(g.store(), opt), invalid_argument);
-  opt.initial.assign(500, 1.0);
-  opt.initial[7] = -1;
-  CHECK_THROWS_AS(pagerank(g.store(), opt), invalid_argument);
+  from.initial = cold.score;  // already the fixed point: done at once
+  CHECK(pagerank(g.store(), opt, from).iterations <= 2);
+  from.initial.assign(501, 1.0);
+  CHECK_THROWS_AS(pagerank(g.store(), opt, from), invalid_argument);
+  from.initial.assign(10, 0.0);
+  CHECK_NOTHROW(pagerank(g.store(), opt, from));  // zeros then 1/n for the rest: sums to > 0
+  from.initial.assign(500, 0.0);
+  CHECK_THROWS_AS(pagerank(g.store(), opt, from), invalid_argument);
+  from.initial.assign(500, 1.0);
+  from.initial[7] = -1;
+  CHECK_THROWS_AS(pagerank(g.store(), opt, from), invalid_argument);
 }
 
 TEST_CASE_TEMPLATE("PageRank with the out-degrees given equals PageRank counting them", S, host_space, device_space) {
@@ -131,8 +132,9 @@ TEST_CASE_TEMPLATE("PageRank with the out-degrees given equals PageRank counting
   pagerank_options opt;
   opt.tol = 1e-12;
   const pagerank_result counted = pagerank(in.store(), opt);
-  opt.out_degree = out.store().view().sizes;
-  const pagerank_result given = pagerank(in.store(), opt);
+  pagerank_start from;
+  from.out_degree = out.store().view().sizes;
+  const pagerank_result given = pagerank(in.store(), opt, from);
   CHECK(given.iterations == counted.iterations);
   CHECK(l1(given.score, counted.score) < 1e-12);
 }

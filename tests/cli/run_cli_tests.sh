@@ -594,7 +594,7 @@ for spec in karate.mtx:7:0.3 west0067.mtx:13:0.5 bips98_606.mtx.gz:200:0.2 test_
   run pagerank "$edges.mtx" --tol 1e-12 --out "$want"
   scores_check "$what" "$out" "$want" "pagerank on the $EDGES edges that remain ($picked deleted)"
   # The same seed: the same edges remain, to the byte. The scores agree to the tolerance, not to the
-  # bit: --kernel auto may settle on another kernel by timing (run 37 on the GPU), which sums each
+  # bit: --kernel auto may settle on another kernel by timing (seen on the H100), which sums each
   # row in another order.
   stream_with_deletions .again
   if [ "$RC" -eq 0 ] && cmp -s "$edges.mtx" "$edges.again.mtx" && result=$(compare_scores "$out.again" "$out"); then

@@ -197,9 +197,9 @@ TEST_CASE("distributed PageRank equals one process's, cold and warm after a batc
   CHECK(cold.setup_seconds + cold.iterate_seconds <= cold.seconds);
   const edges more = share(all, first, all.src.size());
   A.apply(more.src, more.dst, {});
-  pagerank_options warm = opt;
+  pagerank_start warm;
   warm.initial = cold.score;
-  const dist_pagerank_result w = pagerank(A, warm);
+  const dist_pagerank_result w = pagerank(A, opt, warm);
   check_against_one(all.src.size(), w);
   CHECK(w.iterations < cold.iterations);
   // Each rank's rows through any selectable view, with x by either exchange: the same scores (the

@@ -60,20 +60,20 @@ TEST_CASE("policy names") {
 
 TEST_CASE("none never defragments, even a store at the segment limit read a million times") {
   const auto d = decide_defragment(policy(defrag_mode::none), store(4, 0.5), true, 1e6);
-  CHECK_FALSE(d.defragment);
+  CHECK_FALSE(d.defragmented);
   CHECK(d.reason.rfind("keep: policy none", 0) == 0);
 }
 
 TEST_CASE("limit follows the paper's flag, whatever the reads") {
-  CHECK(decide_defragment(policy(defrag_mode::segment_limit), store(1.1, 0.1), true, 0).defragment);
+  CHECK(decide_defragment(policy(defrag_mode::segment_limit), store(1.1, 0.1), true, 0).defragmented);
   const auto d = decide_defragment(policy(defrag_mode::segment_limit), store(3, 0.4), false, 1e6);
-  CHECK_FALSE(d.defragment);
+  CHECK_FALSE(d.defragmented);
   CHECK(d.reason.find("no row at k segments") != std::string::npos);
 }
 
 TEST_CASE("measured: a packed store is kept") {
   const auto d = decide_defragment(policy(defrag_mode::measured), store(1, 0), true, 1e6);
-  CHECK_FALSE(d.defragment);
+  CHECK_FALSE(d.defragmented);
   CHECK(d.reason.find("already packed") != std::string::npos);
 }
 
@@ -85,31 +85,31 @@ TEST_CASE("measured: reads x time saved per read against the defragmentation's c
   p.defrag_spmvs = 23;
   p.defrag_fixed_ms = 0;
   const auto keep = decide_defragment(p, store(3, 0.3), false, 23);
-  CHECK_FALSE(keep.defragment);
+  CHECK_FALSE(keep.defragmented);
   CHECK(keep.fragmented_ms == doctest::Approx(0.2));
   CHECK(keep.packed_ms == doctest::Approx(0.1));
   CHECK(keep.saved_ms == doctest::Approx(2.3));
   CHECK(keep.cost_ms == doctest::Approx(2.3));
   CHECK(keep.reason.rfind("keep: ", 0) == 0);
   const auto go = decide_defragment(p, store(3, 0.3), false, 24);
-  CHECK(go.defragment);
+  CHECK(go.defragmented);
   CHECK(go.reason.rfind("defragment: ", 0) == 0);
   CHECK(go.reason.find("like-it") != std::string::npos);  // names the calibration matrix
   CHECK(go.reason.find("30% of the buffer unused") != std::string::npos);
   // Nothing reads the store before the next batch: never worth it, even at the limit.
-  CHECK_FALSE(decide_defragment(p, store(3, 0.3), true, 0).defragment);
+  CHECK_FALSE(decide_defragment(p, store(3, 0.3), true, 0).defragmented);
   // Barely fragmented (1.1 segments per row) has still lost the packed fast path: 1.6x, 0.06 ms
   // saved per read: pays off from the 39th read (2.3 / 0.06 = 38.3).
-  CHECK_FALSE(decide_defragment(p, store(1.1, 0.05), false, 38).defragment);
-  CHECK(decide_defragment(p, store(1.1, 0.05), false, 39).defragment);
+  CHECK_FALSE(decide_defragment(p, store(1.1, 0.05), false, 38).defragmented);
+  CHECK(decide_defragment(p, store(1.1, 0.05), false, 39).defragmented);
   // The H100 default (1.25 SpMVs + 0.06 ms = 0.185 ms here) moves the threshold to the 2nd read,
   // and to the 4th for the barely fragmented store (0.185 / 0.06 = 3.1).
   const auto h100 = policy(defrag_mode::measured);
   CHECK(decide_defragment(h100, store(3, 0.3), false, 1).cost_ms == doctest::Approx(0.185));
-  CHECK_FALSE(decide_defragment(h100, store(3, 0.3), false, 1).defragment);
-  CHECK(decide_defragment(h100, store(3, 0.3), false, 2).defragment);
-  CHECK_FALSE(decide_defragment(h100, store(1.1, 0.05), false, 3).defragment);
-  CHECK(decide_defragment(h100, store(1.1, 0.05), false, 4).defragment);
+  CHECK_FALSE(decide_defragment(h100, store(3, 0.3), false, 1).defragmented);
+  CHECK(decide_defragment(h100, store(3, 0.3), false, 2).defragmented);
+  CHECK_FALSE(decide_defragment(h100, store(1.1, 0.05), false, 3).defragmented);
+  CHECK(decide_defragment(h100, store(1.1, 0.05), false, 4).defragmented);
 }
 
 TEST_CASE("measured: the rows go by size when the selector would read the packed store with ADCSR") {
@@ -117,11 +117,11 @@ TEST_CASE("measured: the rows go by size when the selector would read the packed
   // 60 us (conversion 400 us, free from a size-ordered store) it is the selector's choice: by size.
   auto p = policy(defrag_mode::measured);
   const auto rows = decide_defragment(p, store(3, 0.3), false, 100);
-  CHECK(rows.defragment);
+  CHECK(rows.defragmented);
   CHECK_FALSE(rows.by_size);  // no ADCSR points: DCSR/CSR read it, row order
   p.cal.points[0].kernels["adcsr"] = {60, 400};
   const auto sized = decide_defragment(p, store(3, 0.3), false, 100);
-  CHECK(sized.defragment);
+  CHECK(sized.defragmented);
   CHECK(sized.by_size);
   CHECK(sized.reason.find("rows by size") != std::string::npos);
   p.cal.points[0].kernels["adcsr"] = {150, 400};  // slower than DCSR: row order again
@@ -133,7 +133,7 @@ TEST_CASE("measured: the rows go by size when the selector would read the packed
   auto lim = policy(defrag_mode::segment_limit);
   lim.layout = dcsr_layout::size_order;
   const auto forced = decide_defragment(lim, store(3, 0.3), true, 0);
-  CHECK(forced.defragment);
+  CHECK(forced.defragmented);
   CHECK(forced.by_size);
   CHECK(parse_layout("auto") == std::nullopt);
   CHECK(parse_layout("rows") == dcsr_layout::row_order);
@@ -144,9 +144,9 @@ TEST_CASE("measured: the rows go by size when the selector would read the packed
 TEST_CASE("measured without usable points falls back to the segment limit") {
   const auto p = policy(defrag_mode::measured, one_point(false));
   const auto d = decide_defragment(p, store(3, 0.3), true, 1);
-  CHECK(d.defragment);
+  CHECK(d.defragmented);
   CHECK(d.reason.find("falling back to the segment limit") != std::string::npos);
-  CHECK_FALSE(decide_defragment(p, store(3, 0.3), false, 1e6).defragment);
+  CHECK_FALSE(decide_defragment(p, store(3, 0.3), false, 1e6).defragmented);
 }
 
 TEST_CASE("graph::maybe_defragment: no reads expected keeps even a store at the segment limit") {
@@ -157,11 +157,11 @@ TEST_CASE("graph::maybe_defragment: no reads expected keeps even a store at the 
   REQUIRE(g.store().needs_defragment());
   defrag_policy measured = make_defrag_policy(defrag_mode::measured);
   defrag_decision d = g.maybe_defragment(0, measured);
-  CHECK_FALSE(d.defragment);
+  CHECK_FALSE(d.defragmented);
   CHECK(d.reason == "keep: no reads expected before the next batch, so nothing to save");
   CHECK(g.store().needs_defragment());
   d = g.maybe_defragment(0, make_defrag_policy(defrag_mode::segment_limit));  // the flag alone decides
-  CHECK(d.defragment);
+  CHECK(d.defragmented);
   CHECK_FALSE(g.store().needs_defragment());
 }
 

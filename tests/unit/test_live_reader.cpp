@@ -83,7 +83,8 @@ struct pipe_pair {
 
 live_options opts(std::size_t batch, double delay_s) {
   live_options o;
-  o.cut = {batch, delay_s};
+  o.batch_edges = batch;
+  o.max_delay = delay_s;
   return o;
 }
 

@@ -61,7 +61,7 @@ TEST_CASE_TEMPLATE("stream_session: random mixed batches equal a host edge-set m
     so.pagerank.tol = 1e-12;
     so.pagerank.kernel = "dcsr";
     so.closure = true;
-    so.defrag = make_defrag_policy(defrag_mode::segment_limit);
+    so.defrag = defrag_mode::segment_limit;
     stream_session<S> s(so);
     std::mt19937 rng(11);
     edge_set model;
@@ -191,7 +191,7 @@ TEST_CASE_TEMPLATE("stream_session: BFS, SSSP, WCC and triangles kept current, c
                    S, host_space, device_space) {
   stream_options o;
   o.pagerank_at_end = false;
-  o.apps.bfs_source = 0, o.apps.sssp_source = 1, o.apps.wcc = true, o.apps.triangles = true;
+  o.bfs_source = 0, o.sssp_source = 1, o.wcc = true, o.triangles = true;
   o.compare = true;  // every application also from scratch: fg::error if they differ
   stream_session<S> s(o, 30);
   std::mt19937 rng(23);
@@ -218,7 +218,7 @@ TEST_CASE_TEMPLATE("stream_session: BFS, SSSP, WCC and triangles kept current, c
       for (std::size_t i = 0; i < ins.size(); ++i) model.insert({ins.src[i], ins.dst[i]});
       for (std::size_t i = 0; i < del.size(); ++i) model.erase({del.src[i], del.dst[i]});
     }
-    CHECK(r.apps.components >= 1);
+    CHECK(r.components >= 1);
   }
   CHECK(failed == 6);
 }

@@ -47,10 +47,10 @@ std::string log_of(int n, std::vector<fg::wal_record>& recs, std::vector<std::si
   return b;
 }
 // A journal's options on an empty folder of this process.
-fg::journal_options fresh_journal(const std::string& name, std::int64_t snapshot_every) {
+fg::durability_options fresh_journal(const std::string& name, std::int64_t snapshot_every) {
   const fs::path dir = fs::temp_directory_path() / (name + std::to_string(::getpid()));
   fs::remove_all(dir);
-  fg::journal_options o;
+  fg::durability_options o;
   o.dir = dir.string();
   o.snapshot_every = snapshot_every;
   return o;
@@ -116,7 +116,7 @@ TEST_CASE("wal: damage before the last record, other versions and foreign bytes 
 }
 
 TEST_CASE("journal: recovery from snapshots and logs; a corrupted snapshot is passed over") {
-  const fg::journal_options o = fresh_journal("fg_journal_", 3);
+  const fg::durability_options o = fresh_journal("fg_journal_", 3);
   const fs::path dir = o.dir;
   std::mt19937 rng(3);
   std::vector<fg::wal_record> recs;
@@ -162,7 +162,7 @@ TEST_CASE("journal: recovery from snapshots and logs; a corrupted snapshot is pa
 }
 
 TEST_CASE("journal: a log cut inside its acknowledged records is refused, naming the batches lost; accept_loss goes on") {
-  fg::journal_options o = fresh_journal("fg_journal_loss_", 0);
+  fg::durability_options o = fresh_journal("fg_journal_loss_", 0);
   const fs::path dir = o.dir;
   std::mt19937 rng(5);
   std::vector<fg::wal_record> recs;
@@ -212,7 +212,7 @@ TEST_CASE("journal: a log cut inside its acknowledged records is refused, naming
 }
 
 TEST_CASE("journal: a snapshot whose log was deleted or cut to nothing is refused; accept_loss goes on from it") {
-  fg::journal_options o = fresh_journal("fg_journal_nolog_", 3);
+  fg::durability_options o = fresh_journal("fg_journal_nolog_", 3);
   const fs::path dir = o.dir;
   std::mt19937 rng(11);
   {

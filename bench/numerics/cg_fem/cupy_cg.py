@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The CuPy/cuSPARSE baseline for examples/cg_fem (issue 21): the same Q1 finite-element matrix
+"""The CuPy/cuSPARSE baseline for bench/numerics/cg_fem (issue 21): the same Q1 finite-element matrix
 (built here as the Kronecker form of the assembled 1D matrices, which tests/backend/test_cg.cpp
 checks algorithms/fem_poisson.cpp against) and CG by cupyx.scipy.sparse.linalg.cg, timed per
 iteration with the device synchronised. Without CuPy it runs on SciPy (a correctness check of the
