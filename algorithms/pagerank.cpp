@@ -98,7 +98,7 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   const bool mixed_ok = opt.mixed_precision && opt.tol * n >= std::ldexp(1.0, -16);
   if (mixed_ok)
     for (auto& e : model)
-      if (has_mixed_read(e.kernel)) e.spmv_ms *= mixed_read_factor;
+      if (kernel_named(e.kernel).mixed) e.spmv_ms *= mixed_read_factor;
   res.decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tsel).count();
   res.kernel = "dcsr";
   res.kernel_reason = "the store itself while the convergence rate is measured";

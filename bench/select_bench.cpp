@@ -14,6 +14,7 @@
 #include "bench/bench.hpp"
 #include "core/error.hpp"
 #include "read/cost_model.hpp"
+#include "read/kernel_table.hpp"
 
 namespace fg::bench {
 
@@ -27,7 +28,7 @@ double snapshot_us(const calibration_point& p) {
 }
 
 double own_convert_us(const calibration_point& p, const std::string& k) {
-  return k == "dcsr" || reads_snapshot(k) ? 0.0 : p.kernels.at(k).convert_us;
+  return kernel_named(k).in_place || kernel_named(k).is_snapshot ? 0.0 : p.kernels.at(k).convert_us;
 }
 
 double measured_total(const calibration_point& p, const std::string& k, double reads) {

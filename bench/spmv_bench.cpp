@@ -39,16 +39,9 @@ struct options {
   std::vector<std::string> types = {"float", "double", "pattern"}, only, specs;
 };
 
-// The selector's name of a benchmarked kernel for vectors of value_bytes, or "" when the selector
-// does not offer it (cuSPARSE; CMRS heights other than the default one).
-std::string selector_name(const std::string& bench_kernel, int value_bytes) {
-  if (bench_kernel == "sell_c32_s256") return "sell";
-  if (bench_kernel.rfind("cmrs_h", 0) == 0)
-    return std::stoi(bench_kernel.substr(6)) == (value_bytes == 8 ? cmrs_default_height<double>() : cmrs_default_height<float>())
-               ? "cmrs" : "";
-  const auto& k = selectable_kernels();
-  return std::find(k.begin(), k.end(), bench_kernel) != k.end() ? bench_kernel : "";
-}
+// The selector's name of a benchmarked kernel, or "" when the selector does not offer it
+// (cuSPARSE; CMRS at other strip heights): the kernel table's rows are its names.
+std::string selector_name(const std::string& bench_kernel) { return find_kernel(bench_kernel) ? bench_kernel : ""; }
 
 template <class V>
 csr_matrix<V, device_space> valued_csr(const edge_list& e) {
@@ -166,7 +159,7 @@ void bench_type(const edge_list& e, const options& o, double copy_gbs, device_ti
   std::vector<std::string> names;
   for (const auto& k : kernels) {
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), k.name) == o.only.end() && k.name != "cusparse") continue;
-    if (o.calibrating && selector_name(k.name, int(sizeof(V))).empty()) continue;
+    if (o.calibrating && selector_name(k.name).empty()) continue;
     names.push_back(k.name);
   }
   auto build = [&](const std::string& name) {
@@ -245,7 +238,7 @@ void bench_pattern(const edge_list& e, const options& o, double copy_gbs, device
   auto done = [&](const std::string& k, const spmv_view<pattern, device_space>& v, double conv, double ms) {
     if (k == "csr_vector") snapshot_ms = conv;
     // the conversion as the points state it: from a packed CSR (the snapshot is added by the model)
-    const double own = k == "dcsr" ? 0.0 : reads_snapshot(k) ? conv : std::max(0.0, conv - snapshot_ms);
+    const double own = kernel_named(k).in_place ? 0.0 : kernel_named(k).is_snapshot ? conv : std::max(0.0, conv - snapshot_ms);
     memory::zero_on_device(y.data(), y.bytes());
     if (v.order) {
       array<double, device_space> xp, yp(n);
@@ -277,7 +270,7 @@ calibration to_points(double copy_gbs, const std::vector<result>& rs) {
   for (const auto& r : rs) {
     const int vb = r.type == "float" ? 4 : 8;
     const bool pat = r.type == "pattern";
-    const std::string name = selector_name(r.kernel, vb);
+    const std::string name = selector_name(r.kernel);
     if (name.empty() || !(r.error <= (vb == 4 ? 1e-4 : 1e-10))) continue;
     if (c.points.empty() || c.points.back().matrix != r.matrix || c.points.back().value_bytes != vb ||
         c.points.back().pattern != pat) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "read/kernel_table.hpp"
 
 namespace fg {
 
@@ -37,8 +38,9 @@ struct features {
 // sub-warp of W (the power of two >= mu in [2, 32]), CSR-scalar one thread; 0 for
 // the kernels that split long rows (merge, adaptive, SELL/HYB/CMRS slices, SURAA, ADCSR bins).
 double row_lanes(const std::string& kernel, double mu) {
-  if (kernel == "csr_scalar") return 1;
-  if (kernel != "dcsr" && kernel != "csr_vector") return 0;
+  const read_kernel* k = find_kernel(kernel);
+  if (k == nullptr || k->share == row_share::split) return 0;
+  if (k->share == row_share::thread) return 1;
   double w = 2;
   while (w < mu && w < 32) w *= 2;
   return w;
@@ -206,16 +208,16 @@ double predict_spmv_ms(const matrix_profile& p, int value_bytes, const std::stri
   const prediction pr = predict(neighbourhood(c, q), kernel, value_bytes, q);
   if (!pr.ok) return 0;
   if (nearest) *nearest = pr.from;
-  return pr.spmv_us * 1e-3 * (kernel == "dcsr" ? dcsr_read_factor(p) : 1.0);
+  return pr.spmv_us * 1e-3 * (kernel_named(kernel).in_place ? dcsr_read_factor(p) : 1.0);
 }
 
-bool reads_snapshot(const std::string& kernel) { return kernel == "csr_vector" || kernel == "csr_scalar"; }
-
 const std::vector<std::string>& selectable_kernels() {
-  static const std::vector<std::string> k = {"dcsr", "csr_vector", "csr_scalar", "csr_adaptive", "csr_merge", "cmrs",
-                                             "cmrs_modified", "sell", "hyb", "suraa_dp", "suraa_once", "adcsr",
-                                             "dbg_merge", "dbg_vector", "colsort"};
-  return k;
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const read_kernel& k : read_kernels()) n.push_back(k.name);
+    return n;
+  }();
+  return names;
 }
 
 std::vector<kernel_estimate> estimate_kernels(const matrix_profile& p, int value_bytes, const calibration& c) {
@@ -228,28 +230,20 @@ std::vector<kernel_estimate> estimate_kernels(const matrix_profile& p, int value
   const prediction copy = predict(all, "csr_vector", value_bytes, q);
   const double snapshot_ms = !copy.ok ? 0.0 : (packed ? 1.0 : 2.0) * copy.convert_us * 1e-3;
   std::vector<kernel_estimate> out;
-  for (const auto& name : selectable_kernels()) {
+  for (const read_kernel& k : read_kernels()) {
     kernel_estimate e;
-    e.kernel = name;
+    e.kernel = k.name;
     e.bytes = q.beta;
-    const prediction pr = predict(all, name, value_bytes, q);
-    if (!pr.ok) {
-      e.feasible = false;
-      e.why_not = "not in the calibration";
-    } else if ((name == "cmrs" || name == "cmrs_modified") && p.cols >= (vertex_t(1) << 28)) {
-      e.feasible = false;
-      e.why_not = "columns >= 2^28 do not fit CMRS's 28-bit column field";
-    } else if (name.rfind("dbg_", 0) == 0 && p.rows != p.cols) {
-      e.feasible = false;
-      e.why_not = "a renumbering renames rows and columns alike: the matrix must be square";
-    }
+    const prediction pr = predict(all, k.name, value_bytes, q);
+    e.why_not = pr.ok ? why_not(k, p.rows, p.cols) : "not in the calibration";
+    e.feasible = e.why_not.empty();
     if (e.feasible) {
       e.nearest = pr.from;
       e.spmv_ms = pr.spmv_us * 1e-3;
-      if (name == "dcsr") e.spmv_ms *= dcsr_read_factor(p);
+      if (k.in_place) e.spmv_ms *= dcsr_read_factor(p);
       // DCSR reads the store; so does ADCSR when the store is laid out by size (spmv_binned).
-      const bool in_place = name == "dcsr" || (name == "adcsr" && p.size_ordered);
-      e.convert_ms = in_place ? 0.0 : snapshot_ms + (reads_snapshot(name) ? 0.0 : pr.convert_us * 1e-3);
+      const bool in_place = k.in_place || (k.in_place_sized && p.size_ordered);
+      e.convert_ms = in_place ? 0.0 : snapshot_ms + (k.is_snapshot ? 0.0 : pr.convert_us * 1e-3);
     }
     out.push_back(e);
   }
@@ -259,12 +253,7 @@ std::vector<kernel_estimate> estimate_kernels(const matrix_profile& p, int value
 selection select_kernel(std::vector<kernel_estimate> estimates, const matrix_profile& p, double reads,
                         const std::string& forced) {
   FG_EXPECTS(reads >= 1, "select_kernel: expected reads must be >= 1");
-  const auto& names = selectable_kernels();
-  if (forced != "auto" && std::find(names.begin(), names.end(), forced) == names.end()) {
-    std::string all;
-    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-    throw invalid_argument("unknown kernel '" + forced + "' (auto or one of: " + all + ")");
-  }
+  if (forced != "auto") kernel_named(forced);  // throws for an unknown name
   selection s;
   s.estimates = std::move(estimates);
   for (auto& e : s.estimates) e.total_ms = e.feasible ? e.convert_ms + reads * e.spmv_ms : 0.0;
@@ -289,7 +278,7 @@ selection select_kernel(std::vector<kernel_estimate> estimates, const matrix_pro
         << next.total_ms << " ms; rows " << (cv < 1 ? "regular" : "skewed") << " (sigma/mu " << cv << "), like";
     for (std::size_t i = 0; i < best.nearest.size(); ++i) why << (i ? ", " : " ") << best.nearest[i];
     if (!packed) why << "; store fragmented";
-    if (best.kernel == "adcsr" && p.size_ordered) why << "; the store is laid out by size: ADCSR reads it, no copy";
+    if (kernel_named(best.kernel).in_place_sized && p.size_ordered) why << "; the store is laid out by size: ADCSR reads it, no copy";
   }
   s.reason = why.str();
   return s;

@@ -112,11 +112,7 @@ struct race_rule {
 /// than `budget` of the phase). A forced selection is never raced.
 std::vector<std::string> race_contenders(const selection& s, double reads, const race_rule& rule = {});
 
-/// True for the kernels whose view is the CSR snapshot itself (csr_vector, csr_scalar: make_view
-/// builds nothing more), so their conversion is the snapshot alone.
-bool reads_snapshot(const std::string& kernel);
-
-/// Every kernel the selector knows, in a fixed order.
+/// The names of read_kernels() (read/kernel_table.hpp), in its fixed order.
 const std::vector<std::string>& selectable_kernels();
 
 /// The fixed-point driver's estimate of the reads left: from the last two changes (contraction

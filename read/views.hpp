@@ -8,40 +8,48 @@
 #include <string>
 
 #include "core/array.hpp"
+#include "read/kernel_table.hpp"
+#include "storage/csr.hpp"
 #include "storage/dcsr.hpp"
 #include "storage/reorder.hpp"
 
 namespace fg {
 
-template <class V, class Space>
+/// A kernel ready to read a matrix: y = A x over plus-times with vectors of X (double for the
+/// engine's fixed points; `bench spmv` also reads with float).
+template <class V, class Space, class X = double>
 struct spmv_view {
   std::string kernel;
-  std::function<void(const array<double, Space>&, array<double, Space>&)> run;  ///< y = A x
+  std::function<void(const array<X, Space>&, array<X, Space>&)> run;  ///< y = A x
   std::size_t bytes = 0;    ///< footprint beyond the store (0 for "dcsr")
   bool reads_store = false; ///< reads the store itself ("dcsr"; "adcsr" of a size-ordered store)
   std::uint64_t version = 0;  ///< store content version it was built from
+  std::string note;         ///< the format's shape in a few words (tiles, padding, blocks)
   /// Views of a renumbered copy (P A Pᵀ, storage/reorder.hpp: the dbg_* kernels): the order, and
   /// y' = (P A Pᵀ) x' with both vectors in it, for a reader that keeps its vectors in that order
   /// (`run` gathers x and scatters y around it). Null for every other view.
   std::shared_ptr<const vertex_order<Space>> order;
-  std::function<void(const array<double, Space>&, array<double, Space>&)> run_ordered;
+  std::function<void(const array<X, Space>&, array<X, Space>&)> run_ordered;
   /// y = A x with x stored as float and double sums (storage/csr_merge.hpp spmv_mixed): half the
-  /// gather's bytes, for a reader whose tolerance allows x's rounding. Empty where the kernel has none.
+  /// gather's bytes, for a reader whose tolerance allows x's rounding. Empty where the kernel has none
+  /// (read_kernel::mixed).
   std::function<void(const array<float, Space>&, array<double, Space>&)> run_mixed;
 };
 
-/// @brief Builds kernel `kernel` (a name of selectable_kernels()) over A. "dcsr" reads A itself, and
-///        so does "adcsr" when A is size_ordered(), so A must outlive those views; every other view
+/// @brief Builds kernel `kernel` (a row of read_kernels()) over A. "dcsr" reads A itself, and so
+///        does "adcsr" when A is size_ordered(), so A must outlive those views; every other view
 ///        owns its data (converted from a CSR snapshot; the dbg_* kernels from its renumbered copy).
+/// @throws fg::invalid_argument for an unknown kernel
 template <class V, class Space>
 spmv_view<V, Space> make_view(const dcsr_matrix<V, Space>& A, const std::string& kernel);
 
-/// Whether `kernel`'s view has a read with float x (spmv_view::run_mixed).
-bool has_mixed_read(const std::string& kernel);
-
-/// The kernel a renumbered view (dbg_*) runs on its copy: dbg_merge -> csr_merge, dbg_vector ->
-/// csr_vector; any other kernel, itself. For matrices the renumbering does not apply to (not square).
-std::string unrenumbered(const std::string& kernel);
+/// @brief The same from a CSR matrix, which the view takes over (the snapshot kernels read it as
+///        it is; "dcsr" packs it into a store of one segment a row), or, from a const one, copies
+///        where it must keep it (`bench spmv` times each build from one CSR).
+template <class X, class V, class Space>
+spmv_view<V, Space, X> make_view(csr_matrix<V, Space>&& A, const read_kernel& kernel);
+template <class X, class V, class Space>
+spmv_view<V, Space, X> make_view(const csr_matrix<V, Space>& A, const read_kernel& kernel);
 
 /// @brief Views built lazily and reused while the store's content version is unchanged. A batch
 ///        that writes entries invalidates every view built from a snapshot; the "dcsr" view reads
