@@ -145,6 +145,13 @@ void spmv_in(const fg::dcsr_view<V>& A, const typename Sr::value_type* x, typena
   fg::detail::kernels<S>::template dcsr_spmv<Sr>(A, x, y);
 }
 
+// n doubles from p to q, both in space S's memory.
+template <class S>
+void copy_in(double* q, const double* p, std::size_t n) {
+  if constexpr (std::is_same_v<S, host_space>) std::copy(p, p + n, q);
+  else fg::memory::copy_on_device(q, p, n * sizeof(double));
+}
+
 template <class S>
 void flags(const double* x, std::uint8_t* f, std::size_t n) {
   if constexpr (std::is_same_v<S, host_space>) for (std::size_t i = 0; i < n; ++i) f[i] = x[i] != 0;
@@ -183,7 +190,11 @@ void store<V, S>::spmv(const double* x, double* y, semiring s, memory where) con
   }
   const fg::dcsr_view<V> A = g_.store().view();
   if (s == semiring::plus_times) {
-    spmv_in<fg::plus_times<double>, V, S>(A, xp, yp);
+    std::lock_guard<std::mutex> hold(reads_->lock);
+    fg::array<double, S> xa(n), ya(n);
+    copy_in<S>(xa.data(), xp, n);
+    reads_->reader.spmv(g_.store(), xa, ya);
+    copy_in<S>(yp, ya.data(), n);
   } else if (s == semiring::min_plus) {
     spmv_in<fg::min_plus<double>, V, S>(A, xp, yp);
   } else if constexpr (fg::is_pattern_v<V>) {

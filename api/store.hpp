@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/dynamic_pagerank.hpp"
 #include "algorithms/pagerank.hpp"
+#include "read/reader.hpp"
 #include "stream/defrag_policy.hpp"
 #include "stream/graph.hpp"
 #include "stream/id_map.hpp"
@@ -151,6 +153,13 @@ class store final : public graph::impl {
   std::unique_ptr<fg::dynamic_pagerank<S>> kept_;
   pagerank_options kept_opt_;
   bool keep_last_ = false;  ///< last_ is a warm PageRank of the graph as it is: kept_ starts from it at the next batch
+  /// spmv's plus-times reads, through the engine's reader (the store, or a view once it pays); a
+  /// const read may come from several threads, so the reader is behind a lock.
+  struct reads {
+    std::mutex lock;
+    fg::reader<V, S> reader;
+  };
+  std::unique_ptr<reads> reads_ = std::make_unique<reads>();
 };
 
 /// r, marked as warm-started (from the last scores) or not.

@@ -162,10 +162,13 @@ class graph {
   ///        the CUDA build (fluxgraph/boost_graph.hpp reads graphs through it).
   /// @throws fluxgraph::invalid_argument for a store in GPU memory (take to_csr() instead)
   host_rows host_view() const;
-  /// @brief y = A x over the semiring; x and y have num_vertices() entries.
+  /// @brief y = A x over the semiring; x and y have num_vertices() entries. plus_times reads go
+  ///        through the engine's reader: the store itself, or a read-optimized view once the reads
+  ///        of the unchanged graph would have paid for building it (docs/architecture.md, "Kernel
+  ///        selection"); the other semirings read the store.
   std::vector<double> spmv(const std::vector<double>& x, semiring s = semiring::plus_times) const;
-  /// @brief The same on caller arrays of num_vertices() doubles in `where` memory (no copy when the
-  ///        memory is the store's).
+  /// @brief The same on caller arrays of num_vertices() doubles in `where` memory (copied into the
+  ///        store's memory when it is another).
   void spmv(const double* x, double* y, semiring s = semiring::plus_times, memory where = memory::host) const;
 
   // --- algorithms ------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 
 #include "read/cost_model.hpp"
 #include "read/race.hpp"
-#include "read/read_phase.hpp"
+#include "read/reader.hpp"
 #include "read/views.hpp"
 #include "tests/format_support.hpp"
 
@@ -184,10 +184,12 @@ TEST_CASE_TEMPLATE("a read phase: the chosen kernel's view serves every read unt
   };
 
   SUBCASE("forced to a snapshot kernel: one build for many reads, one rebuild after a batch that writes") {
-    read_phase<pattern, S> phase("csr_adaptive");
+    reader_options o;
+    o.kernel = "csr_adaptive";
+    reader<pattern, S> phase(o);
     for (int i = 0; i < 5; ++i) phase.spmv(A, x, y, 5);
     require_right("read phase, csr_adaptive");
-    CHECK(phase.choice().kernel == "csr_adaptive");
+    CHECK(phase.kernel() == "csr_adaptive");
     CHECK(phase.views().builds() == 1);
     CHECK(phase.views().hits() == 4);
     CHECK(phase.decisions() == 1);
@@ -199,29 +201,45 @@ TEST_CASE_TEMPLATE("a read phase: the chosen kernel's view serves every read unt
     CHECK(phase.decisions() == 2);  // new content: chosen again
   }
   SUBCASE("auto: read once, the store is read as it is; read often, the selector may build a view") {
-    read_phase<pattern, S> phase;
+    reader<pattern, S> phase;
     phase.spmv(A, x, y, 1);
     require_right("read phase, one read");
-    CHECK(phase.choice().kernel == "dcsr");  // no conversion pays off for one read
+    CHECK(phase.kernel() == "dcsr");  // no conversion pays off for one read
     CHECK(phase.views().builds() == 1);
-    CHECK(phase.choice().reason.find("lowest predicted total for 1 read") != std::string::npos);
+    CHECK(phase.reason().find("lowest predicted total for 1 read") != std::string::npos);
     phase.spmv(A, x, y, 1000);  // a new expectation: chosen again, and whatever it is, it is right
     require_right("read phase, 1000 reads expected");
     CHECK(phase.decisions() == 2);
-    INFO(phase.choice().reason);
-    CHECK(phase.choice().reason.find("for 1000 reads") != std::string::npos);
+    INFO(phase.reason());
+    CHECK(phase.reason().find("for 1000 reads") != std::string::npos);
   }
   SUBCASE("another store: its own views; bad input is refused") {
-    read_phase<pattern, S> phase("csr_vector");
+    reader_options o;
+    o.kernel = "csr_vector";
+    reader<pattern, S> phase(o);
     phase.spmv(A, x, y, 3);
     auto B = power_law_store<S>(18);
     phase.spmv(B, x, y, 3);
     test::require_spmv_equal<Sr>(test::csr_in<H>(B.to_csr()), xs, to_vector(y), "read phase, second store");
     CHECK(phase.views().builds() == 1);  // the first store's view was dropped, not reused
-    CHECK_THROWS_AS(phase.spmv(B, x, y, 0), invalid_argument);
+    CHECK_THROWS_AS(phase.spmv(B, x, y, -1), invalid_argument);
     array<double, S> short_y(10);
     CHECK_THROWS_AS(phase.spmv(B, x, short_y, 3), invalid_argument);
-    using phase_type = read_phase<pattern, S>;
-    CHECK_THROWS_AS(phase_type("no_such_kernel"), invalid_argument);
+    reader_options bad;
+    bad.kernel = "no_such_kernel";
+    using reader_type = reader<pattern, S>;
+    CHECK_THROWS_AS(reader_type{bad}, invalid_argument);
+  }
+  SUBCASE("reads of unknown number: chosen again as the reads of one content double, never per read") {
+    reader<pattern, S> phase;
+    for (int i = 0; i < 16; ++i) phase.spmv(A, x, y);
+    require_right("read phase, reads not announced");
+    CHECK(phase.decisions() == 5);  // at 1, 2, 4, 8 and 16 reads
+    INFO(phase.reason());
+    CHECK(phase.reason().find("for 16 reads") != std::string::npos);
+    A.insert_batch(make_coo<pattern, S>({0, 1, 2}, {2999, 2998, 2997}));
+    phase.spmv(A, x, y);
+    CHECK(phase.decisions() == 6);  // new content: one read so far
+    CHECK(phase.reason().find("for 1 read") != std::string::npos);
   }
 }
