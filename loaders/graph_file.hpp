@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "fluxgraph/stream.hpp"
+#include "fluxgraph/types.hpp"
 
 namespace fg {
 
 /// @brief A graph read from a file: edges in a dense vertex range [0, n), plus the map back to the
 ///        file's own ids so results can be reported in the input's numbering. The public type
-///        (include/fluxgraph/stream.hpp): fluxgraph::read_edges hands it over without a copy.
+///        (include/fluxgraph/types.hpp): fluxgraph::read_edges hands it over without a copy.
 using edge_file = fluxgraph::edge_file;
 
 enum class file_format { matrix_market, edge_list };

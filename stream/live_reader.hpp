@@ -36,7 +36,7 @@ struct batch_cutter {
   }
 };
 
-/// One batch of live input, in dense ids: the public type (include/fluxgraph/live.hpp).
+/// One batch of live input, in dense ids: the public type (include/fluxgraph/reports.hpp).
 using live_batch = fluxgraph::live_batch;
 
 /// @brief A parsed batch to dense ids (interning insert ids in line order), with the line-order

@@ -13,7 +13,7 @@
 
 namespace fg {
 
-using edge_list = fluxgraph::edge_list;  // a batch's edges in host memory (include/fluxgraph/stream.hpp)
+using edge_list = fluxgraph::edge_list;  // a batch's edges in host memory (include/fluxgraph/types.hpp)
 
 using fluxgraph::batch_report;    // include/fluxgraph/reports.hpp
 using fluxgraph::stream_options;  // include/fluxgraph/options.hpp: bfs_source, sssp_source, wcc, triangles

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/stream.hpp"
 #include "loaders/graph_file.hpp"
 #include "storage/dcsr.hpp"
 
