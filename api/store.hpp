@@ -130,7 +130,7 @@ class store final : public graph::impl {
   fg::coo_matrix<V, S> batch(const edge_span<I>& e, bool values) const;
   /// Brings the in-edge copies up to the batch the out-edge store just took (a copy that fails to
   /// follow is dropped: PageRank rebuilds it).
-  void follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del);
+  void follow(fg::coo_matrix<V, S>* ins, fg::coo_matrix<V, S>* del);
   /// PageRank kept current by dynamic_pagerank (pattern graphs, pagerank_options::warm).
   pagerank_result kept_pagerank(const pagerank_options& p);
   /// The unweighted in-edge copy (PageRank's, BFS's pull), built on first use.

@@ -114,9 +114,8 @@ batch_result store<V, S>::apply_ids(const edge_span<I>* ins, const edge_span<I>*
     }
     if (kept_) kept_->before(g_.store(), in ? &*in : nullptr, out ? &*out : nullptr);
   }
-  if (in && out) g_.apply(*in, *out);
-  else if (in) g_.insert(*in);
-  else g_.remove(*out);
+  const fg::coo_matrix<V, S> none;
+  g_.take(in ? *in : none, out ? *out : none, batch_order::deletes_first);
   follow(in ? &*in : nullptr, out ? &*out : nullptr);
   if constexpr (fg::is_pattern_v<V>) {
     try {
@@ -136,49 +135,23 @@ batch_result store<V, S>::apply_ids(const edge_span<I>* ins, const edge_span<I>*
   return r;
 }
 
-namespace {
-// The batch with rows and columns swapped (an in-edge store's batch); moves c's arrays.
-template <class W, class V, class S>
-fg::coo_matrix<W, S> reversed(fg::coo_matrix<V, S>& c) {
-  fg::coo_matrix<W, S> r;
-  r.nnz = c.nnz;
-  r.row = std::move(c.col);
-  r.col = std::move(c.row);
-  if constexpr (std::is_same_v<W, V>) r.val = std::move(c.val);
-  return r;
-}
-template <class G, class C>
-void update(std::unique_ptr<G>& mirror, C* ins, C* del, vertex_id n) {
-  if (!mirror) return;
-  try {
-    if (ins && del) mirror->apply(*ins, *del);
-    else if (ins) mirror->insert(*ins);
-    else if (del) mirror->remove(*del);
-    mirror->grow(fg::vertex_t(n));
-  } catch (const fluxgraph::error&) {
-    mirror.reset();  // the next PageRank rebuilds it from the out-edge store
-  }
-}
-}  // namespace
-
+// The in-edge copies take the batch the out-edge store just took: its arrays, reversed (the
+// weighted copy's a copy of them, taken first).
 template <class V, class S>
-void store<V, S>::follow(const fg::coo_matrix<V, S>* ins, const fg::coo_matrix<V, S>* del) {
+void store<V, S>::follow(fg::coo_matrix<V, S>* ins, fg::coo_matrix<V, S>* del) {
   if (!in_pattern_ && !in_weighted_) return;
-  // The out-edge store is done with the batches: their arrays are reused, reversed.
-  auto* i = const_cast<fg::coo_matrix<V, S>*>(ins);
-  auto* d = const_cast<fg::coo_matrix<V, S>*>(del);
-  const vertex_id n = g_.num_vertices();
-  if (in_weighted_ && !std::is_same_v<V, pattern>) {
-    std::optional<fg::coo_matrix<V, S>> ri, rd;
-    if (i) ri = fg::clone_coo<S>(*i);
-    if (d) rd = fg::clone_coo<S>(*d);
-    auto wi = ri ? std::optional(reversed<V>(*ri)) : std::nullopt;
-    auto wd = rd ? std::optional(reversed<V>(*rd)) : std::nullopt;
-    update(in_weighted_, wi ? &*wi : nullptr, wd ? &*wd : nullptr, n);
+  const fg::vertex_t n = g_.num_vertices();
+  constexpr auto order = batch_order::deletes_first;
+  if constexpr (!fg::is_pattern_v<V>) {
+    if (in_weighted_) {
+      auto wi = ins ? std::optional(fg::reversed<V>(fg::clone_coo<S>(*ins))) : std::nullopt;
+      auto wd = del ? std::optional(fg::reversed<V>(fg::clone_coo<S>(*del))) : std::nullopt;
+      fg::follow(in_weighted_, wi ? &*wi : nullptr, wd ? &*wd : nullptr, n, order);
+    }
   }
-  auto pi = i ? std::optional(reversed<pattern>(*i)) : std::nullopt;
-  auto pd = d ? std::optional(reversed<pattern>(*d)) : std::nullopt;
-  update(in_pattern_, pi ? &*pi : nullptr, pd ? &*pd : nullptr, n);
+  auto pi = ins ? std::optional(fg::reversed<pattern>(std::move(*ins))) : std::nullopt;
+  auto pd = del ? std::optional(fg::reversed<pattern>(std::move(*del))) : std::nullopt;
+  fg::follow(in_pattern_, pi ? &*pi : nullptr, pd ? &*pd : nullptr, n, order);
 }
 
 template <class V, class S>

@@ -7,16 +7,7 @@ namespace fluxgraph::api {
 
 template <class V, class S>
 graph_profile store<V, S>::profile() const {
-  const fg::matrix_profile p = fg::profile(g_.store());
-  graph_profile g;
-  g.rows = p.rows;
-  g.nnz = p.nnz;
-  g.mu = p.mu, g.sigma = p.sigma;
-  g.max_row = p.max_row, g.empty_rows = p.empty_rows;
-  g.q1 = p.q1, g.median = p.median, g.q3 = p.q3;
-  g.segments_per_row = p.segments_per_row;
-  g.gap_fraction = p.gap_fraction;
-  return g;
+  return fg::profile(g_.store());
 }
 
 template <class V, class S>
@@ -27,7 +18,7 @@ read_plan store<V, S>::plan_reads(double reads, const std::string& kernel) const
   read_plan r;
   r.reads = reads;
   r.calibration = cal->source;
-  for (const auto& e : s.estimates) r.estimates.push_back({e.kernel, e.feasible, e.why_not, e.spmv_ms, e.convert_ms, e.total_ms});
+  r.estimates = s.estimates;
   r.kernel = s.kernel;
   r.reason = s.reason;
   const fg::race_rule rule;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fluxgraph/reports.hpp"
 #include "read/profile.hpp"
 
 namespace fg {
@@ -60,14 +61,7 @@ std::shared_ptr<const calibration> load_calibration(const std::string& device_na
 /// Writes a calibration to the cache file for device_name; returns the path.
 std::string save_calibration(const calibration& c, const std::string& device_name);
 
-struct kernel_estimate {
-  std::string kernel;
-  bool feasible = true;
-  std::string why_not;          ///< for an infeasible kernel
-  double bytes = 0;             ///< beta+ of the read (CMRS Eq. 6.1)
-  double spmv_ms = 0, convert_ms = 0, total_ms = 0;  ///< total: convert + reads x spmv (select_kernel)
-  std::vector<std::string> nearest;  ///< the calibration matrices the estimate was read from
-};
+using fluxgraph::kernel_estimate;  // include/fluxgraph/reports.hpp
 
 struct selection {
   std::string kernel;           ///< the choice

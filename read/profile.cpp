@@ -50,8 +50,9 @@ matrix_profile finish(const detail::row_moments& m, vertex_t rows, vertex_t cols
 }
 }  // namespace
 
-double matrix_profile::rows_at_least(double len) const {
-  if (len <= 0) return double(rows);
+double rows_at_least(const matrix_profile& p, double len) {
+  const auto& histogram = p.histogram;
+  if (len <= 0) return double(p.rows);
   double n = 0;
   for (int b = 1; b < profile_bins; ++b) {
     const double lo = std::ldexp(1.0, b - 1), hi = std::ldexp(1.0, b), c = double(histogram[std::size_t(b)]);

@@ -4,28 +4,18 @@
 #include <cstdint>
 #include <string>
 
+#include "fluxgraph/reports.hpp"
 #include "storage/csr.hpp"
 #include "storage/dcsr.hpp"
 
 namespace fg {
 
-/// Row-length histogram bins: bin 0 holds empty rows, bin b >= 1 rows of length in [2^(b-1), 2^b).
-inline constexpr int profile_bins = 33;
+/// The profile of a matrix: the public type (include/fluxgraph/reports.hpp).
+using matrix_profile = fluxgraph::graph_profile;
+inline constexpr int profile_bins = matrix_profile::bins;
 
-struct matrix_profile {
-  vertex_t rows = 0, cols = 0;
-  offset_t nnz = 0;
-  double mu = 0, sigma = 0;            ///< mean and standard deviation of the row length
-  vertex_t max_row = 0, empty_rows = 0;
-  std::array<std::int64_t, profile_bins> histogram{};  ///< rows per log2 length bin
-  double q1 = 0, median = 0, q3 = 0;   ///< row-length quartiles, from the histogram (within its bin)
-  double segments_per_row = 1;         ///< DCSR: mean segments of the non-empty rows (1 = packed)
-  double gap_fraction = 0;             ///< DCSR: allocated but unused share of the buffer up to the allocation pointer
-  bool size_ordered = false;           ///< DCSR: laid out by size (dcsr_matrix::size_ordered): ADCSR reads it with no copy
-  std::string value_type;              ///< "float", "double" or "pattern"
-  /// Rows of length >= len, from the histogram (exact at powers of two, interpolated in a bin).
-  double rows_at_least(double len) const;
-};
+/// Rows of length >= len, from the histogram (exact at powers of two, interpolated in a bin).
+double rows_at_least(const matrix_profile& p, double len);
 
 template <class V, class Space>
 matrix_profile profile(const csr_matrix<V, Space>& A);

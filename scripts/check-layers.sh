@@ -24,5 +24,12 @@ done
 if find include -type f | xargs grep -n -E '#[[:space:]]*include[[:space:]]+"(core|storage|loaders|read|algorithms|stream|distributed|api)/'; then
   echo "include/fluxgraph: a public header includes the engine"; bad=1
 fi
+# the engine includes the public type headers only, never a facade (the live reader implements its own)
+engine=(core storage loaders read algorithms stream distributed)
+if find "${engine[@]}" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \) |
+   xargs grep -n -E '#[[:space:]]*include[[:space:]]+"fluxgraph/' |
+   grep -v -E '"fluxgraph/(types|options|reports|error|apps)\.hpp"' | grep -v -E '^stream/live_reader\.hpp:[0-9]+:.*"fluxgraph/live\.hpp"'; then
+  echo "the engine includes a facade header above: only fluxgraph/types, options, reports, error and apps"; bad=1
+fi
 [ "$bad" = 0 ] && echo "layers: every include runs down ($(IFS=' '; echo "${layers[*]}"))"
 exit "$bad"

@@ -1,7 +1,10 @@
 // Engine graph: turns file edges into oriented batches for the store.
 #include "stream/graph.hpp"
 
+#include <chrono>
+
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "read/profile.hpp"
 #include "loaders/graph_file.hpp"
 
@@ -60,6 +63,33 @@ template <class V, class S>
 void graph<V, S>::apply(const edge_file& f, std::size_t first, std::size_t last, const std::vector<vertex_t>& del_src,
                         const std::vector<vertex_t>& del_dst) {
   store_.apply_batch(batch(f, first, last), batch(del_src, del_dst));
+}
+
+template <class V, class S>
+void graph<V, S>::take(const coo_matrix<V, S>& ins, const coo_matrix<V, S>& del, batch_order order, batch_report* times) {
+  batch_report ignored;
+  batch_report& t = times ? *times : ignored;
+  using clock_type = std::chrono::steady_clock;
+  auto since = [](clock_type::time_point s) { return std::chrono::duration<double>(clock_type::now() - s).count(); };
+  auto start = clock_type::now();
+  if (order == batch_order::deletes_first && del.nnz > 0) {
+    if (ins.nnz > 0) store_.apply_batch(ins, del);
+    else store_.delete_batch(del);
+    memory::synchronize();
+    t.store_seconds = since(start);
+    if (ins.nnz == 0) t.delete_seconds = t.store_seconds;
+    return;
+  }
+  store_.insert_batch(ins);  // an empty insert batch is a no-op the store still counts
+  memory::synchronize();
+  t.insert_seconds = since(start);
+  if (order == batch_order::inserts_then_deletes && del.nnz > 0) {
+    start = clock_type::now();
+    store_.delete_batch(del);
+    memory::synchronize();
+    t.delete_seconds = since(start);
+  }
+  t.store_seconds = t.insert_seconds + t.delete_seconds;
 }
 
 template <class V, class S>

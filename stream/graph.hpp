@@ -1,19 +1,22 @@
 // The engine's graph: a DCSR store fed by edge batches, oriented for the algorithms that read it.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "core/types.hpp"
+#include "fluxgraph/error.hpp"
+#include "fluxgraph/reports.hpp"
+#include "fluxgraph/types.hpp"
 #include "stream/defrag_policy.hpp"
 #include "storage/dcsr.hpp"
 
-namespace fluxgraph {
-struct edge_file;
-}  // namespace fluxgraph
-
 namespace fg {
 using edge_file = fluxgraph::edge_file;  // loaders/graph_file.hpp
+using fluxgraph::batch_order;
+using fluxgraph::batch_report;
 
 /// Rows of the store are sources (out: row u lists u's successors) or targets (in: row v lists
 /// v's predecessors, what pull-style PageRank reads).
@@ -55,6 +58,15 @@ class graph {
   void apply(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes) {
     store_.apply_batch(inserts, deletes);
   }
+  /// @brief A batch of oriented inserts and deletes in `order`, the one way a store takes a batch
+  ///        (the API's graph, the stream session and the copies they keep in the other orientation):
+  ///        deletes_first with both: one mixed store batch (atomic); else the deletes alone, or the
+  ///        inserts (an empty insert batch is still counted) and then, inserts_then_deletes, the
+  ///        deletes as a second store batch. `times`, when given, gets store/insert/delete seconds.
+  /// @throws as insert and remove; the store is then unchanged (a failed second batch leaves the
+  ///         first applied)
+  void take(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes, batch_order order,
+            batch_report* times = nullptr);
   /// @brief At least n vertices: ids that arrived before any edge of theirs was stored (a live
   ///        stream names a vertex first, or its only edges were deleted) are vertices too, with no
   ///        edges. Never shrinks; the content and version() are unchanged.
@@ -79,5 +91,36 @@ class graph {
   orientation orient_;
   dcsr_matrix<V, Space> store_;
 };
+
+/// @brief The batch as the store in the other orientation takes it: rows and columns swapped, as W
+///        (values kept when W = V, dropped for a pattern). Moves c's arrays.
+template <class W, class V, class Space>
+coo_matrix<W, Space> reversed(coo_matrix<V, Space>&& c) {
+  coo_matrix<W, Space> r;
+  r.nnz = c.nnz;
+  r.row = std::move(c.col);
+  r.col = std::move(c.row);
+  if constexpr (std::is_same_v<W, V>) r.val = std::move(c.val);
+  return r;
+}
+
+/// @brief Brings `copy`, a store of the same graph in the other orientation, up to a batch its
+///        original took: ins and del in the copy's orientation (null: none), in `order`; then at
+///        least n vertices. A copy that fails to follow is dropped (its owner rebuilds it from the
+///        original when next needed). @return whether it followed
+template <class W, class Space>
+bool follow(std::unique_ptr<graph<W, Space>>& copy, const coo_matrix<W, Space>* ins, const coo_matrix<W, Space>* del,
+            vertex_t n, batch_order order) {
+  if (!copy) return false;
+  const coo_matrix<W, Space> none;
+  try {
+    copy->take(ins ? *ins : none, del ? *del : none, order);
+    copy->grow(n);
+    return true;
+  } catch (const fluxgraph::error&) {
+    copy.reset();
+    return false;
+  }
+}
 
 }  // namespace fg

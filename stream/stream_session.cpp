@@ -151,8 +151,6 @@ struct stream_session<S>::state {
     }
     if (apps) apps->invalidate();
   }
-  void apply_to(fg::graph<pattern, S>& to, const coo_matrix<pattern, S>& ins, const coo_matrix<pattern, S>& del,
-                batch_order order, batch_report* r);
   void close(const coo_matrix<pattern, S>& added, batch_report& r);
   void add_up(const batch_report& r);
   // The per-batch scores on the host (once a batch).
@@ -161,39 +159,6 @@ struct stream_session<S>::state {
     return last;
   }
 };
-
-// One store's share of a batch (its inserts and deletes as batches in its orientation), in
-// `order`; r, when given, gets the times.
-template <class S>
-void stream_session<S>::state::apply_to(fg::graph<pattern, S>& to, const coo_matrix<pattern, S>& ins,
-                                        const coo_matrix<pattern, S>& del, batch_order order, batch_report* r) {
-  batch_report ignored;
-  batch_report& t = r ? *r : ignored;
-  const bool both = ins.nnz > 0 && del.nnz > 0;
-  auto start = clock_type::now();
-  if (order == batch_order::deletes_first && both) {
-    to.apply(ins, del);
-    memory::synchronize();
-    t.store_seconds = since(start);
-    return;
-  }
-  if (order == batch_order::deletes_first && del.nnz > 0) {
-    to.remove(del);
-    memory::synchronize();
-    t.store_seconds = t.delete_seconds = since(start);
-    return;
-  }
-  to.insert(ins);  // an empty insert batch is a no-op the store still counts: as `stream FILE` did
-  memory::synchronize();
-  t.insert_seconds = since(start);
-  if (order == batch_order::inserts_then_deletes && del.nnz > 0) {
-    start = clock_type::now();
-    to.remove(del);
-    memory::synchronize();
-    t.delete_seconds = since(start);
-  }
-  t.store_seconds = t.insert_seconds + t.delete_seconds;
-}
 
 // The store update of one batch, timed, then the mirror's (untimed: the analyses' share); the
 // closure keeps the oriented insert batch (its Δ₀). PageRank sees the mirror before and after.
@@ -206,12 +171,9 @@ void stream_session<S>::state::update_store(const edge_list& ins, const edge_lis
     mi = mirror->batch(ins.src, ins.dst), md = mirror->batch(del.src, del.dst);
     if (dyn) dyn->before(mirror->store(), &*mi, &*md);
   }
-  apply_to(g, added, g.batch(del.src, del.dst), order, &r);  // throws with g unchanged (or its inserts in)
+  g.take(added, g.batch(del.src, del.dst), order, &r);  // throws with g unchanged (or its inserts in)
   if (!mirror) return;
-  try {
-    apply_to(*mirror, *mi, *md, order, nullptr);
-    mirror->grow(g.num_vertices());
-  } catch (const fluxgraph::error&) {
+  if (!follow(mirror, &*mi, &*md, g.num_vertices(), order)) {
     lost_track();  // g holds the batch: the mirror is rebuilt from it when next needed
     return;
   }

@@ -36,26 +36,10 @@ struct host_rows {
 /// Hears a closure / reach run after every iteration: (iteration, pairs it added, pairs so far).
 using closure_progress = std::function<void(int, std::int64_t, std::int64_t)>;
 
-/// The shape of a graph's rows, as the kernel selector sees it (graph::profile).
-struct graph_profile {
-  vertex_id rows = 0;
-  std::int64_t nnz = 0;
-  double mu = 0, sigma = 0;           ///< mean and standard deviation of the out-degree
-  std::int64_t max_row = 0, empty_rows = 0;
-  double q1 = 0, median = 0, q3 = 0;  ///< out-degree quartiles (from a log2 histogram)
-  double segments_per_row = 1;        ///< mean segments of the non-empty rows (1: packed, CSR)
-  double gap_fraction = 0;            ///< allocated but unused share of the store's buffer
-};
-
 /// The cost model's plan for a read phase of `reads` SpMVs (graph::plan_reads): every kernel's
 /// predicted cost, the choice and why, and the kernels a phase would race.
 struct read_plan {
-  struct estimate {
-    std::string kernel;
-    bool feasible = true;
-    std::string why_not;  ///< for an infeasible kernel
-    double spmv_ms = 0, convert_ms = 0, total_ms = 0;  ///< total = convert + reads x SpMV
-  };
+  using estimate = kernel_estimate;
   double reads = 0;
   std::string calibration;          ///< where the model's points come from
   std::vector<estimate> estimates;  ///< cheapest total first

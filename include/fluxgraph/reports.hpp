@@ -1,6 +1,7 @@
 // What the engine reports: batches, PageRank results, a stream's totals and recovery, live batches.
 // Plain C++; the engine fills these types as they are.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -42,6 +43,33 @@ struct pagerank_result {
   double decide_seconds = 0;  ///< host time of the selector's decisions (in view_seconds / seconds)
   int mixed_reads = 0;        ///< reads of float scores (pagerank_options::mixed_precision)
   std::string kernel, kernel_reason;
+};
+
+/// The shape of a graph's rows, as the kernel selector sees it (graph::profile; the engine's
+/// profile of a store, read/profile.hpp, is this type).
+struct graph_profile {
+  /// Row-length histogram bins: bin 0 holds empty rows, bin b >= 1 rows of length in [2^(b-1), 2^b).
+  static constexpr int bins = 33;
+  vertex_id rows = 0, cols = 0;
+  std::int64_t nnz = 0;
+  double mu = 0, sigma = 0;           ///< mean and standard deviation of the row length (out-degree)
+  std::int64_t max_row = 0, empty_rows = 0;
+  std::array<std::int64_t, bins> histogram{};  ///< rows per log2 length bin
+  double q1 = 0, median = 0, q3 = 0;  ///< row-length quartiles, from the histogram (within its bin)
+  double segments_per_row = 1;        ///< mean segments of the non-empty rows (1: packed, CSR)
+  double gap_fraction = 0;            ///< allocated but unused share of the store's buffer up to its allocation pointer
+  bool size_ordered = false;          ///< laid out by size: ADCSR reads the store with no copy
+  std::string value_type;             ///< "float", "double" or "pattern"
+};
+
+/// The cost model's prediction for one read kernel (graph::plan_reads; the engine's selector fills it).
+struct kernel_estimate {
+  std::string kernel;
+  bool feasible = true;
+  std::string why_not;          ///< for an infeasible kernel
+  double bytes = 0;             ///< bytes one read moves (CMRS Eq. 6.1's beta+)
+  double spmv_ms = 0, convert_ms = 0, total_ms = 0;  ///< total = convert + reads x SpMV
+  std::vector<std::string> nearest;  ///< the calibration matrices the estimate was read from
 };
 
 /// What a durable stream rebuilt when it was opened.

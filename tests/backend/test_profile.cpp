@@ -41,8 +41,8 @@ TEST_CASE("profile of a hand-checked 5-row matrix") {
   CHECK(p.histogram[1] == 1);
   CHECK(p.histogram[2] == 2);
   CHECK(p.histogram[4] == 1);
-  CHECK(p.rows_at_least(8) == doctest::Approx(1.0));
-  CHECK(p.rows_at_least(2) == doctest::Approx(3.0));
+  CHECK(rows_at_least(p, 8) == doctest::Approx(1.0));
+  CHECK(rows_at_least(p, 2) == doctest::Approx(3.0));
   CHECK(p.value_type == "pattern");
 }
 
