@@ -275,16 +275,9 @@ vertex_id stream::num_vertices() const noexcept { return p_->vertices(); }
 std::int64_t stream::num_edges() const noexcept { return p_->edges(); }
 const stream_totals& stream::totals() const noexcept { return p_->totals(); }
 store_stats stream::stats() const {
-  store_stats s;
-  const fg::dcsr_stats st = p_->stats(s.capacity);
-  s.segments_allocated = st.segments_allocated;
-  s.compactions_segment_limit = st.defrag_segment_limit;
-  s.rows_relocated = st.rows_relocated;
-  s.compactions_buffer_full = st.defrag_buffer_full;
-  s.buffer_grows = st.buffer_grows;
-  s.duplicates_dropped = st.duplicates_dropped;
-  s.entries_deleted = st.entries_deleted;
-  s.deletes_absent = st.deletes_absent;
+  std::int64_t capacity = 0;
+  store_stats s = p_->stats(capacity);
+  s.capacity = capacity;
   return s;
 }
 pagerank_result stream::scores() const { return api::warm_started(p_->scores(), p_->options.pagerank_per_batch); }

@@ -149,7 +149,7 @@ row bench_graph(const edge_file& f, const std::string& path, std::size_t workspa
                r.unmasked_ms, r.spmm_ms >= r.unmasked_ms ? "costs" : "saves", std::fabs(r.spmm_ms - r.unmasked_ms));
   fmt::print("  R+ store: {:.1f} MiB, buffer {:.2f}x the pairs, {} compactions (buffer full), {} grew\n",
              double(plus.bytes()) / 1048576.0, double(plus.capacity()) / double(std::max<offset_t>(1, plus.nnz())),
-             plus.stats().defrag_buffer_full + plus.stats().defrag_segment_limit, plus.stats().buffer_grows);
+             plus.stats().compactions_buffer_full + plus.stats().compactions_segment_limit, plus.stats().buffer_grows);
   fmt::print("  peak memory {:.1f} MiB  {}\n", r.peak_mib, r.check);
   return r;
 }

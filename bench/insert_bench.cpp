@@ -44,7 +44,7 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
   const std::string tag = fmt::format("batch {:.0e} ({} batches)", double(batch), nb);
   record(g.name, "DCSR insert " + tag, double(m) / (ms * 1e-3) / 1e6, "M edges/s");
   const auto& st = A.stats();
-  record(g.name, "  auto compactions (segment limit + buffer)", double(st.defrag_segment_limit + st.defrag_buffer_full), "");
+  record(g.name, "  auto compactions (segment limit + buffer)", double(st.compactions_segment_limit + st.compactions_buffer_full), "");
   // The same batches queued (dcsr_pipeline): no read-back per batch, one per 64 batches.
   {
     dcsr_matrix<pattern, device_space> P(store_config);

@@ -25,6 +25,7 @@
 
 #include "core/array.hpp"
 #include "core/types.hpp"
+#include "fluxgraph/reports.hpp"
 #include "storage/batch_workspace.hpp"
 #include "storage/edge_set.hpp"
 #include "storage/coo.hpp"
@@ -83,23 +84,8 @@ struct dcsr_config {
 };
 
 /// Counters of what the store did on its own; tests and benchmarks read them.
-struct dcsr_stats {
-  std::int64_t batches = 0;             ///< batches applied (failed ones not counted)
-  std::int64_t entries_inserted = 0;    ///< entries written
-  std::int64_t duplicates_dropped = 0;  ///< entries not written because of collapse
-  std::int64_t segments_allocated = 0;
-  std::int64_t defrag_requested = 0;    ///< defragment() calls
-  std::int64_t defrag_segment_limit = 0;///< automatic compactions because a row would exceed k segments
-                                        ///< (undoable batches only: other batches move the rows)
-  std::int64_t rows_relocated = 0;      ///< rows moved whole into one segment: a batch took them past k
-  std::int64_t defrag_buffer_full = 0;  ///< automatic compactions because the buffer was full
-  std::int64_t buffer_grows = 0;        ///< times the buffer was enlarged (in place, or by one of those compactions)
-  std::int64_t row_table_grows = 0;     ///< times the row table was enlarged for new vertices
-  std::int64_t entries_deleted = 0;     ///< stored entries removed by deletions
-  std::int64_t deletes_absent = 0;      ///< deletion entries that removed nothing (absent edge, repeat in the batch)
-  std::int64_t index_builds = 0;        ///< pair index (edge_set.hpp) built whole from the rows
-  std::int64_t index_moves = 0;         ///< pair index grown by moving a step a batch
-};
+/// The store's counters: the public type (include/fluxgraph/reports.hpp; capacity is filled by its callers).
+using dcsr_stats = fluxgraph::store_stats;
 
 /// Calls f(b, e) for each stored run [b, e) of row r of a segment table (segment s of row r is
 /// [seg[s*pitch+2r], seg[s*pitch+2r+1])), in order; a segment is cut at the row's size (its tail is

@@ -177,7 +177,7 @@ detail::insert_status dcsr_matrix<V, S>::compacted_and_written(const coo_matrix<
   }
   FG_EXPECTS(st.written, "dcsr: a batch found no room in a compacted store (internal error)");
   adopt(std::move(next));
-  ++(by_segments ? stats_.defrag_segment_limit : stats_.defrag_buffer_full);
+  ++(by_segments ? stats_.compactions_segment_limit : stats_.compactions_buffer_full);
   if (grow) ++stats_.buffer_grows;
   return st;
 }

@@ -113,9 +113,9 @@ void require_identical(const dcsr_matrix<V, S1>& a, const dcsr_matrix<V, S2>& b)
   if constexpr (!is_pattern_v<V>) REQUIRE(to_vector(ca.val) == to_vector(cb.val));
   const dcsr_stats &sa = a.stats(), &sb = b.stats();
   REQUIRE(sa.segments_allocated == sb.segments_allocated);
-  REQUIRE(sa.defrag_segment_limit == sb.defrag_segment_limit);
+  REQUIRE(sa.compactions_segment_limit == sb.compactions_segment_limit);
   REQUIRE(sa.rows_relocated == sb.rows_relocated);
-  REQUIRE(sa.defrag_buffer_full == sb.defrag_buffer_full);
+  REQUIRE(sa.compactions_buffer_full == sb.compactions_buffer_full);
   REQUIRE(sa.duplicates_dropped == sb.duplicates_dropped);
   REQUIRE(sa.entries_deleted == sb.entries_deleted);
   REQUIRE(sa.deletes_absent == sb.deletes_absent);

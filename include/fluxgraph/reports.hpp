@@ -155,15 +155,21 @@ struct stream_totals {
 
 /// The DCSR store's counters.
 struct store_stats {
-  std::int64_t capacity = 0;            ///< entries the buffer holds
+  std::int64_t capacity = 0;                   ///< entries the buffer holds (stream::stats, graph::stats)
+  std::int64_t batches = 0;                    ///< batches applied (failed ones not counted)
+  std::int64_t entries_inserted = 0;           ///< entries written
+  std::int64_t duplicates_dropped = 0;         ///< entries not written: the edge was stored already
   std::int64_t segments_allocated = 0;
+  std::int64_t defrag_requested = 0;           ///< defragmentations asked for
   std::int64_t compactions_segment_limit = 0;  ///< automatic: a row would pass k segments (undoable batches only)
   std::int64_t rows_relocated = 0;             ///< rows moved whole into one segment: a batch took them past k
   std::int64_t compactions_buffer_full = 0;    ///< automatic: the buffer was full
   std::int64_t buffer_grows = 0;               ///< of those, the ones that enlarged the buffer
-  std::int64_t duplicates_dropped = 0;
-  std::int64_t entries_deleted = 0;
+  std::int64_t row_table_grows = 0;            ///< times the row table was enlarged for new vertices
+  std::int64_t entries_deleted = 0;            ///< stored entries removed by deletions
   std::int64_t deletes_absent = 0;             ///< deletions that removed nothing
+  std::int64_t index_builds = 0;               ///< the duplicate check's pair index built whole from the rows
+  std::int64_t index_moves = 0;                ///< ... grown by moving a step a batch
 };
 
 /// finish(): the read phase after the last batch.

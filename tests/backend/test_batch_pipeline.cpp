@@ -116,7 +116,7 @@ void run_stream(std::uint64_t seed, std::size_t batches, vertex_t n, const dcsr_
   // Collapsing device stores asked for an edge set keep one; the others, and accumulating ones, none.
   CHECK((dev.index_bytes() > 0) == (dev.collapses_duplicates() && cfg.index == edge_index::always));
   MESSAGE(batches << " batches, " << inserted << " edges inserted, " << dev.nnz() << " stored, "
-                  << dev.stats().defrag_segment_limit + dev.stats().defrag_buffer_full << " automatic compactions");
+                  << dev.stats().compactions_segment_limit + dev.stats().compactions_buffer_full << " automatic compactions");
 }
 }  // namespace
 
@@ -221,7 +221,7 @@ TEST_CASE("a batch that runs out of memory in the middle of a stream changes not
     const auto before = test::cells_of(A);
     const offset_t cap = A.capacity(), ptr = A.allocation_pointer();
     const auto version = A.version();
-    const auto full = A.stats().defrag_buffer_full + A.stats().defrag_segment_limit;
+    const auto full = A.stats().compactions_buffer_full + A.stats().compactions_segment_limit;
     // A limit just above what is in use: the batch's scratch or its compaction fails part way.
     memory::set_limit_for_testing(memory::bytes_in_use() + (g() % 3 == 0 ? 1024 : std::size_t(64) << 10));
     bool ok = true;
@@ -237,7 +237,7 @@ TEST_CASE("a batch that runs out of memory in the middle of a stream changes not
       REQUIRE(A.capacity() == cap);
       REQUIRE(A.allocation_pointer() == ptr);
       REQUIRE(A.version() == version);
-      REQUIRE(A.stats().defrag_buffer_full + A.stats().defrag_segment_limit == full);
+      REQUIRE(A.stats().compactions_buffer_full + A.stats().compactions_segment_limit == full);
       A.validate();
       A.insert_batch(batch);  // memory is back: the same batch goes in
     }

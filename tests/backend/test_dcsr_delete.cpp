@@ -284,7 +284,7 @@ TEST_CASE_TEMPLATE("deleting from rows of many segments fills holes from the tai
     t.check();
   }
   CHECK(nseg(0) == 15);
-  CHECK(t.dev.stats().defrag_segment_limit == 0);
+  CHECK(t.dev.stats().compactions_segment_limit == 0);
 }
 
 TEST_CASE_TEMPLATE("after deletions, SpMV on the fragmented and on the defragmented store equals the model's CSR", V,

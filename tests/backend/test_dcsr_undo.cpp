@@ -69,8 +69,8 @@ int check(const stream& s, const dcsr_config& cfg, bool inserts, bool deletes) {
   const auto before = test::cells_of(A);
   const auto stats = A.stats();
   A.apply_batch_undoable(ins, del);
-  const bool compacted = A.stats().defrag_segment_limit + A.stats().defrag_buffer_full >
-                         stats.defrag_segment_limit + stats.defrag_buffer_full;
+  const bool compacted = A.stats().compactions_segment_limit + A.stats().compactions_buffer_full >
+                         stats.compactions_segment_limit + stats.compactions_buffer_full;
   const bool moved = A.stats().rows_relocated > stats.rows_relocated;
   CAPTURE(compacted);
   CAPTURE(moved);

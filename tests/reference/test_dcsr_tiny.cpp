@@ -109,10 +109,10 @@ TEST_CASE("a row pushed past k segments is moved whole into one segment and lose
   // Each batch adds one entry to row 0 with no slack: segment 2 fits, segment 3 does not.
   A.insert_batch(batch<pattern>({0}, {1}));
   CHECK(A.needs_defragment());
-  CHECK(A.stats().defrag_segment_limit == 0);
+  CHECK(A.stats().compactions_segment_limit == 0);
   const offset_t before = A.allocation_pointer();
   A.insert_batch(batch<pattern>({0}, {2}));
-  CHECK(A.stats().defrag_segment_limit == 0);
+  CHECK(A.stats().compactions_segment_limit == 0);
   CHECK(A.stats().rows_relocated == 1);
   // Row 0's two entries packed at the bump pointer, then a segment of one for the new entry.
   CHECK(A.allocation_pointer() == before + 3);
