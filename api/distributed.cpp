@@ -128,13 +128,8 @@ struct dist_impl final : distributed_graph::impl {
   distributed_pagerank pagerank(const pagerank_options& opt) override {
     pagerank_options o = opt;
     o.progress = nullptr;  // collective: a rank's progress line would repeat on every rank
-    const fg::dist_pagerank_result r = fg::pagerank(g, o);
-    distributed_pagerank out;
+    distributed_pagerank out = fg::pagerank(g, o);
     out.id = local_ids();
-    out.score = r.score;
-    out.iterations = r.iterations, out.converged = r.converged, out.last_change = r.last_change;
-    out.seconds = r.seconds, out.bytes_sent = r.bytes_sent;
-    out.kernel = r.kernel, out.kernel_reason = r.kernel_reason, out.view_seconds = r.view_seconds;
     return out;
   }
   template <class Sr>

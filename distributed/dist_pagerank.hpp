@@ -10,23 +10,13 @@
 
 #include "algorithms/pagerank.hpp"
 #include "distributed/dist_graph.hpp"
+#include "fluxgraph/reports.hpp"
 
 namespace fg {
 
-struct dist_pagerank_result {
-  std::vector<double> score;  ///< this rank's vertices, in local order (dist_graph::partition().global)
-  int iterations = 0;
-  bool converged = false;
-  double last_change = 0;
-  double seconds = 0;            ///< the whole run, set-up included
-  double setup_seconds = 0;      ///< of which before the first iteration (out-weights, their all-reduce, the view)
-  double iterate_seconds = 0;    ///< of which the iterations (the scores' copy to the host after them excluded)
-  std::string kernel;            ///< the view this rank read its rows with (read/views.hpp)
-  std::string kernel_reason;     ///< the selector's reason, or the forced kernel's estimate
-  double view_seconds = 0;       ///< profiling, selecting and building it (in setup_seconds)
-  std::uint64_t bytes_sent = 0;  ///< by this rank over the run (all-gathers and all-reduces)
-  std::uint64_t setup_bytes = 0; ///< of which before the first iteration (the out-weights' all-reduce)
-};
+/// A rank's result (the public type, include/fluxgraph/reports.hpp): score in local order
+/// (dist_graph::partition().global); seconds is the whole run, set-up included.
+using dist_pagerank_result = fluxgraph::distributed_pagerank;
 
 /// @brief Collective: PageRank of the graph whose in-edge store is `in_edges`. from.initial, when
 ///        given, is this rank's previous scores in local order (a warm start: vertices past it

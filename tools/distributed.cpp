@@ -21,20 +21,12 @@ namespace {
 // The scores of a distributed PageRank, gathered; rank 0 reports them as `pagerank` does.
 void report_scores(const options& o, fluxgraph::ranks& r, fluxgraph::distributed_graph& g,
                    const fluxgraph::distributed_file& f, const fluxgraph::pagerank_options& p) {
-  const fluxgraph::distributed_pagerank pr = g.pagerank(p);
-  const std::vector<double> score = g.gather(pr.score);
+  fluxgraph::distributed_pagerank pr = g.pagerank(p);
+  pr.score = g.gather(pr.score);
   if (r.rank() != 0) return;
-  fluxgraph::pagerank_result res;
-  res.score = score;
-  res.iterations = pr.iterations;
-  res.converged = pr.converged;
-  res.last_change = pr.last_change;
-  res.seconds = pr.seconds;
-  res.kernel = pr.kernel;
-  res.view_seconds = pr.view_seconds;
-  res.kernel_reason = fmt::format("rank 0's rows: {}; x exchanged: {} bytes sent by rank 0, {:.0f} per iteration",
-                                  pr.kernel_reason, pr.bytes_sent, double(pr.bytes_sent) / std::max(1, pr.iterations));
-  report(o, f.original_id, res, p);
+  pr.kernel_reason = fmt::format("rank 0's rows: {}; x exchanged: {} bytes sent by rank 0, {:.0f} per iteration",
+                                 pr.kernel_reason, pr.bytes_sent, double(pr.bytes_sent) / std::max(1, pr.iterations));
+  report(o, f.original_id, pr, p);
 }
 
 }  // namespace

@@ -74,17 +74,6 @@ struct distributed_batch {
   std::uint64_t bytes_sent = 0;    ///< by this rank for the batch
 };
 
-struct distributed_pagerank {
-  std::vector<vertex_id> id;   ///< this rank's vertices (dense ids)
-  std::vector<double> score;   ///< their scores
-  int iterations = 0;
-  bool converged = false;
-  double last_change = 0, seconds = 0;
-  std::uint64_t bytes_sent = 0;  ///< by this rank during the run
-  std::string kernel;            ///< the SpMV kernel this rank read its rows with
-  std::string kernel_reason;     ///< why (the engine's selector), as graph::pagerank reports it
-  double view_seconds = 0;       ///< building that kernel's view of this rank's rows
-};
 
 class distributed_graph {
  public:

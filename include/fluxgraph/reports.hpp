@@ -72,6 +72,16 @@ struct kernel_estimate {
   std::vector<std::string> nearest;  ///< the calibration matrices the estimate was read from
 };
 
+/// A distributed PageRank as this rank sees it: a pagerank_result of its own vertices (score[i] is
+/// vertex id[i]'s; kernel: the view it read its rows with), and what the ranks exchanged.
+struct distributed_pagerank : pagerank_result {
+  std::vector<vertex_id> id;      ///< this rank's vertices (dense ids)
+  double setup_seconds = 0;       ///< of seconds, before the first iteration (out-weights, their all-reduce, the view)
+  double iterate_seconds = 0;     ///< of seconds, the iterations
+  std::uint64_t bytes_sent = 0;   ///< by this rank during the run (all-gathers and all-reduces)
+  std::uint64_t setup_bytes = 0;  ///< of which before the first iteration
+};
+
 /// What a durable stream rebuilt when it was opened.
 struct recovery_info {
   bool durable = false;
