@@ -52,12 +52,6 @@ class graph {
   /// @throws fg::invalid_argument when the lengths differ.
   coo_matrix<V, Space> batch(const std::vector<vertex_t>& src, const std::vector<vertex_t>& dst,
                              const std::vector<double>& weight = {}) const;
-  /// @brief Delete a batch already in this graph's orientation (what batch() returns).
-  void remove(const coo_matrix<V, Space>& oriented_batch) { store_.delete_batch(oriented_batch); }
-  /// @brief One mixed batch of oriented batches: the deletes first, then the inserts (as above).
-  void apply(const coo_matrix<V, Space>& inserts, const coo_matrix<V, Space>& deletes) {
-    store_.apply_batch(inserts, deletes);
-  }
   /// @brief A batch of oriented inserts and deletes in `order`, the one way a store takes a batch
   ///        (the API's graph, the stream session and the copies they keep in the other orientation):
   ///        deletes_first with both: one mixed store batch (atomic); else the deletes alone, or the

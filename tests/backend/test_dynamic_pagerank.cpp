@@ -34,8 +34,8 @@ struct kept {
                                       const std::vector<vertex_t>& ds, const std::vector<vertex_t>& dd, vertex_t n = 0) {
     const auto oi = out.batch(is, id), od = out.batch(ds, dd);
     pr.before(out.store(), &oi, &od);
-    out.apply(oi, od);
-    in.apply(in.batch(is, id), in.batch(ds, dd));
+    out.take(oi, od, batch_order::deletes_first);
+    in.take(in.batch(is, id), in.batch(ds, dd), batch_order::deletes_first);
     const vertex_t v = std::max({n, out.num_vertices(), in.num_vertices()});
     out.grow(v), in.grow(v);
     pr.after(out.store());
