@@ -6,6 +6,7 @@
 #include <chrono>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "algorithms/detail/pagerank_kernels.hpp"
@@ -116,8 +117,119 @@ pagerank_result pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& op
   return res;
 }
 
+namespace {
+// Where each set puts its teleport: slot[v] >= 0 for a vertex some set seeds, and row slot[v] of
+// seed_w (k entries) its weight in each set (1 / the set's size, 0 in sets without it).
+template <class S>
+void seed_table(const std::vector<std::vector<vertex_t>>& sets, vertex_t n, array<std::int32_t, S>& slot, array<double, S>& seed_w) {
+  const std::size_t k = sets.size();
+  std::vector<std::int32_t> at(std::size_t(n), -1);
+  std::vector<double> w;
+  for (std::size_t j = 0; j < k; ++j) {
+    std::vector<vertex_t> set = sets[j];
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());  // a set: a seed named twice counts once
+    for (vertex_t v : set) {
+      if (at[std::size_t(v)] < 0) at[std::size_t(v)] = std::int32_t(w.size() / k), w.resize(w.size() + k, 0.0);
+      w[std::size_t(at[std::size_t(v)]) * k + j] = 1.0 / double(set.size());
+    }
+  }
+  slot = to_space<S>(at), seed_w = to_space<S>(w);
+}
+
+// Up to 32 sets as one iteration over k row-major vectors: one k-vector read of the scaled scores,
+// then one pass for every vector's new scores, change and dangling mass. A converged vector stays
+// as it is (its read is wasted, its result is networkx's at that iteration).
+template <class V, class S>
+std::vector<pagerank_result> ppr_group(const dcsr_matrix<V, S>& At, const pagerank_options& opt,
+                                       const std::vector<std::vector<vertex_t>>& sets, const array<double, S>& out_w) {
+  using P = detail::pagerank_kernels<S>;
+  const auto t0 = std::chrono::steady_clock::now();
+  const vertex_t n = At.rows();
+  const int k = int(sets.size());
+  const double d = opt.damping, tol_n = opt.tol * n;
+  reader_options ro;
+  ro.kernel = opt.kernel, ro.expected_reads = pagerank_expected_reads(opt, n), ro.max_reads = opt.max_iter;
+  ro.tol = tol_n, ro.slowest = d, ro.vectors = k;
+  reader<V, S> in(ro);
+  array<std::int32_t, S> slot;
+  array<double, S> seed_w, rank(std::size_t(n) * k), scaled(std::size_t(n) * k), y(std::size_t(n) * k);
+  seed_table(sets, n, slot, seed_w);
+  detail::ppr_step step;
+  step.k = k;
+  std::vector<double> sums(2 * std::size_t(k));
+  P::update_k(nullptr, rank.data(), scaled.data(), out_w.data(), slot.data(), seed_w.data(), step, n, d, sums.data());
+  std::vector<pagerank_result> res(static_cast<std::size_t>(k));
+  device_stopwatch watch;
+  int reads = 0;
+  in.iterate(At, [&](const spmv_view<V, S>& v) {
+    FG_EXPECTS(bool(v.run_k), "personalized pagerank: kernel " + v.kernel + " has no k-vector read");
+    watch.start();
+    v.run_k(scaled, y, k);
+    watch.stop();
+    for (int j = 0; j < k; ++j) step.teleport[j] = d * sums[std::size_t(k + j)] + (1.0 - d);
+    P::update_k(y.data(), rank.data(), scaled.data(), out_w.data(), slot.data(), seed_w.data(), step, n, d, sums.data());
+    double furthest = 0;  // the reader's convergence measure: the vector furthest from its end
+    bool going = false;
+    for (int j = 0; j < k; ++j) {
+      if (step.done[j]) continue;
+      pagerank_result& r = res[std::size_t(j)];
+      r.iterations++, r.last_change = sums[std::size_t(j)], r.converged = r.last_change < tol_n;
+      step.done[j] = r.converged || r.iterations >= opt.max_iter;
+      going = going || !step.done[j];
+      furthest = std::max(furthest, r.last_change / tol_n);
+    }
+    if (opt.progress) opt.progress(++reads, furthest * tol_n);
+    return step_report{going, furthest * tol_n, watch.seconds()};
+  });
+  memory::synchronize();
+  const std::vector<double> all = to_vector(rank);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - in.view_seconds();
+  for (int j = 0; j < k; ++j) {
+    pagerank_result& r = res[std::size_t(j)];
+    r.score.resize(std::size_t(n));
+    for (vertex_t v = 0; v < n; ++v) r.score[std::size_t(v)] = all[std::size_t(v) * k + j];
+    r.kernel = in.kernel(), r.kernel_reason = in.reason();
+    r.view_seconds = in.view_seconds(), r.decide_seconds = in.decide_seconds(), r.read_seconds = in.read_seconds();
+    r.seconds = seconds;
+  }
+  return res;
+}
+}  // namespace
+
+template <class V, class S>
+std::vector<pagerank_result> personalized_pagerank(const dcsr_matrix<V, S>& At, const pagerank_options& opt,
+                                                   const std::vector<std::vector<vertex_t>>& seeds, const pagerank_start& start) {
+  validate(opt);
+  FG_EXPECTS(!seeds.empty(), "personalized pagerank: no seed sets");
+  const vertex_t n = At.rows();
+  FG_EXPECTS(n > 0, "personalized pagerank: the graph has no vertices to seed");
+  using P = detail::pagerank_kernels<S>;
+  array<double, S> out_w(n);
+  if (is_pattern_v<V> && start.out_degree) P::from_degrees(start.out_degree, out_w.data(), n);
+  else P::template out_weights<V>(At.view(), out_w.data(), n);
+  if constexpr (!is_pattern_v<V>)
+    for (double w : to_vector(out_w)) FG_EXPECTS(w >= 0, "personalized pagerank: weighted PageRank needs non-negative edge weights");
+  for (std::size_t j = 0; j < seeds.size(); ++j) {
+    FG_EXPECTS(!seeds[j].empty(), "personalized pagerank: seed set " + std::to_string(j + 1) + " is empty");
+    for (vertex_t v : seeds[j])
+      FG_EXPECTS(v >= 0 && v < n, "personalized pagerank: seed " + std::to_string(v) + " of set " + std::to_string(j + 1) +
+                                      " is not a vertex of the graph (" + std::to_string(n) + " vertices)");
+  }
+  std::vector<pagerank_result> out;
+  for (std::size_t first = 0; first < seeds.size(); first += detail::ppr_step::max_k) {
+    const std::size_t last = std::min(seeds.size(), first + detail::ppr_step::max_k);
+    const std::vector<std::vector<vertex_t>> group(seeds.begin() + std::ptrdiff_t(first), seeds.begin() + std::ptrdiff_t(last));
+    std::vector<pagerank_result> r = ppr_group(At, opt, group, out_w);
+    std::move(r.begin(), r.end(), std::back_inserter(out));
+  }
+  return out;
+}
+
 #define FG_INSTANTIATE(V, S)                                                                   \
-  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&, const pagerank_start&);
+  template pagerank_result pagerank(const dcsr_matrix<V, S>&, const pagerank_options&, const pagerank_start&); \
+  template std::vector<pagerank_result> personalized_pagerank(const dcsr_matrix<V, S>&, const pagerank_options&, \
+                                                              const std::vector<std::vector<vertex_t>>&, const pagerank_start&);
 FG_INSTANTIATE(pattern, host_space)
 FG_INSTANTIATE(pattern, device_space)
 FG_INSTANTIATE(double, host_space)

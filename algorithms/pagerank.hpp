@@ -44,6 +44,18 @@ template <class V, class Space>
 pagerank_result pagerank(const dcsr_matrix<V, Space>& in_edges, const pagerank_options& opt,
                          const pagerank_start& start = {});
 
+/// @brief Personalized PageRank, one result per seed set (networkx.pagerank(G, alpha=damping,
+///        personalization=p, weight=None or 'weight') with p uniform over the set and dangling mass
+///        sent back to the seeds as networkx's dangling=None does): each set's vector starts at 1/n
+///        and stops by itself when its L1 change < tol n. The sets are read together, up to 32 a
+///        read: one read of the in-edges for k score vectors (spmv_view::run_k), not k reads.
+///        seconds, read_seconds and the kernel are their group's.
+/// @throws fg::invalid_argument for an empty set, a seed outside [0, rows), or bad options
+template <class V, class Space>
+std::vector<pagerank_result> personalized_pagerank(const dcsr_matrix<V, Space>& in_edges, const pagerank_options& opt,
+                                                   const std::vector<std::vector<vertex_t>>& seeds,
+                                                   const pagerank_start& start = {});
+
 /// @brief Sorts (vertex, score) pairs best first (ties to the smaller vertex) and keeps the first k
 ///        and any tied with the k-th.
 void best_first(std::vector<std::pair<vertex_t, double>>& scores, std::size_t k);

@@ -39,6 +39,8 @@ struct graph::impl {
   virtual host_rows host_view() const = 0;
   virtual void spmv(const double* x, double* y, semiring s, memory where) const = 0;
   virtual pagerank_result pagerank(const pagerank_options& o) = 0;
+  virtual std::vector<pagerank_result> personalized_pagerank(const std::vector<std::vector<vertex_id>>& seeds,
+                                                             const pagerank_options& o) = 0;
   virtual std::unique_ptr<impl> closure(closure_info* info, const closure_progress& progress) const = 0;
   virtual csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const = 0;
   virtual bfs_result bfs(vertex_id source) = 0;
@@ -110,6 +112,8 @@ class store final : public graph::impl {
   host_rows host_view() const override;
   void spmv(const double* x, double* y, semiring s, memory where) const override;
   pagerank_result pagerank(const pagerank_options& o) override;
+  std::vector<pagerank_result> personalized_pagerank(const std::vector<std::vector<vertex_id>>& seeds,
+                                                     const pagerank_options& o) override;
   std::unique_ptr<graph::impl> closure(closure_info* info, const closure_progress& progress) const override;
   csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const override;
   bfs_result bfs(vertex_id source) override;

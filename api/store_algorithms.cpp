@@ -60,6 +60,29 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   return out;
 }
 
+// Over the in-edge copy PageRank reads (weighted: the weighted one); an unweighted run of a pattern
+// graph takes the out-edge store's row sizes as out-weights, as the kept PageRank does.
+template <class V, class S>
+std::vector<pagerank_result> store<V, S>::personalized_pagerank(const std::vector<std::vector<vertex_id>>& seeds,
+                                                                const pagerank_options& o) {
+  fg::validate(o);
+  std::vector<std::vector<fg::vertex_t>> sets(seeds.size());
+  for (std::size_t j = 0; j < seeds.size(); ++j)
+    for (vertex_id v : seeds[j]) {
+      if (v < 0 || v >= g_.num_vertices())
+        throw invalid_argument("personalized pagerank: seed " + std::to_string(v) + " is not a vertex (the graph has " +
+                               std::to_string(g_.num_vertices()) + ")");
+      sets[j].push_back(fg::vertex_t(v));
+    }
+  if (o.weighted && !fg::is_pattern_v<V>) {
+    if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
+    return fg::personalized_pagerank(in_weighted_->store(), o, sets);
+  }
+  fg::pagerank_start from;  // a weighted store's rows count parallel edges apiece: counted from in_pattern then
+  if constexpr (fg::is_pattern_v<V>) from.out_degree = g_.store().view().sizes;
+  return fg::personalized_pagerank(in_pattern(), o, sets, from);
+}
+
 // PageRank kept current over the batches (pattern graphs): a first call (or one with another
 // damping or tolerance) runs from scratch and the next batch starts kept scores from it; later
 // calls push from what the batches since changed.
@@ -158,6 +181,8 @@ csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info
 
 #define FG_INSTANTIATE(V, S)                                                                          \
   template pagerank_result store<V, S>::pagerank(const pagerank_options&);                             \
+  template std::vector<pagerank_result> store<V, S>::personalized_pagerank(                                \
+      const std::vector<std::vector<vertex_id>>&, const pagerank_options&);                            \
   template std::unique_ptr<graph::impl> store<V, S>::closure(closure_info*, const closure_progress&) const; \
   template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*, const closure_progress&) const; \
   template const fg::dcsr_matrix<pattern, S>& store<V, S>::in_pattern();

@@ -26,6 +26,8 @@ void add_stream(CLI::App& bench, int& status);
 void add_select(CLI::App& bench, int& status);
 /// PageRank with --kernel auto vs every forced kernel, end to end from the packed store.
 void add_pagerank(CLI::App& bench, int& status);
+/// Personalized PageRank's k-vector read against k SpMVs and cuSPARSE SpMM; k seed sets together vs one by one.
+void add_ppr(CLI::App& bench, int& status);
 /// Semi-naive transitive closure per graph: time by phase (SpMM, set difference, insert), pairs,
 /// iterations, peak memory, and a check against the published table (--expected).
 void add_closure(CLI::App& bench, int& status);

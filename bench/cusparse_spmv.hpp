@@ -23,4 +23,20 @@ class cusparse_csr {
   std::unique_ptr<state> s_;
 };
 
+/// cuSPARSE's cusparseSpMM on CSR (double): Y = A X for k dense vectors, X and Y n x k, row-major
+/// (entry v * k + j, as the engine's k-vector read takes them) or column-major (a vector after
+/// another); CUSPARSE_SPMM_ALG_DEFAULT, buffers allocated once.
+class cusparse_spmm {
+ public:
+  cusparse_spmm(const csr_matrix<double, device_space>& A, int k, bool row_major);
+  ~cusparse_spmm();
+  cusparse_spmm(const cusparse_spmm&) = delete;
+  cusparse_spmm& operator=(const cusparse_spmm&) = delete;
+  void run(const array<double, device_space>& X, array<double, device_space>& Y);
+
+ private:
+  struct state;
+  std::unique_ptr<state> s_;
+};
+
 }  // namespace fg::bench

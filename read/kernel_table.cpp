@@ -8,9 +8,9 @@ namespace fg {
 const std::vector<read_kernel>& read_kernels() {
   using k = kernel_id;
   using s = row_share;
-  //                                  share        in place sized snapshot mixed inner  bits
+  //                                  share        in place sized snapshot mixed inner  bits  what  multi
   static const std::vector<read_kernel> table = {
-      {k::dcsr, "dcsr", s::sub_warp, true, false, false, false, nullptr, 31, "the store itself: segment walks (DCSR, King et al.)"},
+      {k::dcsr, "dcsr", s::sub_warp, true, false, false, false, nullptr, 31, "the store itself: segment walks (DCSR, King et al.)", true},
       {k::csr_vector, "csr_vector", s::sub_warp, false, false, true, false, nullptr, 31, "CSR, a sub-warp a row"},
       {k::csr_scalar, "csr_scalar", s::thread, false, false, true, false, nullptr, 31, "CSR, a thread a row"},
       {k::csr_adaptive, "csr_adaptive", s::split, false, false, false, false, nullptr, 31, "CSR-Adaptive row blocks"},

@@ -33,6 +33,7 @@ struct read_kernel {
   const char* inner = nullptr; ///< a renumbered view (DBG order): the kernel it runs on the renumbered copy
   int column_bits = 31;        ///< columns it can address (CMRS packs a column into 28 bits)
   const char* what = "";       ///< one line: the format and the paper it follows
+  bool multi = false;          ///< has a read of k vectors at once (spmv_view::run_k)
 };
 
 /// Every read kernel, in the selector's fixed order.

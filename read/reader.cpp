@@ -31,11 +31,24 @@ const std::string& store_kernel() {
   }();
   return name;
 }
+
+// The kernels that read k vectors at once, by name.
+std::string multi_kernels() {
+  std::string out;
+  for (const read_kernel& k : read_kernels())
+    if (k.multi) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
 }  // namespace
 
 template <class V, class S>
 reader<V, S>::reader(reader_options o) : opt_(std::move(o)) {
-  if (opt_.kernel != "auto") kernel_named(opt_.kernel);  // throws for an unknown name
+  if (opt_.kernel != "auto") {
+    const read_kernel& k = kernel_named(opt_.kernel);  // throws for an unknown name
+    FG_EXPECTS(opt_.vectors == 0 || k.multi, "reader: kernel " + opt_.kernel + " reads one vector at a time; " +
+                                                 std::to_string(opt_.vectors) + " vectors a read need one of: " + multi_kernels());
+  }
+  FG_EXPECTS(opt_.vectors >= 0, "reader: vectors a read must be >= 0");
   FG_EXPECTS(opt_.expected_reads >= 1 && opt_.max_reads >= 1, "reader: expected and max reads must be >= 1");
   calibration_ = load_calibration(device_description());
   log_.precision(3);
@@ -58,7 +71,19 @@ void reader<V, S>::start(const dcsr_matrix<V, S>& A) {
       if (kernel_named(e.kernel).mixed) e.spmv_ms *= float_read_factor;
   kernel_ = store_kernel();
   reason_ = "the store itself while the convergence rate is measured";
-  if (opt_.kernel == "auto") {
+  int choices = 0;
+  if (opt_.vectors > 0) {  // k vectors a read: only the kernels with such a read
+    for (auto& e : model_) {
+      if (!kernel_named(e.kernel).multi) e.feasible = false, e.why_not = "reads one vector at a time";
+      else choices += e.feasible;
+    }
+  }
+  fixed_ = opt_.vectors > 0 && choices <= 1;
+  if (fixed_) {
+    for (const read_kernel& k : read_kernels())
+      if (k.multi) kernel_ = k.name;
+    reason_ = std::to_string(opt_.vectors) + " vectors a read: the one kernel with a k-vector read";
+  } else if (opt_.kernel == "auto") {
     // A view that pays for itself within the probe's own reads beats the store for any longer run
     // too (a lower read cost), so it is built at once; the probe then runs on it (rmat-24 on the
     // H100: csr_merge's build and 3 reads, 3.6 + 3 x 2.4 ms, against DCSR's 3 x 4.0).
@@ -97,7 +122,7 @@ void reader<V, S>::iterate(const dcsr_matrix<V, S>& A, const step_type& step) {
   };
   for (bool going = true; going;) {
     going = counted(view_);
-    if (going && opt_.kernel == "auto" && steps_ == next_choice_) going = choose(A, counted);
+    if (going && opt_.kernel == "auto" && !fixed_ && steps_ == next_choice_) going = choose(A, counted);
   }
 }
 

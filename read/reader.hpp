@@ -27,6 +27,9 @@ struct reader_options {
   double tol = 0;               ///< the iteration ends when its change < tol (for the reads-left estimate)
   double slowest = 0;           ///< the slowest contraction the iteration can have (PageRank: d); 0: unknown
   bool float_reads = false;     ///< the iteration reads with float x where the kernel can (read_kernel::mixed)
+  /// k > 0: the iteration reads k vectors at once (spmv_view::run_k), so only kernels with such a
+  /// read (read_kernel::multi) are chosen; 0: one vector a read (spmv_view::run)
+  int vectors = 0;
 };
 
 /// One iteration as the reader sees it.
@@ -85,6 +88,7 @@ class reader {
   std::vector<double> changes_;
   std::vector<std::string> raced_;
   int steps_ = 0, next_choice_ = 0;
+  bool fixed_ = false;                      // one kernel can do the reads: nothing to choose after the start
   double store_read_ = 0, store_spmv_ = 0;  // the store's fastest warm step (host) and read (device)
   std::string measured_;                    // the store's measured read, once it replaced the model's
   std::ostringstream log_;

@@ -30,6 +30,8 @@ spmv_view<V, S, X> owning(const read_kernel& k, F&& format, std::string note = "
   v.run = [f](const array<X, S>& x, array<X, S>& y) { spmv<plus_times<X>>(*f, x, y); };
   if constexpr (std::is_same_v<X, double> && std::is_same_v<std::decay_t<F>, csr_merge_matrix<V, S>>)
     if (k.mixed) v.run_mixed = [f](const array<float, S>& x, array<double, S>& y) { spmv_mixed(*f, x, y); };
+  if constexpr (std::is_same_v<X, double> && std::is_same_v<std::decay_t<F>, dcsr_matrix<V, S>>)
+    if (k.multi) v.run_k = [f](const array<double, S>& x, array<double, S>& y, int n) { spmv_k(*f, x, y, n); };
   return v;
 }
 
@@ -143,8 +145,10 @@ spmv_view<V, S> make_view(const dcsr_matrix<V, S>& A, const std::string& kernel)
     v.kernel = k.name;  // DCSR, or ADCSR of a store that holds its rows in bin order: read the store
     v.reads_store = true;
     const dcsr_matrix<V, S>* a = &A;
-    if (k.in_place) v.run = [a](const array<double, S>& x, array<double, S>& y) { spmv<plus_times<double>>(*a, x, y); };
-    else v.run = [a](const array<double, S>& x, array<double, S>& y) { spmv_binned<plus_times<double>>(*a, x, y); };
+    if (k.in_place) {
+      v.run = [a](const array<double, S>& x, array<double, S>& y) { spmv<plus_times<double>>(*a, x, y); };
+      if (k.multi) v.run_k = [a](const array<double, S>& x, array<double, S>& y, int n) { spmv_k(*a, x, y, n); };
+    } else v.run = [a](const array<double, S>& x, array<double, S>& y) { spmv_binned<plus_times<double>>(*a, x, y); };
   } else {
     v = make_view<double>(A.to_csr(), k);
   }

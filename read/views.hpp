@@ -34,6 +34,9 @@ struct spmv_view {
   /// gather's bytes, for a reader whose tolerance allows x's rounding. Empty where the kernel has none
   /// (read_kernel::mixed).
   std::function<void(const array<float, Space>&, array<double, Space>&)> run_mixed;
+  /// Y = A X for k vectors at once, row-major (storage/dcsr.hpp spmv_k): one read of A for the k
+  /// vectors' gathers. Empty where the kernel has none (read_kernel::multi).
+  std::function<void(const array<double, Space>&, array<double, Space>&, int)> run_k;
 };
 
 /// @brief Builds kernel `kernel` (a row of read_kernels()) over A. "dcsr" reads A itself, and so

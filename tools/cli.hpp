@@ -46,6 +46,7 @@ fluxgraph::device backend_of(const options& o, std::string& description);
 
 int run_info(const options& o);
 int run_pagerank(const options& o);
+int run_ppr(const options& o);  ///< personalized PageRank (tools/commands.cpp)
 /// pagerank under mpirun: every rank its share (tools/distributed.cpp).
 int run_pagerank_distributed(const options& o, fluxgraph::ranks& r);
 /// stream FILE under mpirun: batches of --batch edges over all ranks, then PageRank (tools/distributed.cpp).

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 
 #include "bench/bench.hpp"
@@ -45,6 +46,11 @@ const std::vector<option_spec> pagerank_options = {
     {"verbose", nullptr, "print why the kernel was chosen (the cost model's reasoning)"},
 };
 
+std::vector<option_spec> without(std::vector<option_spec> a, const std::string& name) {
+  a.erase(std::remove_if(a.begin(), a.end(), [&](const option_spec& o) { return name == o.name; }), a.end());
+  return a;
+}
+
 std::vector<option_spec> plus(std::vector<option_spec> a, const std::vector<option_spec>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -72,6 +78,12 @@ const std::vector<command_spec>& commands() {
        "(unless --weighted). Results use the file's own ids.\n"
        "Under mpirun (mpirun -np P fluxgraph pagerank FILE) every rank reads its share of the lines and\n"
        "keeps its rows; rank 0 prints and writes (docs/distributed.md)."},
+      {"ppr", {"FILE"}, "personalized PageRank of seed sets (networkx.pagerank with personalization=)",
+       plus({{"seeds", "ID[,ID...][/ID...]", "the seed set (file ids), or several separated by '/' (required)"}},
+            plus(without(pagerank_options, "double-reads"), {{"weighted", nullptr, "edges count by their weight"}, backend, kernel, json_format})),
+       "Each set's walk teleports to its seeds, uniformly, and so does its dangling mass (networkx's\n"
+       "personalization= with dangling=None). Up to 32 sets are read together: one read of the graph\n"
+       "serves every set's scores (an SpMM). --out writes 'id score_1 ... score_k', a column per set."},
       {"stream", {"FILE"}, "stream a graph file (or standard input: FILE -) into DCSR in batches, then PageRank",
        plus(pagerank_options,
             {{"batch", "N", "edges per batch (required)"},

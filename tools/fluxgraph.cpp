@@ -94,6 +94,7 @@ int dispatch(const options& o) {
   fluxgraph::set_max_line_bytes(std::size_t(o.integer("max-line", 1 << 20, 16, std::int64_t(1) << 40)));
   if (o.command == "info") return run_info(o);
   if (o.command == "pagerank") return run_pagerank(o);
+  if (o.command == "ppr") return run_ppr(o);
   if (o.command == "closure") return run_closure(o);
   if (o.command == "spmv") return run_spmv(o);
   if (o.command == "reach") return run_reach(o);

@@ -14,6 +14,15 @@ struct pagerank_sums {
   double dangling = 0;  ///< score mass on vertices without out-edges (new vector)
 };
 
+/// One iteration of k personalized PageRanks read together (algorithms/pagerank.hpp): what each
+/// vector j adds at its seeds, and whether it is done (converged: kept as it is).
+struct ppr_step {
+  static constexpr int max_k = 32;  ///< storage/detail/kernels.hpp max_read_vectors
+  int k = 1;
+  double teleport[max_k] = {};      ///< damping * dangling mass + 1 - damping
+  std::uint8_t done[max_k] = {};
+};
+
 template <class Space>
 struct pagerank_kernels;
 
@@ -33,7 +42,14 @@ struct pagerank_kernels;
                               const double* out_w, vertex_t n, double damping, double base);     \
   /* to[i] = from[i], rounded to float / widened to double (x moving between read precisions) */ \
   static void to_float(const double* from, float* to, vertex_t n);                               \
-  static void to_double(const float* from, double* to, vertex_t n);
+  static void to_double(const float* from, double* to, vertex_t n);                              \
+  /* k vectors, row-major (entry v * k + j: vertex v in vector j); for each vector j not done:   \
+     rank' = damping * y + teleport[j] * seed_w[slot[v] * k + j] (0 where slot[v] < 0), or 1/n   \
+     when y is null (the start); scaled = rank' / out_w (0 where out_w = 0). sums (2k entries):   \
+     vector j's L1 change at j, its dangling mass at k + j (0 for a vector done) */               \
+  static void update_k(const double* y, double* rank, double* scaled, const double* out_w,       \
+                       const std::int32_t* slot, const double* seed_w, const ppr_step& step,     \
+                       vertex_t n, double damping, double* sums);
 
 template <>
 struct pagerank_kernels<host_space> {

@@ -2,6 +2,9 @@
 // L1 change, next scaled vector, dangling mass), so an iteration reads each vector once.
 #include <thrust/transform_reduce.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "algorithms/device/balanced_edges.hpp"
 #include "storage/detail/kernels.hpp"
@@ -98,6 +101,64 @@ void P::to_float(const double* from, float* to, vertex_t n) {
 
 void P::to_double(const float* from, double* to, vertex_t n) {
   parallel_for(n, FG_LAMBDA(std::int64_t i) { to[i] = double(from[i]); });
+}
+
+namespace {
+// Column sums of an m x c row-major matrix on the device, to the host: blocks of rows summed in
+// place of the matrix until a few hundred rows are left, which the host adds. A thread a (block,
+// column): the c threads of a block read a row's c adjacent entries together.
+std::vector<double> column_sums(array<double, device_space> a, std::int64_t m, int c) {
+  constexpr std::int64_t rows_a_thread = 64, host_rows = 256;
+  while (m > host_rows) {
+    const std::int64_t blocks = (m + rows_a_thread - 1) / rows_a_thread;
+    array<double, device_space> next(std::size_t(blocks * c));
+    const double* in = a.data();
+    double* out = next.data();
+    parallel_for(blocks * c, FG_LAMBDA(std::int64_t t) {
+      const std::int64_t b = t / c, j = t % c, end = b * rows_a_thread + rows_a_thread < m ? b * rows_a_thread + rows_a_thread : m;
+      double s = 0;
+      for (std::int64_t r = b * rows_a_thread; r < end; ++r) s += in[r * c + j];
+      out[t] = s;
+    });
+    a = std::move(next), m = blocks;
+  }
+  const std::vector<double> h = to_vector(a);
+  std::vector<double> sums(std::size_t(c), 0.0);
+  for (std::int64_t r = 0; r < m; ++r)
+    for (int j = 0; j < c; ++j) sums[std::size_t(j)] += h[std::size_t(r * c + j)];
+  return sums;
+}
+}  // namespace
+
+// A thread a (block of vertices, vector): the k threads of a block update a vertex's k adjacent
+// entries together (coalesced), each keeping its vector's sums; the blocks' sums are then added up
+// (column_sums). Blocks are sized so that about 2^18 threads run (a few per H100 core slot).
+void P::update_k(const double* y, double* rank, double* scaled, const double* out_w, const std::int32_t* slot,
+                 const double* seed_w, const ppr_step& step, vertex_t n, double damping, double* sums) {
+  const int k = step.k;
+  const std::int64_t per = std::max<std::int64_t>(16, std::int64_t(n) * k >> 18), blocks = (n + per - 1) / per;
+  array<double, device_space> part(std::size_t(blocks * 2 * k));
+  double* p = part.data();
+  const double r0 = 1.0 / n;
+  parallel_for(blocks * k, FG_LAMBDA(std::int64_t t) {
+    const std::int64_t b = t / k, end = (b + 1) * per < n ? (b + 1) * per : n;
+    const int j = int(t % k);
+    double change = 0, dangling = 0;
+    if (!step.done[j])
+      for (std::int64_t v = b * per; v < end; ++v) {
+        const std::int64_t e = v * k + j;
+        const double seed = slot[v] < 0 ? 0.0 : seed_w[std::int64_t(slot[v]) * k + j];
+        const double r = y ? damping * y[e] + step.teleport[j] * seed : r0;
+        if (y) change += r > rank[e] ? r - rank[e] : rank[e] - r;
+        rank[e] = r;
+        scaled[e] = out_w[v] > 0 ? r / out_w[v] : 0.0;
+        if (out_w[v] == 0) dangling += r;
+      }
+    p[b * 2 * k + j] = change;
+    p[b * 2 * k + k + j] = dangling;
+  });
+  const std::vector<double> s = column_sums(std::move(part), blocks, 2 * k);
+  std::copy(s.begin(), s.end(), sums);
 }
 
 template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);

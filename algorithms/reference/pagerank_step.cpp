@@ -66,6 +66,23 @@ void P::to_double(const float* from, double* to, vertex_t n) {
   for (vertex_t i = 0; i < n; ++i) to[i] = double(from[i]);
 }
 
+void P::update_k(const double* y, double* rank, double* scaled, const double* out_w, const std::int32_t* slot,
+                 const double* seed_w, const ppr_step& step, vertex_t n, double damping, double* sums) {
+  const int k = step.k;
+  for (int j = 0; j < 2 * k; ++j) sums[j] = 0;
+  for (vertex_t v = 0; v < n; ++v)
+    for (int j = 0; j < k; ++j) {
+      if (step.done[j]) continue;
+      const std::size_t e = std::size_t(v) * std::size_t(k) + std::size_t(j);
+      const double seed = slot[v] < 0 ? 0.0 : seed_w[std::size_t(slot[v]) * std::size_t(k) + std::size_t(j)];
+      const double r = y ? damping * y[e] + step.teleport[j] * seed : 1.0 / n;
+      if (y) sums[j] += std::fabs(r - rank[e]);
+      rank[e] = r;
+      scaled[e] = out_w[v] > 0 ? r / out_w[v] : 0.0;
+      if (out_w[v] == 0) sums[k + j] += r;
+    }
+}
+
 template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);
 template void P::out_weights<double>(const dcsr_view<double>&, double*, vertex_t);
 

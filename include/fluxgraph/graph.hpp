@@ -160,6 +160,16 @@ class graph {
   ///        a small batch it needs fewer iterations. The first call builds an in-edge copy of the
   ///        store that every later batch updates too (PageRank reads in-edges).
   pagerank_result pagerank(const pagerank_options& opt = {});
+  /// @brief Personalized PageRank: networkx.pagerank(G, personalization=p) with p uniform over the
+  ///        ids in `seeds` (a seed named twice counts once), dangling mass back to the seeds.
+  ///        Always from 1/n (opt.warm and opt.mixed_precision do not apply); opt.kernel must name a
+  ///        kernel with a k-vector read ("auto" or "dcsr").
+  /// @throws fluxgraph::invalid_argument for an empty set or an id the graph does not have
+  pagerank_result personalized_pagerank(const std::vector<vertex_id>& seeds, const pagerank_options& opt = {});
+  /// @brief The same for several seed sets, one result each, read together: one read of the
+  ///        in-edges serves up to 32 sets' score vectors (an SpMM with k dense vectors).
+  std::vector<pagerank_result> personalized_pagerank(const std::vector<std::vector<vertex_id>>& seed_sets,
+                                                     const pagerank_options& opt = {});
   /// @brief The transitive closure R+ (pairs joined by a path of length >= 1) as a new graph,
   ///        unweighted, on the same device.
   graph closure(closure_info* info = nullptr, const closure_progress& progress = {}) const;

@@ -327,6 +327,21 @@ class Graph:
             return cupy.asarray(scores)
         return scores
 
+    def personalized_pagerank(self, seeds, damping=0.85, tol=1e-10, max_iter=1000, weighted=False, kernel="auto"):
+        """Personalized PageRank (networkx.pagerank(G, personalization=p) with p uniform over the
+        seeds, dangling mass back to them). seeds: ids, one set (a score array by vertex number), or a
+        list of sets (a 2-D array, a row per set), read together: one read of the graph serves up to
+        32 sets. Graph.pagerank_info: a dict (one set) or a list of them."""
+        damping = _damping(damping, None)
+        if not tol > 0:
+            raise ValueError(f"tol must be > 0, got {tol}")
+        many = len(seeds) > 0 and all(isinstance(s, (list, tuple, np.ndarray)) for s in seeds)
+        sets = [[_count(v, "seed") for v in s] for s in seeds] if many else [[_count(v, "seed") for v in seeds]]
+        scores, info = self._g.personalized_pagerank(sets, float(damping), float(tol), _count(max_iter, "max_iter"),
+                                                     bool(weighted), kernel)
+        self.pagerank_info = info if many else info[0]
+        return np.vstack(scores) if many else scores[0]
+
     def closure(self):
         """The transitive closure (pairs joined by a path of length >= 1) as a new unweighted Graph
         on the same vertices and ids. Graph.closure_info holds pairs, iterations, time and peak memory."""

@@ -69,6 +69,19 @@ py::tuple csr_tuple(fluxgraph::csr&& c) {
   return py::make_tuple(owned(std::move(c.row_ptr)), owned(std::move(c.col)), val, c.rows, c.cols);
 }
 
+py::dict info_of(const fluxgraph::pagerank_result& r) {
+  py::dict info;
+  info["iterations"] = r.iterations;
+  info["converged"] = r.converged;
+  info["last_change"] = r.last_change;
+  info["warm_started"] = r.warm_started;
+  info["seconds"] = r.seconds;
+  info["kernel"] = r.kernel;
+  info["kernel_reason"] = r.kernel_reason;
+  info["mixed_reads"] = r.mixed_reads;
+  return info;
+}
+
 py::dict info_of(const fluxgraph::closure_info& i) {
   py::dict d;
   d["pairs"] = i.pairs;
@@ -168,16 +181,24 @@ PYBIND11_MODULE(_fluxgraph, m) {
           py::gil_scoped_release release;
           r = g.pagerank(o);
         }
-        py::dict info;
-        info["iterations"] = r.iterations;
-        info["converged"] = r.converged;
-        info["last_change"] = r.last_change;
-        info["warm_started"] = r.warm_started;
-        info["seconds"] = r.seconds;
-        info["kernel"] = r.kernel;
-        info["kernel_reason"] = r.kernel_reason;
-        info["mixed_reads"] = r.mixed_reads;
+        py::dict info = info_of(r);
         return py::make_tuple(owned(std::move(r.score)), info);
+      })
+      .def("personalized_pagerank", [](graph& g, const std::vector<std::vector<std::int64_t>>& sets, double damping, double tol,
+                                       int max_iter, bool weighted, const std::string& kernel) {
+        fluxgraph::pagerank_options o;
+        o.damping = damping, o.tol = tol, o.max_iter = max_iter, o.weighted = weighted, o.kernel = kernel;
+        std::vector<fluxgraph::pagerank_result> r;
+        {
+          py::gil_scoped_release release;
+          r = g.personalized_pagerank(sets, o);
+        }
+        py::list scores, infos;
+        for (fluxgraph::pagerank_result& one : r) {
+          infos.append(info_of(one));
+          scores.append(owned(std::move(one.score)));
+        }
+        return py::make_tuple(scores, infos);
       })
       .def("closure", [](const graph& g) {
         fluxgraph::closure_info i;

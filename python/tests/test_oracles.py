@@ -40,15 +40,21 @@ def test_pagerank_equals_networkx(name, device):
     assert np.abs(got - ref).sum() < 1e-8 * g.num_vertices
 
 
-def test_weighted_pagerank_equals_networkx(device):
-    rng = np.random.default_rng(2)
-    src, dst, w = rng.integers(0, 500, 5000), rng.integers(0, 500, 5000), rng.uniform(0.1, 3, 5000)
-    g = fluxgraph.Graph(500, weighted=True, device=device)
+def weighted_random(seed, n, m, device):
+    """A random weighted graph with parallel edges, as fluxgraph and as networkx (weights added up)."""
+    rng = np.random.default_rng(seed)
+    src, dst, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.uniform(0.1, 3, m)
+    g = fluxgraph.Graph(n, weighted=True, device=device)
     g.insert(src, dst, w)
     G = nx.DiGraph()
-    G.add_nodes_from(range(500))
+    G.add_nodes_from(range(n))
     for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):  # parallel edges add up
         G.add_edge(u, v, weight=x + (G[u][v]["weight"] if G.has_edge(u, v) else 0))
+    return g, G
+
+
+def test_weighted_pagerank_equals_networkx(device):
+    g, G = weighted_random(2, 500, 5000, device)
     expect = nx.pagerank(G, tol=1e-12, weight="weight")
     assert np.abs(g.pagerank(tol=1e-12, weighted=True) - np.array([expect[v] for v in range(500)])).sum() < 1e-8 * 500
     unweighted = nx.pagerank(G, tol=1e-12, weight=None)
@@ -71,6 +77,47 @@ def test_pagerank_float_reads_within_their_bound(device):
     exact = g.pagerank(tol=1e-8, kernel="csr_merge", warm=False, mixed_precision=False)
     assert g.pagerank_info["mixed_reads"] == 0
     assert np.abs(exact - ref).sum() <= bound
+
+
+@pytest.mark.parametrize("name", ["email-Eu-core.txt", "wiki-Vote.txt.gz", "p2p-Gnutella04.data_39994.txt.gz"])
+def test_personalized_pagerank_equals_networkx(name, device):
+    path = data("pagerank", "graphs", name)
+    g = fluxgraph.read(path, device=device, keep_ids=True)  # networkx built from the raw ids
+    src, dst = file_edges(path)
+    n = g.num_vertices
+    G = nx_graph(src, dst, n)
+    rng = np.random.default_rng(7)
+    hubs = [int(v) for v in np.argsort(-np.bincount(src, minlength=n))[:3]]
+    dangling = [int(v) for v in range(n) if G.out_degree(v) == 0][:2]  # a walk that starts stuck
+    sets = [[hubs[0]], hubs, [int(v) for v in rng.choice(np.unique(src), 5, replace=False)], dangling or [1]]
+    sets += [[int(v)] for v in rng.choice(n, 4, replace=False)]  # 8 sets in one read
+
+    def expect(seeds):
+        r = nx.pagerank(G, alpha=0.85, personalization={v: 1 for v in seeds}, tol=1e-12, max_iter=1000)
+        return np.array([r[v] for v in range(n)])
+
+    one = g.personalized_pagerank(sets[1], tol=1e-12)
+    assert g.pagerank_info["converged"] and one.shape == (n,)
+    assert np.abs(one - expect(sets[1])).sum() <= 1e-6
+    many = g.personalized_pagerank(sets, tol=1e-12)
+    assert many.shape == (len(sets), n) and all(i["converged"] for i in g.pagerank_info)
+    for row, seeds in zip(many, sets):
+        assert np.abs(row - expect(seeds)).sum() <= 1e-6
+    assert np.abs(many[1] - one).sum() <= 1e-12  # a set's result does not depend on its company
+
+
+def test_personalized_pagerank_weighted_and_bad_seeds(device):
+    g, G = weighted_random(3, 300, 3000, device)
+    for weighted, weight in ((True, "weight"), (False, None)):
+        expect = nx.pagerank(G, personalization={5: 1, 9: 1}, tol=1e-12, weight=weight)
+        got = g.personalized_pagerank([5, 9, 9], tol=1e-12, weighted=weighted)  # a repeated seed counts once
+        assert np.abs(got - np.array([expect[v] for v in range(300)])).sum() <= 1e-6
+    with pytest.raises(ValueError, match="400"):
+        g.personalized_pagerank([400])
+    with pytest.raises(ValueError, match="empty"):
+        g.personalized_pagerank([[1], []])
+    with pytest.raises(ValueError, match="one vector at a time"):
+        g.personalized_pagerank([1], kernel="csr_merge")
 
 
 @pytest.mark.parametrize("name", ["OL.cedge.data_7035.txt.gz", "go_cc_parents.txt.gz"])

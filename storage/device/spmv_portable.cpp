@@ -34,6 +34,26 @@ void K::csr_spmv(const csr_view<V>& A, const typename Sr::value_type* x, typenam
   });
 }
 
+template <class V>
+void K::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, double* y, int k) {
+  parallel_for(A.rows, FG_LAMBDA(std::int64_t r) {  // a thread a row, its k sums side by side
+    double acc[max_read_vectors];
+    for (int c = 0; c < k; ++c) acc[c] = 0;
+    offset_t left = A.sizes[r];
+    for (int s = 0; s < A.nseg[r] && left > 0; ++s) {
+      const offset_t b = A.seg[s * A.pitch + 2 * r], e = A.seg[s * A.pitch + 2 * r + 1];
+      for (offset_t j = b; j < e && left > 0; ++j, --left) {
+        const double w = value_or<V>(A.val, j, 1.0);
+        const double* xc = x + std::int64_t(A.col[j]) * k;
+        for (int c = 0; c < k; ++c) acc[c] += w * xc[c];
+      }
+    }
+    for (int c = 0; c < k; ++c) y[r * k + c] = acc[c];
+  });
+}
+template void K::dcsr_spmv_k<pattern>(const dcsr_view<pattern>&, const double*, double*, int);
+template void K::dcsr_spmv_k<double>(const dcsr_view<double>&, const double*, double*, int);
+
 #define FG_INSTANTIATE(Sr, V)                                                                     \
   template void K::dcsr_spmv<Sr, V>(const dcsr_view<V>&, const Sr::value_type*, Sr::value_type*); \
   template void K::csr_spmv<Sr, V>(const csr_view<V>&, const Sr::value_type*, Sr::value_type*);

@@ -9,6 +9,7 @@
 
 #include "algorithms/detail/pagerank_kernels.hpp"
 #include "algorithms/pagerank.hpp"
+#include "core/semiring.hpp"
 #include "storage/csr_merge.hpp"
 #include "tests/format_support.hpp"
 #include "tests/support.hpp"
@@ -61,6 +62,35 @@ struct update_inputs {
     }
   }
 };
+
+// Y = A X for k vectors in both twins, and column by column by the one-vector reference read.
+template <class V>
+void require_k_reads_agree(const dcsr_matrix<V, H>& ref, const dcsr_matrix<V, D>& dev, int k, std::uint64_t seed) {
+  const vertex_t n = ref.rows();
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> U(-1, 1);
+  std::vector<double> x(std::size_t(n) * k);
+  for (double& v : x) v = U(g);
+  array<double, H> hx = to_space<H>(x), hy(x.size());
+  array<double, D> dx = to_space<D>(x), dy(x.size());
+  spmv_k(ref, hx, hy, k);
+  spmv_k(dev, dx, dy, k);
+  const std::vector<double> want = to_vector(hy), got = to_vector(dy);
+  for (int j = 0; j < k; ++j) {
+    std::vector<double> col(static_cast<std::size_t>(n));
+    for (vertex_t v = 0; v < n; ++v) col[std::size_t(v)] = x[std::size_t(v) * k + j];
+    array<double, H> cx = to_space<H>(col), cy{static_cast<std::size_t>(n)};
+    spmv<plus_times<double>>(ref, cx, cy);
+    const std::vector<double> one = to_vector(cy);
+    for (vertex_t v = 0; v < n; ++v) {
+      CAPTURE(j);
+      CAPTURE(v);
+      const double w = one[std::size_t(v)], a = want[std::size_t(v) * k + j], b = got[std::size_t(v) * k + j];
+      REQUIRE(a == w);  // the same entries in the same order
+      REQUIRE(std::fabs(b - w) <= 1e-12 * (1 + std::fabs(w)));  // the GPU sums a row's lanes in another order
+    }
+  }
+}
 }  // namespace
 
 TEST_CASE_TEMPLATE("pagerank out-weights: device equals the reference, packed and grown by batches", V, double, pattern) {
@@ -191,4 +221,137 @@ TEST_CASE_TEMPLATE("pagerank reads float x where the tolerance allows, within th
   o.tol = 1e-9;
   o.kernel = "dcsr";  // a kernel without a mixed read
   CHECK(pagerank(At, o).mixed_reads == 0);
+}
+
+TEST_CASE_TEMPLATE("k-vector read: device equals the reference and k one-vector reads, packed and grown", V, double, pattern) {
+  std::mt19937_64 g(21);
+  const vertex_t n = 3001;
+  dcsr_config cfg;
+  cfg.dups = duplicates::collapse;
+  const test::edges e = random_edges(g, 40000, n);
+  auto ref = dcsr_matrix<V, H>::from_coo(make_coo<V, H>(e.r, e.c, test::values<V>(e)), n, n, cfg);
+  auto dev = dcsr_matrix<V, D>::from_coo(make_coo<V, D>(e.r, e.c, test::values<V>(e)), n, n, cfg);
+  for (int k : {1, 3, 8, 32}) require_k_reads_agree(ref, dev, k, std::uint64_t(k));
+  for (int b = 0; b < 4; ++b) {  // rows of several segments
+    const test::edges more = random_edges(g, 4000, n);
+    ref.insert_batch(make_coo<V, H>(more.r, more.c, test::values<V>(more)));
+    dev.insert_batch(make_coo<V, D>(more.r, more.c, test::values<V>(more)));
+  }
+  REQUIRE(dev.view().single_segment == false);
+  for (int k : {2, 8, 17}) require_k_reads_agree(ref, dev, k, std::uint64_t(100 + k));
+  array<double, D> x(std::size_t(n) * 8), y(std::size_t(n) * 8);
+  CHECK_THROWS_AS(spmv_k(dev, x, y, 33), fg::invalid_argument);
+  CHECK_THROWS_AS(spmv_k(dev, x, y, 0), fg::invalid_argument);
+  array<double, D> short_y(std::size_t(n) * 4);
+  CHECK_THROWS_AS(spmv_k(dev, x, short_y, 8), fg::invalid_argument);
+}
+
+TEST_CASE("personalized pagerank update: device sums and vectors equal the reference, done vectors untouched") {
+  const vertex_t n = 70001;
+  const int k = 5;
+  std::mt19937_64 g(4);
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<double> y(static_cast<std::size_t>(n) * k), rank(y.size()), w(static_cast<std::size_t>(n));
+  for (double& v : y) v = U(g) / n;
+  for (double& v : rank) v = U(g) / n;
+  for (vertex_t u = 0; u < n; ++u) w[std::size_t(u)] = u % 13 == 0 ? 0.0 : double(1 + u % 7);
+  std::vector<std::int32_t> slot(static_cast<std::size_t>(n), -1);
+  slot[10] = 0, slot[20000] = 1;
+  const std::vector<double> seed_w = {0.5, 0, 1, 0.25, 0, 0.5, 1, 0, 0.75, 0};
+  detail::ppr_step step;
+  step.k = k;
+  for (int j = 0; j < k; ++j) step.teleport[j] = 0.15 + 0.01 * j;
+  step.done[3] = 1;
+  array<double, H> hr = to_space<H>(rank), hs(y.size()), hy = to_space<H>(y), hw = to_space<H>(w), hsw = to_space<H>(seed_w);
+  array<double, D> dr = to_space<D>(rank), ds(y.size()), dy = to_space<D>(y), dw = to_space<D>(w), dsw = to_space<D>(seed_w);
+  array<std::int32_t, H> hslot = to_space<H>(slot);
+  array<std::int32_t, D> dslot = to_space<D>(slot);
+  std::vector<double> a(2 * k), b(2 * k);
+  detail::pagerank_kernels<H>::update_k(hy.data(), hr.data(), hs.data(), hw.data(), hslot.data(), hsw.data(), step, n, 0.85, a.data());
+  detail::pagerank_kernels<D>::update_k(dy.data(), dr.data(), ds.data(), dw.data(), dslot.data(), dsw.data(), step, n, 0.85, b.data());
+  for (int j = 0; j < 2 * k; ++j) {
+    CAPTURE(j);
+    CHECK(b[std::size_t(j)] == doctest::Approx(a[std::size_t(j)]).epsilon(1e-12));
+  }
+  CHECK(a[3] == 0);
+  CHECK(a[k + 3] == 0);
+  const std::vector<double> hrank = to_vector(hr), drank = to_vector(dr);
+  for (vertex_t v = 0; v < n; ++v)
+    for (int j = 0; j < k; ++j) {
+      const std::size_t e = std::size_t(v) * k + std::size_t(j);
+      const double seed = slot[std::size_t(v)] < 0 ? 0.0 : seed_w[std::size_t(slot[std::size_t(v)]) * k + std::size_t(j)];
+      const double want = j == 3 ? rank[e] : 0.85 * y[e] + step.teleport[j] * seed;  // by hand
+      CAPTURE(v);
+      CAPTURE(j);
+      REQUIRE(std::fabs(hrank[e] - want) <= 1e-15 * want);
+      REQUIRE(std::fabs(drank[e] - want) <= 1e-15 * want);
+    }
+}
+
+TEST_CASE_TEMPLATE("personalized pagerank equals networkx on a hand-checked graph, in both twins", S, H, D) {
+  // 1->2, 2->3, 3->1, 3->4, 5->1 as in-edges (row v: the sources of v) on vertices 0..4 = 1..5; 4 dangling.
+  // networkx.pagerank(G, personalization={1: 1}) and {2: 1, 3: 1}, tol 1e-10, over vertices 1..5.
+  const test::edges e = [] {
+    test::edges t;
+    for (auto [u, v] : std::vector<std::pair<int, int>>{{1, 2}, {2, 3}, {3, 1}, {3, 4}, {5, 1}}) t.add(v - 1, u - 1, 1);
+    return t;
+  }();
+  auto A = dcsr_matrix<pattern, S>::from_coo(make_coo<pattern, S>(e.r, e.c, {}), 5, 5);
+  pagerank_options o;
+  o.tol = 1e-10;
+  const std::vector<pagerank_result> r = personalized_pagerank(A, o, {{0}, {1, 2, 2}});
+  REQUIRE(r.size() == 2);
+  const std::vector<double> one = {0.34727497658636314, 0.29518373012713933, 0.25090617076565924, 0.10663512252083826, 0.0};
+  const std::vector<double> two = {0.16435850541732872, 0.2845570942885782, 0.38672589487676434, 0.16435850541732872, 0.0};
+  for (std::size_t v = 0; v < 5; ++v) {
+    CAPTURE(v);
+    CHECK(r[0].score[v] == doctest::Approx(one[v]).epsilon(1e-12));
+    CHECK(r[1].score[v] == doctest::Approx(two[v]).epsilon(1e-12));
+  }
+  CHECK(r[0].converged);
+  CHECK(r[0].iterations == 74);  // networkx's count at this tolerance (the same stopping rule)
+  CHECK(r[1].iterations == 67);
+  CHECK(r[0].kernel == "dcsr");
+  CHECK_THROWS_AS(personalized_pagerank(A, o, {{0}, {}}), fg::invalid_argument);
+  CHECK_THROWS_AS(personalized_pagerank(A, o, {{5}}), fg::invalid_argument);
+  CHECK_THROWS_AS(personalized_pagerank(A, o, {}), fg::invalid_argument);
+  pagerank_options forced = o;
+  forced.kernel = "csr_merge";
+  CHECK_THROWS_AS(personalized_pagerank(A, forced, {{0}}), fg::invalid_argument);
+}
+
+TEST_CASE_TEMPLATE("personalized pagerank: each of 40 sets read together equals its run alone; twins agree", V, double, pattern) {
+  std::mt19937_64 g(8);
+  const vertex_t n = 1500;
+  dcsr_config cfg;
+  cfg.dups = duplicates::collapse;
+  const test::edges e = random_edges(g, 12000, n);
+  auto ref = dcsr_matrix<V, H>::from_coo(make_coo<V, H>(e.r, e.c, test::values<V>(e)), n, n, cfg);
+  auto dev = dcsr_matrix<V, D>::from_coo(make_coo<V, D>(e.r, e.c, test::values<V>(e)), n, n, cfg);
+  std::vector<std::vector<vertex_t>> sets;
+  std::uniform_int_distribution<vertex_t> R(0, n - 1);
+  for (int s = 0; s < 40; ++s) {  // two reads' worth: 32 + 8
+    sets.emplace_back();
+    for (int i = 0; i <= s % 4; ++i) sets.back().push_back(R(g));
+  }
+  pagerank_options o;
+  o.tol = 1e-12;
+  const std::vector<pagerank_result> all = personalized_pagerank(dev, o, sets);
+  const std::vector<pagerank_result> want = personalized_pagerank(ref, o, sets);
+  REQUIRE(all.size() == sets.size());
+  for (std::size_t s = 0; s < sets.size(); s += 7) {
+    CAPTURE(s);
+    const pagerank_result alone = personalized_pagerank(ref, o, {sets[s]}).front();
+    CHECK(want[s].iterations == alone.iterations);
+    double l1 = 0, sum = 0, twin = 0;
+    for (vertex_t v = 0; v < n; ++v) {
+      l1 += std::fabs(all[s].score[std::size_t(v)] - alone.score[std::size_t(v)]);
+      twin += std::fabs(all[s].score[std::size_t(v)] - want[s].score[std::size_t(v)]);
+      sum += alone.score[std::size_t(v)];
+    }
+    CHECK(l1 <= 1e-10);
+    CHECK(twin <= 1e-10);
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-9));
+    for (vertex_t seed : sets[s]) CHECK(alone.score[std::size_t(seed)] >= 0.15 / double(sets[s].size()) - 1e-12);
+  }
 }

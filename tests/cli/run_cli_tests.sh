@@ -687,6 +687,34 @@ out_dash "stream --edges-out" '^([%#].*|[0-9]+ [0-9]+( [0-9]+)?)$' stream "$KARA
 usage_error "--out - and --edges-out -" stream "$KARATE" --batch 20 --out - --edges-out -
 usage_error "stream - with --out -" stream - --batch 5 --out -
 
+# ---- ppr: personalized PageRank -----------------------------------------------------------------
+# networkx.pagerank(G, personalization={1: 1}) and {2: 1, 3: 1} at tol 1e-12, by vertex 1..5
+printf '1 2\n2 3\n3 1\n3 4\n5 1\n' >"$TMP/ppr.txt"
+printf '%s\n' "1 0.34727497666817514 0.16435850535665703" "2 0.2951837301678013 0.2845570943306692" \
+  "3 0.2509061706411093 0.38672589495601667" "4 0.10663512252291421 0.16435850535665703" "5 0 0" >"$TMP/ppr.nx"
+run ppr "$TMP/ppr.txt" --seeds 1/2,3,3 --tol 1e-12 --out "$TMP/ppr.out"
+l1=$(awk 'NR == FNR { a[$1] = $2; b[$1] = $3; next }
+          { d = $2 - a[$1]; e = $3 - b[$1]; s += (d < 0 ? -d : d) + (e < 0 ? -e : e); n++ }
+          END { printf "%s %.3g", n, s }' "$TMP/ppr.nx" "$TMP/ppr.out" 2>/dev/null)
+if [ "$RC" -eq 0 ] && [ "${l1%% *}" = 5 ] && awk -v s="${l1#* }" -v t="$L1_TOL" 'BEGIN { exit !(s <= t) }'; then
+  pass "ppr --seeds 1/2,3,3: two sets read together equal networkx (L1 ${l1#* })"
+else fail "ppr equals networkx" "status $RC, rows/L1 '$l1': ${ERR_TEXT:0:300}"
+fi
+run ppr "$KARATE" --seeds 1,34/5 --format json
+if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == *'"sets":[{"seeds":[1,34],'*'{"seeds":[5],'* ]]; then pass "ppr --format json: a JSON object per set"
+else fail "ppr --format json" "status $RC: ${OUT_TEXT:0:300}"
+fi
+out_dash ppr '^[0-9]+ [-+0-9.e]+ [-+0-9.e]+$' ppr "$KARATE" --seeds 1/2 --out -
+named_usage_error "--seeds ID[,ID...] is required" "ppr without --seeds" ppr "$KARATE"
+named_usage_error "'x' is not a vertex id" "ppr --seeds 1,x" ppr "$KARATE" --seeds 1,x
+named_usage_error "'' is not a vertex id" "ppr --seeds 1//2" ppr "$KARATE" --seeds 1//2
+named_usage_error "vertex 99 is not in" "ppr --seeds 99" ppr "$KARATE" --seeds 99
+run ppr "$KARATE" --seeds 1 --kernel csr_merge
+PROBLEM=; error_exit_problem
+if [ -z "$PROBLEM" ] && [[ $ERR_TEXT == *"one vector at a time"* ]]; then pass "ppr --kernel csr_merge: no k-vector read, one-line error"
+else fail "ppr --kernel csr_merge" "${PROBLEM:-$ERR_TEXT}"
+fi
+
 # ---- summary ------------------------------------------------------------------------------------
 if [ "${#failures[@]}" -gt 0 ]; then
   echo
