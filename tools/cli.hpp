@@ -31,15 +31,17 @@ struct options {
   std::string file2;                          ///< cfl: the grammar
   std::map<std::string, std::string> values;  ///< --name value
   std::vector<std::string> flags;             ///< --name (no value)
+  int (*run)(const options&) = nullptr;       ///< the command's function (its row in tools/cli_spec.cpp)
   bool has(const std::string& flag) const;
   std::string get(const std::string& name, const std::string& fallback) const;
   double number(const std::string& name, double fallback, double lo, double hi) const;
   std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const;
 };
 
-/// Parses argv (CLI11: tools/cli_spec.cpp) and runs the chosen command through `run`, or a
-/// benchmark; --help and --version print and give 0. Throws usage_error (with the command's
-/// "see ... --help" hint) for a bad command line.
+/// Parses argv (CLI11: tools/cli_spec.cpp, one row a command, with its function) and calls `run`
+/// with the chosen command's options (options::run: that function), or runs a benchmark; --help
+/// and --version print and give 0. Throws usage_error (with the command's "see ... --help" hint)
+/// for a bad command line.
 int run_command_line(int argc, char** argv, int (*run)(const options&));
 /// The device from --backend (cpu|cuda), and what runs there for the output.
 fluxgraph::device backend_of(const options& o, std::string& description);

@@ -24,6 +24,7 @@ struct command_spec {
   const char* help;
   std::vector<option_spec> options;
   const char* notes;               ///< the help's footer
+  int (*run)(const cli::options&);  ///< what runs it (tools/cli.hpp)
 };
 
 const option_spec backend{"backend", "cpu|cuda", "cpu: the host (OpenMP in the CPU build, the sequential reference in the "
@@ -68,7 +69,7 @@ const std::vector<command_spec>& commands() {
       {"info", {"FILE"}, "what the graph is and how the engine would read it",
        {{"explain", nullptr, "the kernel selector's estimates for every kernel"},
         {"reads", "R", "SpMVs expected (with --explain)"}, kernel, json_format},
-       "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz])."},
+       "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).", run_info},
       {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
        plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel, json_format,
                                {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
@@ -77,13 +78,13 @@ const std::vector<command_spec>& commands() {
        "Damping 0.85, uniform teleport, dangling mass spread uniformly, duplicate edges counted once\n"
        "(unless --weighted). Results use the file's own ids.\n"
        "Under mpirun (mpirun -np P fluxgraph pagerank FILE) every rank reads its share of the lines and\n"
-       "keeps its rows; rank 0 prints and writes (docs/distributed.md)."},
+       "keeps its rows; rank 0 prints and writes (docs/distributed.md).", run_pagerank},
       {"ppr", {"FILE"}, "personalized PageRank of seed sets (networkx.pagerank with personalization=)",
        plus({{"seeds", "ID[,ID...][/ID...]", "the seed set (file ids), or several separated by '/' (required)"}},
             plus(without(pagerank_options, "double-reads"), {{"weighted", nullptr, "edges count by their weight"}, backend, kernel, json_format})),
        "Each set's walk teleports to its seeds, uniformly, and so does its dangling mass (networkx's\n"
        "personalization= with dangling=None). Up to 32 sets are read together: one read of the graph\n"
-       "serves every set's scores (an SpMM). --out writes 'id score_1 ... score_k', a column per set."},
+       "serves every set's scores (an SpMM). --out writes 'id score_1 ... score_k', a column per set.", run_ppr},
       {"stream", {"FILE"}, "stream a graph file (or standard input: FILE -) into DCSR in batches, then PageRank",
        plus(pagerank_options,
             {{"batch", "N", "edges per batch (required)"},
@@ -128,25 +129,25 @@ const std::vector<command_spec>& commands() {
        "--wal DIR (docs/durability.md): each batch is appended to a write-ahead log in DIR (synced per --sync)\n"
        "before its line is printed; snapshots every --snapshot-every. Restarted on DIR, the stream loads the\n"
        "newest good snapshot, replays the log (a torn last record is dropped) and prints a first line\n"
-       "{\"recovered\":...,\"edges_in\":T}: the producer resumes after its T-th edge line."},
+       "{\"recovered\":...,\"edges_in\":T}: the producer resumes after its T-th edge line.", run_stream},
       {"wal", {"ACTION", "DIR"}, "a durable stream's folder (stream - --wal DIR): `wal check DIR` reads every snapshot and log",
        {json_format},
        "Prints a line per snapshot and log (whole, or what is wrong with it), then what a start on DIR would do\n"
        "(the batch it recovers, or why it would be refused). Takes no lock and changes nothing: a stream may be\n"
-       "running on DIR. Exit status 1 unless every file is whole and a start loses nothing."},
+       "running on DIR. Exit status 1 unless every file is whole and a start loses nothing.", run_wal},
       {"bfs", {"FILE"}, "BFS levels from a source (direction-optimizing)", app_options({source}),
-       "Writes 'id level' lines with --out (FILE, or - for stdout); unreached vertices are left out."},
+       "Writes 'id level' lines with --out (FILE, or - for stdout); unreached vertices are left out.", run_app},
       {"sssp", {"FILE"}, "shortest path lengths from a source (delta-stepping; weights >= 0, else 1 per edge)",
        app_options({source, {"delta", "D", "bucket width (default automatic)"}}),
-       "Writes 'id distance' lines with --out; unreached vertices are left out."},
+       "Writes 'id distance' lines with --out; unreached vertices are left out.", run_app},
       {"wcc", {"FILE"}, "weakly connected components", app_options({}),
-       "Writes 'id label' lines with --out: the label is the component's least id."},
+       "Writes 'id label' lines with --out: the label is the component's least id.", run_app},
       {"cdlp", {"FILE"}, "community detection by label propagation (LDBC Graphalytics rules)",
-       app_options({{"iterations", "N", "synchronous rounds (default 10)"}}), "Writes 'id label' lines with --out."},
+       app_options({{"iterations", "N", "synchronous rounds (default 10)"}}), "Writes 'id label' lines with --out.", run_app},
       {"lcc", {"FILE"}, "local clustering coefficient (LDBC Graphalytics: in- and out-neighbours)", app_options({}),
-       "Writes 'id coefficient' lines with --out."},
+       "Writes 'id coefficient' lines with --out.", run_app},
       {"tc", {"FILE"}, "triangle count of the undirected simple graph underneath", app_options({}),
-       "Prints the total; --out writes 'id triangles' lines (per vertex)."},
+       "Prints the total; --out writes 'id triangles' lines (per vertex).", run_app},
       {"spmv", {"FILE"}, "y = A x over a semiring (row u of A: u's out-edges)",
        {{"semiring", "plus_times|min_plus|or_and", "default plus_times (or_and: any nonzero x is true)"},
         {"x", "FILE", "'id value' lines in the graph's ids (default: every entry 1; ids not listed: 0, +inf under min_plus)"},
@@ -157,15 +158,15 @@ const std::vector<command_spec>& commands() {
         {"comm", "auto|mpi|nccl|self", "the ranks' transport (default auto: MPI under mpirun)"},
         {"partition", "cyclic|blocks|sorted", "a distributed run's rows: v mod P, ranges balanced by edges, or rows sorted by size dealt mod P (default cyclic)"}},
        "Under mpirun (mpirun -np P fluxgraph spmv FILE) every rank reads its share of the lines and multiplies\n"
-       "its rows (x by the sparse exchange or the all-gather, docs/distributed.md); rank 0 writes."},
+       "its rows (x by the sparse exchange or the all-gather, docs/distributed.md); rank 0 writes.", run_spmv},
       {"closure", {"FILE"}, "the transitive closure: pairs joined by a path of length >= 1",
        {{"count-only", nullptr, "keep the pairs on the device, print their number (default without --out)"},
         {"out", "FILE", "write the pairs as 'x y' lines (file ids); - for stdout"}, backend, json_format},
-       "Prints the pairs' number, the semi-naive iterations, the time and the peak memory."},
+       "Prints the pairs' number, the semi-naive iterations, the time and the peak memory.", run_closure},
       {"reach", {"FILE"}, "the vertices reachable from given sources (path length >= 1)",
        {{"sources", "ID[,ID...]", "the sources, file ids (required)"}, {"out", "FILE", "write 'source vertex' lines; - for stdout"}, backend,
         json_format},
-       nullptr},
+       nullptr, run_reach},
       {"pointsto", {"FILE"}, "Andersen's points-to analysis of a constraint file or of LLVM IR",
        {{"out", "FILE", "write 'var: objects' lines; - for stdout"}, {"sizes", nullptr, "with --out: 'var: count' lines"},
         {"check", nullptr, "compare with the worklist solver"},
@@ -175,14 +176,14 @@ const std::vector<command_spec>& commands() {
         backend, json_format},
        "FILE: Galois numeric '<vars> <constraints>' format, 'p = &a', 'p = q', 'p = *q', '*p = q' lines (and "
        "'func f [p, -] -> r', 'r = call fp [a, -]' for indirect calls), or LLVM IR (.ll, .bc; names as the IR's, "
-       "e.g. main:%p, @g(obj))."},
+       "e.g. main:%p, @g(obj)).", run_pointsto},
       {"cfl", {"GRAPH", "GRAMMAR"}, "CFL-reachability of a labelled graph under a grammar (POCR .cfg)",
        {{"check", nullptr, "run the worklist solver too"}, backend, json_format},
-       "GRAPH: 'src dst label [index]' lines. Prints the pairs of the grammar's Count: nonterminals."},
+       "GRAPH: 'src dst label [index]' lines. Prints the pairs of the grammar's Count: nonterminals.", run_cfl},
       {"cfa", {"FILE"}, "0-CFA of a CPS lambda-calculus program (s-expressions)",
        {{"out", "FILE", "write 'var@line: size: lambdas' lines; - for stdout"}, {"check", nullptr, "run the abstract interpreter too"},
         backend, json_format},
-       nullptr},
+       nullptr, run_cfa},
   };
   return all;
 }
@@ -230,9 +231,11 @@ int run_command_line(int argc, char** argv, int (*run)(const options&)) {
     }
     parsed* q = p.get();
     const std::string name = c.name;
-    sub->callback([q, name, run, &status] {
+    int (*run_command)(const options&) = c.run;
+    sub->callback([q, name, run, run_command, &status] {
       options o;
       o.command = name;
+      o.run = run_command;
       o.file = q->files.at(0);
       if (q->files.size() > 1) o.file2 = q->files[1];
       for (const auto& [n, opt] : q->given)

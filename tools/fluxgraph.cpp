@@ -92,19 +92,7 @@ int dispatch(const options& o) {
   if (o.values.count("threads"))  // read by the first parallel region (core/threads.hpp)
     setenv("FG_THREADS", std::to_string(o.integer("threads", 1, 1, 4096)).c_str(), 1);
   fluxgraph::set_max_line_bytes(std::size_t(o.integer("max-line", 1 << 20, 16, std::int64_t(1) << 40)));
-  if (o.command == "info") return run_info(o);
-  if (o.command == "pagerank") return run_pagerank(o);
-  if (o.command == "ppr") return run_ppr(o);
-  if (o.command == "closure") return run_closure(o);
-  if (o.command == "spmv") return run_spmv(o);
-  if (o.command == "reach") return run_reach(o);
-  if (o.command == "pointsto") return run_pointsto(o);
-  if (o.command == "cfl") return run_cfl(o);
-  if (o.command == "cfa") return run_cfa(o);
-  if (o.command == "wal") return run_wal(o);
-  for (const char* app : {"bfs", "sssp", "wcc", "cdlp", "lcc", "tc"})
-    if (o.command == app) return run_app(o);
-  return run_stream(o);
+  return o.run(o);
 }
 }  // namespace
 

@@ -1,6 +1,9 @@
 // DCSR SpMV (King et al. 2016, Algorithm 3): CSR-vector with an outer loop over the row's segments;
 // sub-warp width from mu. Replaces the portable twin in storage/device/spmv.cpp in the CUDA build;
 // reference twin: storage/reference/spmv.cpp.
+#include <algorithm>
+
+#include "core/memory.hpp"
 #include "core/semiring.hpp"
 #include "storage/cuda/vector_common.cuh"
 #include "storage/detail/kernels.hpp"
@@ -52,28 +55,79 @@ dcsr_single_segment_kernel(dcsr_view<V> A, const typename Sr::value_type* __rest
 
 // k vectors at once (row-major x, y): a sub-warp of KP x G lanes a row, KP = the power of two >= k
 // lanes across the vectors (a column's k values are one coalesced gather) and G groups of lanes
-// taking every G-th entry of the row; the groups' partial sums meet by shuffles.
+// taking every G-th entry of the row; the groups' partial sums meet by shuffles. A row's walk is
+// k/KP-times a one-vector read's per lane, so a hub row (rmat-22: 97 k in-edges) would hold its
+// sub-warp for the whole read: the row kernel reads the first `cap` entries of every row and lists
+// the longer rows; the long-row kernel shares their remaining chunks of `cap` among all warps and
+// adds each chunk's sums to y (atomics: the last bits of a hub row's sum depend on their order).
+
+// Sum of entries [lo, hi) of `row` (in stored order, across its segments) with x's column c, over
+// the entries of this lane's group g of `groups`.
+template <class V>
+__device__ inline double k_range_sum(const dcsr_view<V>& A, std::int64_t row, offset_t lo, offset_t hi,
+                                     const double* __restrict__ x, int k, int c, int g, int groups) {
+  double acc = 0;
+  const offset_t size = A.sizes[row];
+  hi = min(hi, size);
+  const int nseg = A.single_segment ? 1 : A.nseg[row];
+  offset_t start = 0;  // the row's index of the segment's first entry
+  for (int s = 0; s < nseg && start < hi; ++s) {
+    const offset_t b = A.seg[s * A.pitch + 2 * row];
+    const offset_t len = A.single_segment ? size : min(A.seg[s * A.pitch + 2 * row + 1] - b, size - start);
+    const offset_t from = max(lo, start), to = min(hi, start + len);
+    for (offset_t j = from + g; j < to; j += groups) {
+      const offset_t at = b + (j - start);
+      acc += value_or<V>(A.val, at, 1.0) * x[std::int64_t(A.col[at]) * k + c];
+    }
+    start += len;
+  }
+  return acc;
+}
+
+template <int KP>
+__device__ inline double groups_sum(double acc, int width) {
+  for (int off = KP; off < width; off *= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off, width);
+  return acc;
+}
+
 template <int KP, class V>
 __global__ void __launch_bounds__(vector_block)
-dcsr_k_kernel(dcsr_view<V> A, const double* __restrict__ x, double* __restrict__ y, int k, int groups) {
+dcsr_k_rows_kernel(dcsr_view<V> A, const double* __restrict__ x, double* __restrict__ y, int k, int groups, offset_t cap,
+                   vertex_t* __restrict__ long_rows) {
   const int width = KP * groups;
   const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t row = tid / width;
   const int lane = int(tid % width), c = lane % KP, g = lane / KP;
-  double acc = 0;
-  if (row < A.rows && c < k) {
-    offset_t left = A.sizes[row];
-    const int nseg = A.single_segment ? 1 : A.nseg[row];
-    for (int s = 0; s < nseg && left > 0; ++s) {
-      const offset_t b = A.seg[s * A.pitch + 2 * row];
-      const offset_t len = A.single_segment ? left : min(A.seg[s * A.pitch + 2 * row + 1] - b, left);
-      for (offset_t j = b + g; j < b + len; j += groups)
-        acc += value_or<V>(A.val, j, 1.0) * x[std::int64_t(A.col[j]) * k + c];
-      left -= len;
+  double acc = row < A.rows && c < k ? k_range_sum(A, row, 0, cap, x, k, c, g, groups) : 0.0;
+  acc = groups_sum<KP>(acc, width);
+  if (row >= A.rows) return;
+  if (g == 0 && c < k) y[row * k + c] = acc;
+  if (lane == 0 && A.sizes[row] > cap) long_rows[1 + atomicAdd(reinterpret_cast<unsigned*>(long_rows), 1u)] = vertex_t(row);
+}
+
+// A warp a chunk (KP x 32/KP lanes): chunk q of the listed rows' chunks beyond their first, in list
+// order, goes to warp q mod warps.
+template <int KP, class V>
+__global__ void __launch_bounds__(vector_block)
+dcsr_k_long_kernel(dcsr_view<V> A, const double* __restrict__ x, double* __restrict__ y, int k, offset_t cap,
+                   const vertex_t* __restrict__ long_rows) {
+  constexpr int groups = 32 / KP;
+  const std::int64_t warps = std::int64_t(gridDim.x) * blockDim.x / 32;
+  const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = int(threadIdx.x % 32), c = lane % KP, g = lane / KP;
+  const unsigned listed = *reinterpret_cast<const unsigned*>(long_rows);
+  std::int64_t first = 0;  // chunk index of the listed row's first chunk beyond its first
+  for (unsigned i = 0; i < listed; ++i) {
+    const vertex_t row = long_rows[1 + i];
+    const std::int64_t chunks = (std::int64_t(A.sizes[row]) - 1) / cap;
+    for (std::int64_t q = first + ((warp - first) % warps + warps) % warps; q < first + chunks; q += warps) {
+      const offset_t lo = offset_t(q - first + 1) * cap;
+      double acc = c < k ? k_range_sum(A, row, lo, lo + cap, x, k, c, g, groups) : 0.0;
+      acc = groups_sum<KP>(acc, 32);
+      if (g == 0 && c < k) atomicAdd(y + std::int64_t(row) * k + c, acc);
     }
+    first += chunks;
   }
-  for (int off = KP; off < width; off *= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off, width);
-  if (row < A.rows && g == 0 && c < k) y[row * k + c] = acc;
 }
 
 }  // namespace
@@ -84,9 +138,25 @@ void kernels<device_space>::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, 
   while (kp < k) kp *= 2;
   int groups = 1;  // lanes per row up to a warp, no more groups than a mean row has entries
   while (kp * groups < 32 && groups < A.mean_row) groups *= 2;
-  const unsigned blocks = vector_blocks(A.rows, kp * groups);
+  // A row's first 256 steps in the row kernel; more entries than that are long-row chunks.
+  const offset_t cap = 256 * offset_t(groups), most = A.rows > 0 ? offset_t(A.rows) : 1;
+  static const unsigned long_blocks = [] {
+    int dev = 0, sms = 0;
+    FG_CUDA_TRY(cudaGetDevice(&dev));
+    FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    return unsigned(sms * 4);
+  }();
+  // The long rows' list: [0] the count, then the rows (at most nnz / cap of them). The allocator
+  // (core/memory) keeps freed blocks, so a phase of reads takes the same block each time.
+  const offset_t nnz_bound = std::max<offset_t>(1, offset_t(A.mean_row * double(A.rows)) + 1);
+  array<vertex_t, device_space> list(std::size_t(std::min(most, nnz_bound / cap + 1)) + 1);
+  memory::zero_on_device(list.data(), sizeof(vertex_t));
   auto launch = [&](auto kpc) {
-    dcsr_k_kernel<decltype(kpc)::value, V><<<blocks, vector_block>>>(A, x, y, k, groups);
+    constexpr int KP = decltype(kpc)::value;
+    dcsr_k_rows_kernel<KP, V><<<vector_blocks(A.rows, kp * groups), vector_block>>>(A, x, y, k, groups, cap, list.data());
+    FG_CUDA_CHECK_LAUNCH();
+    dcsr_k_long_kernel<KP, V><<<long_blocks, vector_block>>>(A, x, y, k, cap, list.data());
+    FG_CUDA_CHECK_LAUNCH();
   };
   switch (kp) {
     case 1: launch(std::integral_constant<int, 1>{}); break;
@@ -96,7 +166,6 @@ void kernels<device_space>::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, 
     case 16: launch(std::integral_constant<int, 16>{}); break;
     default: launch(std::integral_constant<int, 32>{}); break;
   }
-  FG_CUDA_CHECK_LAUNCH();
 }
 template void kernels<device_space>::dcsr_spmv_k<pattern>(const dcsr_view<pattern>&, const double*, double*, int);
 template void kernels<device_space>::dcsr_spmv_k<double>(const dcsr_view<double>&, const double*, double*, int);
