@@ -200,16 +200,6 @@ csr graph::reach(const std::vector<vertex_id>& sources, closure_info* info, cons
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = vertex(sources[i], "reach");
   return p_->reach(v, info, progress);
 }
-std::vector<pagerank_result> graph::personalized_pagerank(const std::vector<std::vector<vertex_id>>& seed_sets,
-                                                         const pagerank_options& opt) {
-  std::vector<std::vector<vertex_id>> v = seed_sets;
-  for (auto& set : v)
-    for (vertex_id& id : set) id = vertex(id, "personalized pagerank");
-  return p_->personalized_pagerank(v, opt);
-}
-pagerank_result graph::personalized_pagerank(const std::vector<vertex_id>& seeds, const pagerank_options& opt) {
-  return std::move(personalized_pagerank(std::vector<std::vector<vertex_id>>{seeds}, opt).front());
-}
 bfs_result graph::bfs(vertex_id source) { return p_->bfs(vertex(source, "bfs")); }
 sssp_result graph::sssp(vertex_id source, double delta) const { return p_->sssp(vertex(source, "sssp"), delta); }
 

@@ -39,8 +39,6 @@ struct graph::impl {
   virtual host_rows host_view() const = 0;
   virtual void spmv(const double* x, double* y, semiring s, memory where) const = 0;
   virtual pagerank_result pagerank(const pagerank_options& o) = 0;
-  virtual std::vector<pagerank_result> personalized_pagerank(const std::vector<std::vector<vertex_id>>& seeds,
-                                                             const pagerank_options& o) = 0;
   virtual std::unique_ptr<impl> closure(closure_info* info, const closure_progress& progress) const = 0;
   virtual csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const = 0;
   virtual bfs_result bfs(vertex_id source) = 0;
@@ -88,6 +86,8 @@ void check_not_negative(const I* src, const I* dst, std::size_t n, std::int64_t 
 template <class V, class S>
 class store final : public graph::impl {
  public:
+  using value_type = V;
+  using space = S;
   store(vertex_id n, const graph_options& opt);
   /// Adopts R (an out-edge store), e.g. a closure.
   store(fg::dcsr_matrix<V, S>&& R, const graph_options& opt);
@@ -112,8 +112,6 @@ class store final : public graph::impl {
   host_rows host_view() const override;
   void spmv(const double* x, double* y, semiring s, memory where) const override;
   pagerank_result pagerank(const pagerank_options& o) override;
-  std::vector<pagerank_result> personalized_pagerank(const std::vector<std::vector<vertex_id>>& seeds,
-                                                     const pagerank_options& o) override;
   std::unique_ptr<graph::impl> closure(closure_info* info, const closure_progress& progress) const override;
   csr reach(const std::vector<vertex_id>& sources, closure_info* info, const closure_progress& progress) const override;
   bfs_result bfs(vertex_id source) override;
@@ -126,6 +124,13 @@ class store final : public graph::impl {
   read_plan plan_reads(double reads, const std::string& kernel) const override;
   std::int64_t batches() const override { return g_.store().stats().batches; }
 
+  // What an algorithm written over the store (api::visit) reads.
+  const fg::graph<V, S>& out() const noexcept { return g_; }
+  /// The unweighted in-edge copy (PageRank's, BFS's pull), built on first use.
+  const fg::dcsr_matrix<fg::pattern, S>& in_pattern();
+  /// The weighted in-edge copy (V = double; PageRank with pagerank_options::weighted), built on first use.
+  const fg::dcsr_matrix<V, S>& in_weighted();
+
  private:
   template <class I>
   batch_result apply_ids(const edge_span<I>* ins, const edge_span<I>* del);
@@ -137,8 +142,6 @@ class store final : public graph::impl {
   void follow(fg::coo_matrix<V, S>* ins, fg::coo_matrix<V, S>* del);
   /// PageRank kept current by dynamic_pagerank (pattern graphs, pagerank_options::warm).
   pagerank_result kept_pagerank(const pagerank_options& p);
-  /// The unweighted in-edge copy (PageRank's, BFS's pull), built on first use.
-  const fg::dcsr_matrix<fg::pattern, S>& in_pattern();
   /// R as a pattern store (the closure's input): the store itself, or an unweighted copy.
   const fg::dcsr_matrix<fg::pattern, S>& pattern_store(std::optional<fg::dcsr_matrix<fg::pattern, S>>& copy) const;
 
@@ -165,6 +168,17 @@ class store final : public graph::impl {
   };
   std::unique_ptr<reads> reads_ = std::make_unique<reads>();
 };
+
+/// @brief f(store) with the graph's store as its own type (store<V, S>&): an algorithm of the
+///        facade written once for the four stores, in one file, with no virtual of its own.
+template <class F>
+decltype(auto) visit(graph::impl& p, F&& f) {
+  using fg::device_space, fg::host_space, fg::pattern;
+  if (auto* s = dynamic_cast<store<pattern, device_space>*>(&p)) return f(*s);
+  if (auto* s = dynamic_cast<store<double, device_space>*>(&p)) return f(*s);
+  if (auto* s = dynamic_cast<store<pattern, host_space>*>(&p)) return f(*s);
+  return f(dynamic_cast<store<double, host_space>&>(p));
+}
 
 /// r, marked as warm-started (from the last scores) or not.
 pagerank_result warm_started(pagerank_result r, bool warm);

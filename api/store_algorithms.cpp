@@ -48,8 +48,7 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   if (warm) from.initial = last_.score;
   pagerank_result r;
   if (by_weight) {
-    if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
-    r = fg::pagerank(in_weighted_->store(), o, from);
+    r = fg::pagerank(in_weighted(), o, from);
   } else {
     r = fg::pagerank(in_pattern(), o, from);
   }
@@ -58,29 +57,6 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
   last_weighted_ = by_weight;
   last_damping_ = o.damping;
   return out;
-}
-
-// Over the in-edge copy PageRank reads (weighted: the weighted one); an unweighted run of a pattern
-// graph takes the out-edge store's row sizes as out-weights, as the kept PageRank does.
-template <class V, class S>
-std::vector<pagerank_result> store<V, S>::personalized_pagerank(const std::vector<std::vector<vertex_id>>& seeds,
-                                                                const pagerank_options& o) {
-  fg::validate(o);
-  std::vector<std::vector<fg::vertex_t>> sets(seeds.size());
-  for (std::size_t j = 0; j < seeds.size(); ++j)
-    for (vertex_id v : seeds[j]) {
-      if (v < 0 || v >= g_.num_vertices())
-        throw invalid_argument("personalized pagerank: seed " + std::to_string(v) + " is not a vertex (the graph has " +
-                               std::to_string(g_.num_vertices()) + ")");
-      sets[j].push_back(fg::vertex_t(v));
-    }
-  if (o.weighted && !fg::is_pattern_v<V>) {
-    if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
-    return fg::personalized_pagerank(in_weighted_->store(), o, sets);
-  }
-  fg::pagerank_start from;  // a weighted store's rows count parallel edges apiece: counted from in_pattern then
-  if constexpr (fg::is_pattern_v<V>) from.out_degree = g_.store().view().sizes;
-  return fg::personalized_pagerank(in_pattern(), o, sets, from);
 }
 
 // PageRank kept current over the batches (pattern graphs): a first call (or one with another
@@ -99,6 +75,12 @@ pagerank_result store<V, S>::kept_pagerank(const pagerank_options& p) {
   last_.score = out.score;
   kept_opt_ = p, keep_last_ = true;
   return out;
+}
+
+template <class V, class S>
+const fg::dcsr_matrix<V, S>& store<V, S>::in_weighted() {
+  if (!in_weighted_) in_weighted_ = transposed<V>(g_.store());
+  return in_weighted_->store();
 }
 
 template <class V, class S>
@@ -181,8 +163,7 @@ csr store<V, S>::reach(const std::vector<vertex_id>& sources, closure_info* info
 
 #define FG_INSTANTIATE(V, S)                                                                          \
   template pagerank_result store<V, S>::pagerank(const pagerank_options&);                             \
-  template std::vector<pagerank_result> store<V, S>::personalized_pagerank(                                \
-      const std::vector<std::vector<vertex_id>>&, const pagerank_options&);                            \
+  template const fg::dcsr_matrix<V, S>& store<V, S>::in_weighted();                                   \
   template std::unique_ptr<graph::impl> store<V, S>::closure(closure_info*, const closure_progress&) const; \
   template csr store<V, S>::reach(const std::vector<vertex_id>&, closure_info*, const closure_progress&) const; \
   template const fg::dcsr_matrix<pattern, S>& store<V, S>::in_pattern();
