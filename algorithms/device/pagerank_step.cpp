@@ -130,9 +130,10 @@ std::vector<double> column_sums(array<double, device_space> a, std::int64_t m, i
 }
 }  // namespace
 
-// A thread a (block of vertices, vector): the k threads of a block update a vertex's k adjacent
-// entries together (coalesced), each keeping its vector's sums; the blocks' sums are then added up
-// (column_sums). Blocks are sized so that about 2^18 threads run (a few per H100 core slot).
+// A thread a (share of the vertices, vector): share b takes vertices b, b + shares, b + 2 shares, ...,
+// so a warp's threads read 32 adjacent entries at each step whatever k is (k threads a vertex,
+// 32 / k vertices side by side), each thread keeping its vector's sums; the shares' sums are then
+// added up (column_sums). About 2^18 threads run (a few per H100 core slot).
 void P::update_k(const double* y, double* rank, double* scaled, const double* out_w, const std::int32_t* slot,
                  const double* seed_w, const ppr_step& step, vertex_t n, double damping, double* sums) {
   const int k = step.k;
@@ -141,11 +142,11 @@ void P::update_k(const double* y, double* rank, double* scaled, const double* ou
   double* p = part.data();
   const double r0 = 1.0 / n;
   parallel_for(blocks * k, FG_LAMBDA(std::int64_t t) {
-    const std::int64_t b = t / k, end = (b + 1) * per < n ? (b + 1) * per : n;
+    const std::int64_t b = t / k;
     const int j = int(t % k);
     double change = 0, dangling = 0;
     if (!step.done[j])
-      for (std::int64_t v = b * per; v < end; ++v) {
+      for (std::int64_t v = b; v < n; v += blocks) {
         const std::int64_t e = v * k + j;
         const double seed = slot[v] < 0 ? 0.0 : seed_w[std::int64_t(slot[v]) * k + j];
         const double r = y ? damping * y[e] + step.teleport[j] * seed : r0;

@@ -1,12 +1,17 @@
 // DCSR SpMV (King et al. 2016, Algorithm 3): CSR-vector with an outer loop over the row's segments;
 // sub-warp width from mu. Replaces the portable twin in storage/device/spmv.cpp in the CUDA build;
 // reference twin: storage/reference/spmv.cpp.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+
 #include <algorithm>
 
 #include "core/memory.hpp"
 #include "core/semiring.hpp"
 #include "storage/cuda/vector_common.cuh"
 #include "storage/detail/kernels.hpp"
+#include "storage/device/policy.hpp"
 
 namespace fg::detail {
 namespace {
@@ -58,8 +63,9 @@ dcsr_single_segment_kernel(dcsr_view<V> A, const typename Sr::value_type* __rest
 // taking every G-th entry of the row; the groups' partial sums meet by shuffles. A row's walk is
 // k/KP-times a one-vector read's per lane, so a hub row (rmat-22: 97 k in-edges) would hold its
 // sub-warp for the whole read: the row kernel reads the first `cap` entries of every row and lists
-// the longer rows; the long-row kernel shares their remaining chunks of `cap` among all warps and
-// adds each chunk's sums to y (atomics: the last bits of a hub row's sum depend on their order).
+// the longer rows; a scan numbers their remaining chunks of `cap`, which the long-row kernel shares
+// among all warps, adding each chunk's sums to y (atomics: the last bits of a long row's sum depend
+// on their order).
 
 // Sum of entries [lo, hi) of `row` (in stored order, across its segments) with x's column c, over
 // the entries of this lane's group g of `groups`.
@@ -105,29 +111,41 @@ dcsr_k_rows_kernel(dcsr_view<V> A, const double* __restrict__ x, double* __restr
   if (lane == 0 && A.sizes[row] > cap) long_rows[1 + atomicAdd(reinterpret_cast<unsigned*>(long_rows), 1u)] = vertex_t(row);
 }
 
-// A warp a chunk (KP x 32/KP lanes): chunk q of the listed rows' chunks beyond their first, in list
-// order, goes to warp q mod warps.
+// A warp a chunk (KP x 32/KP lanes): the listed rows' chunks beyond their first, numbered in list
+// order (chunk_ptr: listed row i's first), go round the warps; a chunk finds its row by a binary
+// search in chunk_ptr.
 template <int KP, class V>
 __global__ void __launch_bounds__(vector_block)
 dcsr_k_long_kernel(dcsr_view<V> A, const double* __restrict__ x, double* __restrict__ y, int k, offset_t cap,
-                   const vertex_t* __restrict__ long_rows) {
+                   const vertex_t* __restrict__ long_rows, const offset_t* __restrict__ chunk_ptr, std::int64_t slots) {
   constexpr int groups = 32 / KP;
   const std::int64_t warps = std::int64_t(gridDim.x) * blockDim.x / 32;
   const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = int(threadIdx.x % 32), c = lane % KP, g = lane / KP;
-  const unsigned listed = *reinterpret_cast<const unsigned*>(long_rows);
-  std::int64_t first = 0;  // chunk index of the listed row's first chunk beyond its first
-  for (unsigned i = 0; i < listed; ++i) {
-    const vertex_t row = long_rows[1 + i];
-    const std::int64_t chunks = (std::int64_t(A.sizes[row]) - 1) / cap;
-    for (std::int64_t q = first + ((warp - first) % warps + warps) % warps; q < first + chunks; q += warps) {
-      const offset_t lo = offset_t(q - first + 1) * cap;
-      double acc = c < k ? k_range_sum(A, row, lo, lo + cap, x, k, c, g, groups) : 0.0;
-      acc = groups_sum<KP>(acc, 32);
-      if (g == 0 && c < k) atomicAdd(y + std::int64_t(row) * k + c, acc);
+  const offset_t chunks = chunk_ptr[slots];
+  for (offset_t q = warp; q < chunks; q += warps) {
+    std::int64_t lo = 0, hi = slots;  // the last i with chunk_ptr[i] <= q
+    while (hi - lo > 1) {
+      const std::int64_t mid = (lo + hi) / 2;
+      if (chunk_ptr[mid] <= q) lo = mid;
+      else hi = mid;
     }
-    first += chunks;
+    const vertex_t row = long_rows[1 + lo];
+    const offset_t from = (q - chunk_ptr[lo] + 1) * cap;
+    double acc = c < k ? k_range_sum(A, row, from, from + cap, x, k, c, g, groups) : 0.0;
+    acc = groups_sum<KP>(acc, 32);
+    if (g == 0 && c < k) atomicAdd(y + std::int64_t(row) * k + c, acc);
   }
+}
+
+// chunk_ptr = exclusive scan of the listed rows' chunks beyond their first (0 past the count).
+template <class V>
+void number_chunks(const dcsr_view<V>& a, const vertex_t* listed, offset_t cap, std::int64_t slots, offset_t* chunk_ptr) {
+  auto chunks = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), FG_LAMBDA(std::int64_t i) {
+    const unsigned count = *reinterpret_cast<const unsigned*>(listed);
+    return i < std::int64_t(count) ? (offset_t(a.sizes[listed[1 + i]]) - 1) / cap : offset_t(0);
+  });
+  thrust::exclusive_scan(policy(), chunks, chunks + slots + 1, chunk_ptr);
 }
 
 }  // namespace
@@ -138,8 +156,8 @@ void kernels<device_space>::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, 
   while (kp < k) kp *= 2;
   int groups = 1;  // lanes per row up to a warp, no more groups than a mean row has entries
   while (kp * groups < 32 && groups < A.mean_row) groups *= 2;
-  // A row's first 256 steps in the row kernel; more entries than that are long-row chunks.
-  const offset_t cap = 256 * offset_t(groups), most = A.rows > 0 ? offset_t(A.rows) : 1;
+  // A row's first 64 steps in the row kernel; more entries than that are long-row chunks.
+  const offset_t cap = 64 * offset_t(groups), most = A.rows > 0 ? offset_t(A.rows) : 1;
   static const unsigned long_blocks = [] {
     int dev = 0, sms = 0;
     FG_CUDA_TRY(cudaGetDevice(&dev));
@@ -149,13 +167,17 @@ void kernels<device_space>::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, 
   // The long rows' list: [0] the count, then the rows (at most nnz / cap of them). The allocator
   // (core/memory) keeps freed blocks, so a phase of reads takes the same block each time.
   const offset_t nnz_bound = std::max<offset_t>(1, offset_t(A.mean_row * double(A.rows)) + 1);
-  array<vertex_t, device_space> list(std::size_t(std::min(most, nnz_bound / cap + 1)) + 1);
+  const std::int64_t slots = std::min(most, nnz_bound / cap + 1);
+  array<vertex_t, device_space> list(std::size_t(slots) + 1);
+  array<offset_t, device_space> chunk_ptr(std::size_t(slots) + 1);
   memory::zero_on_device(list.data(), sizeof(vertex_t));
   auto launch = [&](auto kpc) {
     constexpr int KP = decltype(kpc)::value;
-    dcsr_k_rows_kernel<KP, V><<<vector_blocks(A.rows, kp * groups), vector_block>>>(A, x, y, k, groups, cap, list.data());
+    vertex_t* listed = list.data();
+    dcsr_k_rows_kernel<KP, V><<<vector_blocks(A.rows, kp * groups), vector_block>>>(A, x, y, k, groups, cap, listed);
     FG_CUDA_CHECK_LAUNCH();
-    dcsr_k_long_kernel<KP, V><<<long_blocks, vector_block>>>(A, x, y, k, cap, list.data());
+    number_chunks(A, listed, cap, slots, chunk_ptr.data());
+    dcsr_k_long_kernel<KP, V><<<long_blocks, vector_block>>>(A, x, y, k, cap, listed, chunk_ptr.data(), slots);
     FG_CUDA_CHECK_LAUNCH();
   };
   switch (kp) {
