@@ -184,11 +184,14 @@ std::vector<pagerank_result> ppr_group(const dcsr_matrix<V, S>& At, const pagera
   });
   memory::synchronize();
   const std::vector<double> all = to_vector(rank);
+  for (auto& r : res) r.score.resize(std::size_t(n));
+  // Vertex by vertex: `all` is read once in order (set by set, each pass would read all of it:
+  // a vertex's k scores share a cache line).
+  for (std::size_t v = 0, e = 0; v < std::size_t(n); ++v)
+    for (int j = 0; j < k; ++j, ++e) res[std::size_t(j)].score[v] = all[e];
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - in.view_seconds();
   for (int j = 0; j < k; ++j) {
     pagerank_result& r = res[std::size_t(j)];
-    r.score.resize(std::size_t(n));
-    for (vertex_t v = 0; v < n; ++v) r.score[std::size_t(v)] = all[std::size_t(v) * k + j];
     r.kernel = in.kernel(), r.kernel_reason = in.reason();
     r.view_seconds = in.view_seconds(), r.decide_seconds = in.decide_seconds(), r.read_seconds = in.read_seconds();
     r.seconds = seconds;

@@ -32,18 +32,20 @@ struct ppr_bench_options {
 };
 
 // Wall milliseconds of one personalized PageRank call (views and iterations), median of `runs`.
+// reads_ms: the median run's reads (device time), the rest being views, updates and the copy out.
 double ppr_ms(const dcsr_matrix<pattern, D>& At, const pagerank_start& from, const std::vector<std::vector<vertex_t>>& sets,
-              int runs, int& iterations) {
+              int runs, int& iterations, double& reads_ms) {
   pagerank_options o;
-  std::vector<double> t;
+  std::vector<std::pair<double, double>> t;
   for (int r = 0; r <= runs; ++r) {  // the first run warms the pool
     const std::vector<pagerank_result> res = personalized_pagerank(At, o, sets, from);
-    if (r > 0) t.push_back(1e3 * (res.front().seconds + res.front().view_seconds));
+    if (r > 0) t.push_back({1e3 * (res.front().seconds + res.front().view_seconds), 1e3 * res.front().read_seconds});
     iterations = 0;
     for (const auto& x : res) iterations = std::max(iterations, x.iterations);
   }
   std::nth_element(t.begin(), t.begin() + std::ptrdiff_t(t.size() / 2), t.end());
-  return t[t.size() / 2];
+  reads_ms = t[t.size() / 2].second;
+  return t[t.size() / 2].first;
 }
 
 void reads(const edge_list& e, const dcsr_matrix<pattern, D>& At, int k, int runs) {
@@ -114,12 +116,13 @@ int run_ppr(const ppr_bench_options& o) {
     std::vector<std::vector<vertex_t>> sets;
     for (int j = 0; j < o.k; ++j) sets.push_back({vertex_t((std::int64_t(j) * 7919 + 1) % e.n)});
     int together_its = 0, alone_its = 0, its = 0;
-    const double together = ppr_ms(At, from, sets, std::max(1, o.runs / 3), together_its);
+    double together_reads = 0, alone_reads = 0, reads = 0;
+    const double together = ppr_ms(At, from, sets, std::max(1, o.runs / 3), together_its, together_reads);
     double alone = 0;
-    for (const auto& s : sets) alone += ppr_ms(At, from, {s}, std::max(1, o.runs / 3), its), alone_its += its;
-    fmt::print("  personalized PageRank of {} seed sets: together {:.2f} ms ({} iterations), one by one {:.2f} ms "
-               "({} iterations in all): {:.2f}x\n",
-               o.k, together, together_its, alone, alone_its, alone / together);
+    for (const auto& s : sets) alone += ppr_ms(At, from, {s}, std::max(1, o.runs / 3), its, reads), alone_its += its, alone_reads += reads;
+    fmt::print("  personalized PageRank of {} seed sets: together {:.2f} ms ({} iterations, reads {:.2f} ms), one by one "
+               "{:.2f} ms ({} iterations in all, reads {:.2f} ms): {:.2f}x\n",
+               o.k, together, together_its, together_reads, alone, alone_its, alone_reads, alone / together);
   }
   return 0;
 }
