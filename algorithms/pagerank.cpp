@@ -137,9 +137,54 @@ void seed_table(const std::vector<std::vector<vertex_t>>& sets, vertex_t n, arra
   slot = to_space<S>(at), seed_w = to_space<S>(w);
 }
 
+// The score vectors of a group of sets, row-major (vertex v's scores side by side), and which set
+// each column holds. Once half its vectors have converged the block narrows to the others: their
+// reads then move half the bytes, and the finished ones' scores go to their results.
+template <class S>
+struct score_block {
+  array<double, S> rank, scaled, y, seed_w;
+  std::vector<int> set;  // column j holds set[j]
+  int width() const { return int(set.size()); }
+};
+
+// The finished columns (done[j]) leave `b`: their scores into res, the rest into a narrower block.
+template <class S>
+void narrow(score_block<S>& b, detail::ppr_step& step, std::vector<double>& sums, std::vector<pagerank_result>& res,
+            vertex_t n, std::int64_t seeds) {
+  using P = detail::pagerank_kernels<S>;
+  const int w = b.width();
+  detail::column_pick keep, leave;
+  for (int j = 0; j < w; ++j) {
+    detail::column_pick& to = step.done[j] ? leave : keep;
+    to.from[to.count++] = j;
+  }
+  array<double, S> out(std::size_t(n) * std::size_t(leave.count));
+  P::pick_columns(b.rank.data(), w, out.data(), leave, n);
+  const std::vector<double> done = to_vector(out);
+  for (int i = 0; i < leave.count; ++i) res[std::size_t(b.set[std::size_t(leave.from[i])])].score.resize(std::size_t(n));
+  for (std::size_t v = 0, e = 0; v < std::size_t(n); ++v)
+    for (int i = 0; i < leave.count; ++i, ++e) res[std::size_t(b.set[std::size_t(leave.from[i])])].score[v] = done[e];
+  score_block<S> next;
+  next.rank = array<double, S>(std::size_t(n) * std::size_t(keep.count));
+  next.scaled = array<double, S>(next.rank.size());
+  next.y = array<double, S>(next.rank.size());
+  next.seed_w = array<double, S>(std::size_t(seeds) * std::size_t(keep.count));
+  P::pick_columns(b.rank.data(), w, next.rank.data(), keep, n);
+  P::pick_columns(b.scaled.data(), w, next.scaled.data(), keep, n);
+  P::pick_columns(b.seed_w.data(), w, next.seed_w.data(), keep, seeds);
+  detail::ppr_step s;
+  s.k = keep.count;
+  std::vector<double> sm(2 * std::size_t(keep.count));
+  for (int i = 0; i < keep.count; ++i) {
+    next.set.push_back(b.set[std::size_t(keep.from[i])]);
+    sm[std::size_t(i)] = sums[std::size_t(keep.from[i])], sm[std::size_t(keep.count + i)] = sums[std::size_t(w + keep.from[i])];
+  }
+  b = std::move(next), step = s, sums = std::move(sm);
+}
+
 // Up to 32 sets as one iteration over k row-major vectors: one k-vector read of the scaled scores,
 // then one pass for every vector's new scores, change and dangling mass. A converged vector stays
-// as it is (its read is wasted, its result is networkx's at that iteration).
+// as it is (its result is networkx's at that iteration) until half have converged (narrow).
 template <class V, class S>
 std::vector<pagerank_result> ppr_group(const dcsr_matrix<V, S>& At, const pagerank_options& opt,
                                        const std::vector<std::vector<vertex_t>>& sets, const array<double, S>& out_w) {
@@ -153,45 +198,50 @@ std::vector<pagerank_result> ppr_group(const dcsr_matrix<V, S>& At, const pagera
   ro.tol = tol_n, ro.slowest = d, ro.vectors = k;
   reader<V, S> in(ro);
   array<std::int32_t, S> slot;
-  array<double, S> seed_w, rank(std::size_t(n) * k), scaled(std::size_t(n) * k), y(std::size_t(n) * k);
-  seed_table(sets, n, slot, seed_w);
+  score_block<S> b;
+  b.rank = array<double, S>(std::size_t(n) * k), b.scaled = array<double, S>(b.rank.size()), b.y = array<double, S>(b.rank.size());
+  for (int j = 0; j < k; ++j) b.set.push_back(j);
+  seed_table(sets, n, slot, b.seed_w);
+  const std::int64_t seeds = std::int64_t(b.seed_w.size()) / k;
   detail::ppr_step step;
   step.k = k;
   std::vector<double> sums(2 * std::size_t(k));
-  P::update_k(nullptr, rank.data(), scaled.data(), out_w.data(), slot.data(), seed_w.data(), step, n, d, sums.data());
+  P::update_k(nullptr, b.rank.data(), b.scaled.data(), out_w.data(), slot.data(), b.seed_w.data(), step, n, d, sums.data());
   std::vector<pagerank_result> res(static_cast<std::size_t>(k));
   device_stopwatch watch;
   int reads = 0;
   in.iterate(At, [&](const spmv_view<V, S>& v) {
     FG_EXPECTS(bool(v.run_k), "personalized pagerank: kernel " + v.kernel + " has no k-vector read");
+    const int w = b.width();
     watch.start();
-    v.run_k(scaled, y, k);
+    v.run_k(b.scaled, b.y, w);
     watch.stop();
-    for (int j = 0; j < k; ++j) step.teleport[j] = d * sums[std::size_t(k + j)] + (1.0 - d);
-    P::update_k(y.data(), rank.data(), scaled.data(), out_w.data(), slot.data(), seed_w.data(), step, n, d, sums.data());
+    for (int j = 0; j < w; ++j) step.teleport[j] = d * sums[std::size_t(w + j)] + (1.0 - d);
+    P::update_k(b.y.data(), b.rank.data(), b.scaled.data(), out_w.data(), slot.data(), b.seed_w.data(), step, n, d, sums.data());
     double furthest = 0;  // the reader's convergence measure: the vector furthest from its end
-    bool going = false;
-    for (int j = 0; j < k; ++j) {
+    int going = 0;
+    for (int j = 0; j < w; ++j) {
       if (step.done[j]) continue;
-      pagerank_result& r = res[std::size_t(j)];
+      pagerank_result& r = res[std::size_t(b.set[std::size_t(j)])];
       r.iterations++, r.last_change = sums[std::size_t(j)], r.converged = r.last_change < tol_n;
       step.done[j] = r.converged || r.iterations >= opt.max_iter;
-      going = going || !step.done[j];
+      going += !step.done[j];
       furthest = std::max(furthest, r.last_change / tol_n);
     }
+    if (going > 0 && going < w) narrow(b, step, sums, res, n, seeds);
     if (opt.progress) opt.progress(++reads, furthest * tol_n);
-    return step_report{going, furthest * tol_n, watch.seconds()};
+    return step_report{going > 0, furthest * tol_n, watch.seconds()};
   });
   memory::synchronize();
-  const std::vector<double> all = to_vector(rank);
-  for (auto& r : res) r.score.resize(std::size_t(n));
+  const std::vector<double> all = to_vector(b.rank);
+  const int w = b.width();
+  for (int j = 0; j < w; ++j) res[std::size_t(b.set[std::size_t(j)])].score.resize(std::size_t(n));
   // Vertex by vertex: `all` is read once in order (set by set, each pass would read all of it:
-  // a vertex's k scores share a cache line).
+  // a vertex's scores share a cache line).
   for (std::size_t v = 0, e = 0; v < std::size_t(n); ++v)
-    for (int j = 0; j < k; ++j, ++e) res[std::size_t(j)].score[v] = all[e];
+    for (int j = 0; j < w; ++j, ++e) res[std::size_t(b.set[std::size_t(j)])].score[v] = all[e];
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - in.view_seconds();
-  for (int j = 0; j < k; ++j) {
-    pagerank_result& r = res[std::size_t(j)];
+  for (pagerank_result& r : res) {
     r.kernel = in.kernel(), r.kernel_reason = in.reason();
     r.view_seconds = in.view_seconds(), r.decide_seconds = in.decide_seconds(), r.read_seconds = in.read_seconds();
     r.seconds = seconds;

@@ -23,7 +23,10 @@ template <class V, class S>
 void spmv_k(const dcsr_matrix<V, S>& A, const array<double, S>& X, array<double, S>& Y, int k) {
   FG_EXPECTS(k >= 1 && k <= detail::max_read_vectors, "spmv: k vectors a read must be in [1, 32]");
   detail::check_spmv_sizes(X.size() / std::size_t(k), Y.size() / std::size_t(k), A.rows(), A.cols());
-  if (A.rows() > 0) detail::kernels<S>::dcsr_spmv_k(A.view(), X.data(), Y.data(), k);
+  if (A.rows() == 0) return;
+  // One vector: the one-vector read (the same layout), whose kernels are tuned for it.
+  if (k == 1) detail::kernels<S>::template dcsr_spmv<plus_times<double>>(A.view(), X.data(), Y.data());
+  else detail::kernels<S>::dcsr_spmv_k(A.view(), X.data(), Y.data(), k);
 }
 template void spmv_k(const dcsr_matrix<pattern, host_space>&, const array<double, host_space>&, array<double, host_space>&, int);
 template void spmv_k(const dcsr_matrix<pattern, device_space>&, const array<double, device_space>&, array<double, device_space>&, int);

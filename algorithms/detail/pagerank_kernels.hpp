@@ -23,6 +23,13 @@ struct ppr_step {
   std::uint8_t done[max_k] = {};
 };
 
+/// Columns of a row-major block picked into a narrower one (personalized PageRank's converged
+/// vectors leaving the block): out column i = in column from[i].
+struct column_pick {
+  int count = 0;
+  int from[ppr_step::max_k] = {};
+};
+
 template <class Space>
 struct pagerank_kernels;
 
@@ -49,7 +56,10 @@ struct pagerank_kernels;
      vector j's L1 change at j, its dangling mass at k + j (0 for a vector done) */               \
   static void update_k(const double* y, double* rank, double* scaled, const double* out_w,       \
                        const std::int32_t* slot, const double* seed_w, const ppr_step& step,     \
-                       vertex_t n, double damping, double* sums);
+                       vertex_t n, double damping, double* sums);                                 \
+  /* out[r * pick.count + i] = in[r * k + pick.from[i]] for rows r < rows */                     \
+  static void pick_columns(const double* in, int k, double* out, const column_pick& pick,        \
+                           std::int64_t rows);
 
 template <>
 struct pagerank_kernels<host_space> {

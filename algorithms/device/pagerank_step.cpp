@@ -162,6 +162,11 @@ void P::update_k(const double* y, double* rank, double* scaled, const double* ou
   std::copy(s.begin(), s.end(), sums);
 }
 
+void P::pick_columns(const double* in, int k, double* out, const column_pick& pick, std::int64_t rows) {
+  const int c = pick.count;
+  parallel_for(rows * c, FG_LAMBDA(std::int64_t t) { out[t] = in[(t / c) * k + pick.from[t % c]]; });
+}
+
 template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);
 template void P::out_weights<double>(const dcsr_view<double>&, double*, vertex_t);
 

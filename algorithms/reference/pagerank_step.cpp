@@ -83,6 +83,11 @@ void P::update_k(const double* y, double* rank, double* scaled, const double* ou
     }
 }
 
+void P::pick_columns(const double* in, int k, double* out, const column_pick& pick, std::int64_t rows) {
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (int i = 0; i < pick.count; ++i) out[r * pick.count + i] = in[r * k + pick.from[i]];
+}
+
 template void P::out_weights<pattern>(const dcsr_view<pattern>&, double*, vertex_t);
 template void P::out_weights<double>(const dcsr_view<double>&, double*, vertex_t);
 

@@ -73,6 +73,7 @@ vertex_t skewed(std::mt19937_64& g, vertex_t n) {
 // graph), each checked against the oracle; returns the update counts by kind.
 struct stream_counts {
   std::int64_t pushed = 0, restarts = 0, pulled = 0, idle = 0;
+  std::int64_t timed_restarts = 0;  ///< restarts the measured times chose (vary with the machine's load)
 };
 template <class S>
 stream_counts random_stream(kept<S>& k, int batches) {
@@ -96,7 +97,11 @@ stream_counts random_stream(kept<S>& k, int batches) {
     for (std::size_t i = 0; i < ds.size(); ++i) edges.erase({ds[i], dd[i]});
     for (std::size_t i = 0; i < is.size(); ++i) edges.insert({is[i], id[i]});
     REQUIRE(k.out.num_edges() == offset_t(edges.size()));
-    c.pushed += st.edges, c.restarts += st.cold, c.pulled += st.pulled;
+    // A restart the cost model chose rests on times measured in this run, which another process
+    // can stretch (ctest -j on 2 cores: 39 of 240); the rest are the stream's own (no scores yet,
+    // a large share of the graph rewritten) and are counted apart.
+    const bool timed = st.cold && st.reason.find("predicted") != std::string::npos;
+    c.pushed += st.edges, c.restarts += st.cold && !timed, c.timed_restarts += timed, c.pulled += st.pulled;
     c.idle += !st.cold && !st.pulled && st.levels == 0;
     k.check("random stream");
   }
@@ -112,7 +117,7 @@ TEST_CASE_TEMPLATE("kept PageRank after 240 random insert, delete and mixed batc
   kept<S> k(o);
   const stream_counts c = random_stream(k, 240);
   MESSAGE("out-edges pushed over 240 batches: ", c.pushed, " (", k.out.num_edges(), " stored); restarts ", c.restarts,
-          ", pulled ", c.pulled, ", within the bound already ", c.idle);
+          " (and ", c.timed_restarts, " by the measured times), pulled ", c.pulled, ", within the bound already ", c.idle);
   CHECK(c.restarts < 20);  // the first batch, and batches that rewrote a large share of the graph
 }
 
@@ -129,7 +134,7 @@ TEST_CASE_TEMPLATE("kept PageRank by sweeps alone (update_path::pull) and by pus
     // every update that had work did it the asked way; the small batches leave some within the bound
     if (p == update_path::pull) {
       CHECK(c.pulled > 20);
-      CHECK(c.pulled + c.restarts + c.idle == 90);
+      CHECK(c.pulled + c.restarts + c.timed_restarts + c.idle == 90);
     } else {
       CHECK(c.pulled == 0);
       CHECK(c.pushed > 0);
