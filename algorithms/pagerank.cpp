@@ -138,8 +138,8 @@ void seed_table(const std::vector<std::vector<vertex_t>>& sets, vertex_t n, arra
 }
 
 // The score vectors of a group of sets, row-major (vertex v's scores side by side), and which set
-// each column holds. Once half its vectors have converged the block narrows to the others: their
-// reads then move half the bytes, and the finished ones' scores go to their results.
+// each column holds. When a vector converges the block narrows to the others (later reads gather
+// only theirs), and the finished one's scores go to its result.
 template <class S>
 struct score_block {
   array<double, S> rank, scaled, y, seed_w;
@@ -183,8 +183,8 @@ void narrow(score_block<S>& b, detail::ppr_step& step, std::vector<double>& sums
 }
 
 // Up to 32 sets as one iteration over k row-major vectors: one k-vector read of the scaled scores,
-// then one pass for every vector's new scores, change and dangling mass. A converged vector stays
-// as it is (its result is networkx's at that iteration) until half have converged (narrow).
+// then one pass for every vector's new scores, change and dangling mass. A converged vector keeps
+// networkx's result at that iteration and leaves the block (narrow).
 template <class V, class S>
 std::vector<pagerank_result> ppr_group(const dcsr_matrix<V, S>& At, const pagerank_options& opt,
                                        const std::vector<std::vector<vertex_t>>& sets, const array<double, S>& out_w) {
@@ -270,8 +270,8 @@ std::vector<pagerank_result> personalized_pagerank(const dcsr_matrix<V, S>& At, 
                                       " is not a vertex of the graph (" + std::to_string(n) + " vertices)");
   }
   std::vector<pagerank_result> out;
-  for (std::size_t first = 0; first < seeds.size(); first += detail::ppr_step::max_k) {
-    const std::size_t last = std::min(seeds.size(), first + detail::ppr_step::max_k);
+  for (std::size_t first = 0; first < seeds.size(); first += max_read_vectors) {
+    const std::size_t last = std::min(seeds.size(), first + std::size_t(max_read_vectors));
     const std::vector<std::vector<vertex_t>> group(seeds.begin() + std::ptrdiff_t(first), seeds.begin() + std::ptrdiff_t(last));
     std::vector<pagerank_result> r = ppr_group(At, opt, group, out_w);
     std::move(r.begin(), r.end(), std::back_inserter(out));

@@ -18,3 +18,17 @@
 
 /// After a kernel launch: configuration errors surface here, execution errors at the next sync.
 #define FG_CUDA_CHECK_LAUNCH() FG_CUDA_TRY(cudaGetLastError())
+
+namespace fg {
+/// Streaming multiprocessors of the device in use (asked once: a process uses one device), for
+/// grids sized to fill the GPU.
+inline int sm_count() {
+  static const int n = [] {
+    int dev = 0, sms = 0;
+    FG_CUDA_TRY(cudaGetDevice(&dev));
+    FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    return sms;
+  }();
+  return n;
+}
+}  // namespace fg

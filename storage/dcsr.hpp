@@ -416,8 +416,11 @@ class dcsr_matrix {
 template <class S, class V, class Space>
 void spmv(const dcsr_matrix<V, Space>& A, const array<typename S::value_type, Space>& x,
           array<typename S::value_type, Space>& y);
+/// Vectors one read of spmv_k takes at most: a warp's lanes, one a vector.
+constexpr int max_read_vectors = 32;
+
 /// @brief Y = A X for k vectors at once (plus-times, double), one read of A for all k: X and Y are
-///        row-major (entry v * k + j: vertex v in vector j), 1 <= k <= 32.
+///        row-major (entry v * k + j: vertex v in vector j), 1 <= k <= max_read_vectors.
 /// @throws fg::invalid_argument for k out of range or X / Y shorter than k columns / rows
 template <class V, class Space>
 void spmv_k(const dcsr_matrix<V, Space>& A, const array<double, Space>& X, array<double, Space>& Y, int k);

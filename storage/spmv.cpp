@@ -21,7 +21,7 @@ void spmv(const csr_matrix<V, S>& A, const array<typename Sr::value_type, S>& x,
 
 template <class V, class S>
 void spmv_k(const dcsr_matrix<V, S>& A, const array<double, S>& X, array<double, S>& Y, int k) {
-  FG_EXPECTS(k >= 1 && k <= detail::max_read_vectors, "spmv: k vectors a read must be in [1, 32]");
+  FG_EXPECTS(k >= 1 && k <= max_read_vectors, "spmv: k vectors a read must be in [1, " + std::to_string(max_read_vectors) + "]");
   detail::check_spmv_sizes(X.size() / std::size_t(k), Y.size() / std::size_t(k), A.rows(), A.cols());
   if (A.rows() == 0) return;
   // One vector: the one-vector read (the same layout), whose kernels are tuned for it.

@@ -196,11 +196,9 @@ inline unsigned long long push_queue_capacity(vertex_t n, offset_t m) {
 /// Blocks that are resident together (a warp waits at its slot for another warp's item: every warp
 /// must be running).
 inline int push_queue_grid() {
-  int dev = 0, sms = 0, per_sm = 0;
-  FG_CUDA_TRY(cudaGetDevice(&dev));
-  FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  int per_sm = 0;
   FG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, push_queue_kernel, queue_block, 0));
-  return sms * (per_sm > 0 ? per_sm : 1);
+  return sm_count() * (per_sm > 0 ? per_sm : 1);
 }
 
 }  // namespace fg::detail

@@ -17,7 +17,7 @@ struct pagerank_sums {
 /// One iteration of k personalized PageRanks read together (algorithms/pagerank.hpp): what each
 /// vector j adds at its seeds, and whether it is done (converged: kept as it is).
 struct ppr_step {
-  static constexpr int max_k = 32;  ///< storage/detail/kernels.hpp max_read_vectors
+  static constexpr int max_k = max_read_vectors;  ///< storage/dcsr.hpp: the vectors one read takes
   int k = 1;
   double teleport[max_k] = {};      ///< damping * dangling mass + 1 - damping
   std::uint8_t done[max_k] = {};

@@ -73,13 +73,7 @@ unsigned blocks_for(std::int64_t n) { return unsigned((n + threads - 1) / thread
 // probe's steps are chains of dependent loads (a binary search over the runs, the segment walk, a
 // binary search in the batch), so it needs every warp the SMs can hold to hide their latency.
 int grid_stride_blocks() {
-  static const int b = [] {
-    int dev = 0, sms = 0;
-    FG_CUDA_TRY(cudaGetDevice(&dev));
-    FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    return sms * (2048 / threads);
-  }();
-  return b;
+  return sm_count() * (2048 / threads);
 }
 
 // Keys are edge_set_view::key(row, col): row << 32 | col.

@@ -60,9 +60,9 @@ dcsr_single_segment_kernel(dcsr_view<V> A, const typename Sr::value_type* __rest
 
 // k vectors at once (row-major x, y): a sub-warp of KP x G lanes a row, KP = the power of two >= k
 // lanes across the vectors (a column's k values are one coalesced gather) and G groups of lanes
-// taking every G-th entry of the row; the groups' partial sums meet by shuffles. A row's walk is
-// k/KP-times a one-vector read's per lane, so a hub row (rmat-22: 97 k in-edges) would hold its
-// sub-warp for the whole read: the row kernel reads the first `cap` entries of every row and lists
+// taking every G-th entry of the row; the groups' partial sums meet by shuffles. Its lanes go
+// across the vectors, not along the row, so a row takes KP times the steps of a one-vector read,
+// and a hub row (rmat-22: 97 k in-edges) would hold its sub-warp for the whole read: the row kernel reads the first `cap` entries of every row and lists
 // the longer rows; a scan numbers their remaining chunks of `cap`, which the long-row kernel shares
 // among all warps, adding each chunk's sums to y (atomics: the last bits of a long row's sum depend
 // on their order).
@@ -158,12 +158,7 @@ void kernels<device_space>::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, 
   while (kp * groups < 32 && groups < A.mean_row) groups *= 2;
   // A row's first 64 steps in the row kernel; more entries than that are long-row chunks.
   const offset_t cap = 64 * offset_t(groups), most = A.rows > 0 ? offset_t(A.rows) : 1;
-  static const unsigned long_blocks = [] {
-    int dev = 0, sms = 0;
-    FG_CUDA_TRY(cudaGetDevice(&dev));
-    FG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    return unsigned(sms * 4);
-  }();
+  const unsigned long_blocks = unsigned(sm_count() * 4);
   // The long rows' list: [0] the count, then the rows (at most nnz / cap of them). The allocator
   // (core/memory) keeps freed blocks, so a phase of reads takes the same block each time.
   const offset_t nnz_bound = std::max<offset_t>(1, offset_t(A.mean_row * double(A.rows)) + 1);
@@ -181,7 +176,6 @@ void kernels<device_space>::dcsr_spmv_k(const dcsr_view<V>& A, const double* x, 
     FG_CUDA_CHECK_LAUNCH();
   };
   switch (kp) {
-    case 1: launch(std::integral_constant<int, 1>{}); break;
     case 2: launch(std::integral_constant<int, 2>{}); break;
     case 4: launch(std::integral_constant<int, 4>{}); break;
     case 8: launch(std::integral_constant<int, 8>{}); break;

@@ -173,9 +173,6 @@ FG_HD inline typename Sr::value_type row_sum(const vertex_t* col, const stored_t
   return acc;
 }
 
-/// Vectors one k-vector read (kernels<S>::dcsr_spmv_k) takes: a warp's lanes.
-constexpr int max_read_vectors = 32;
-
 template <class Space>
 struct kernels;
 
@@ -271,7 +268,7 @@ struct kernels;
   template <class Sr, class V>                                                                     \
   static void csr_spmv(const csr_view<V>& A, const typename Sr::value_type* x,                     \
                        typename Sr::value_type* y);                                                \
-  /* y = A x for k vectors at once (1 <= k <= max_read_vectors), plus-times in double: x and y     \
+  /* y = A x for k vectors at once (2 <= k <= max_read_vectors; one vector: dcsr_spmv), plus-times \
      row-major, entry v * k + j is vertex v's value in vector j, so a column's k values are one   \
      gather; each row's entries in stored order */                                                 \
   template <class V>                                                                               \
