@@ -80,22 +80,23 @@ void write_scores(const std::string& path, const std::vector<std::int64_t>& id, 
   });
 }
 
-// The k best vertices (dense), best first, ties to the smaller id.
-std::vector<std::size_t> best(const std::vector<double>& score, std::int64_t& k) {
+// The k best vertices as (file id, score), best first, ties to the smaller dense id.
+std::vector<std::pair<std::int64_t, double>> best(const std::vector<std::int64_t>& id, const std::vector<double>& score,
+                                                  std::int64_t k) {
   std::vector<std::size_t> idx(score.size());
   std::iota(idx.begin(), idx.end(), std::size_t(0));
   k = std::min<std::int64_t>(k, std::int64_t(idx.size()));
   std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](std::size_t a, std::size_t b) {
     return score[a] != score[b] ? score[a] > score[b] : a < b;
   });
-  return idx;
+  std::vector<std::pair<std::int64_t, double>> top(static_cast<std::size_t>(k));
+  for (std::size_t i = 0; i < top.size(); ++i) top[i] = {id[idx[i]], score[idx[i]]};
+  return top;
 }
 
-void print_top(const std::vector<std::int64_t>& id, const std::vector<double>& score, std::int64_t k) {
-  const std::vector<std::size_t> idx = best(score, k);
-  fmt::print("top {}:\n{:>6}  {:>12}  {}\n", k, "rank", "vertex", "score");
-  for (std::int64_t i = 0; i < k; ++i)
-    fmt::print("{:>6}  {:>12}  {:.10f}\n", i + 1, id[idx[std::size_t(i)]], score[idx[std::size_t(i)]]);
+void print_top(const std::vector<std::pair<std::int64_t, double>>& top) {
+  fmt::print("top {}:\n{:>6}  {:>12}  {}\n", top.size(), "rank", "vertex", "score");
+  for (std::size_t i = 0; i < top.size(); ++i) fmt::print("{:>6}  {:>12}  {:.10f}\n", i + 1, top[i].first, top[i].second);
 }
 }  // namespace
 
@@ -112,7 +113,7 @@ void report(const options& o, const std::vector<std::int64_t>& id, const fluxgra
     write_scores(o.get("out", ""), id, r.score);
     fmt::print("scores written to {}\n", o.get("out", ""));
   } else {
-    print_top(id, r.score, o.integer("top", 10, 0, 1000000000));
+    print_top(best(id, r.score, o.integer("top", 10, 0, 1000000000)));
   }
 }
 
@@ -213,11 +214,8 @@ int run_pagerank(const options& o) {
     json_line j = json_summary(o, f, g, backend);
     j.text("kernel", pr.kernel).field("iterations", pr.iterations).flag("converged", pr.converged);
     j.field("last_change", pr.last_change).field("tolerance", p.tol * double(pr.score.size())).field("seconds", pr.seconds);
-    std::int64_t k = o.values.count("out") ? 0 : o.integer("top", 10, 0, 1000000000);
-    const std::vector<std::size_t> idx = best(pr.score, k);
-    std::vector<std::pair<std::int64_t, double>> top(static_cast<std::size_t>(k));
-    for (std::size_t i = 0; i < top.size(); ++i) top[i] = {f.original_id[idx[i]], pr.score[idx[i]]};
-    j.pairs("top", top).print(data_stream());
+    const std::int64_t k = o.values.count("out") ? 0 : o.integer("top", 10, 0, 1000000000);
+    j.pairs("top", best(f.original_id, pr.score, k)).print(data_stream());
   }
   return 0;  // not converging within --max-iter is reported, not an error
 }
@@ -268,15 +266,12 @@ int run_ppr(const options& o) {
     for (vertex_id v : sets[s]) seeds += (seeds.empty() ? "" : ",") + std::to_string(f.original_id[std::size_t(v)]);
     fmt::print("set {} (seeds {}): {} iterations, {} (L1 change {:.3e}, tolerance {:.3e})\n", s + 1, seeds, r[s].iterations,
                r[s].converged ? "converged" : "NOT converged", r[s].last_change, p.tol * double(r[s].score.size()));
-    std::int64_t k = top;
-    const std::vector<std::size_t> idx = best(r[s].score, k);
-    if (k > 0 && !json_output(o)) print_top(f.original_id, r[s].score, k);
-    std::vector<std::pair<std::int64_t, double>> pairs(static_cast<std::size_t>(k));
-    for (std::size_t i = 0; i < pairs.size(); ++i) pairs[i] = {f.original_id[idx[i]], r[s].score[idx[i]]};
+    const auto pairs = best(f.original_id, r[s].score, top);
+    if (!pairs.empty() && !json_output(o)) print_top(pairs);
     json_line one;
     one.field("seeds", "[" + seeds + "]").field("iterations", r[s].iterations).flag("converged", r[s].converged);
     one.field("last_change", r[s].last_change).pairs("top", pairs);
-    list += (s ? "," : "") + std::string(one.b.data(), one.b.size()) + "}";
+    list += (s ? "," : "") + one.object();
   }
   if (o.values.count("out")) {  // "id score_1 ... score_k": a column per set
     write_atomically(o.get("out", ""), [&](std::FILE* out) {

@@ -43,6 +43,8 @@ struct json_line {
     }
     return q + '"';
   }
+  /// The object as text, for a field of another (an array of objects).
+  std::string object() const { return std::string(b.data(), b.size()) + "}"; }
   void print(std::FILE* out = stdout) {
     b.push_back('}');
     b.push_back('\n');
