@@ -438,6 +438,13 @@ std::vector<std::pair<vertex_t, double>> dynamic_pagerank<S>::top(std::size_t k)
 }
 
 template <class S>
+std::size_t dynamic_pagerank<S>::bytes() const noexcept {
+  const state& s = *s_;
+  return s.y.bytes() + s.r.bytes() + s.hub_share.bytes() + s.net.bytes() + s.mark.bytes() + s.hub_left.bytes() +
+         s.list.bytes() + s.keys.bytes() + s.was.bytes();
+}
+
+template <class S>
 const dynamic_pagerank_stats& dynamic_pagerank<S>::stats() const noexcept { return s_->st; }
 
 template <class S>

@@ -87,6 +87,8 @@ class dynamic_pagerank {
   ///        any tied with the k-th: selected where the scores are, only the candidates gathered.
   std::vector<std::pair<vertex_t, double>> top(std::size_t k) const;
   const dynamic_pagerank_stats& stats() const noexcept;
+  /// Bytes of the state it keeps between batches (scores, residuals, queue, the batch's pairs).
+  std::size_t bytes() const noexcept;
   /// The stores changed without before()/after() (a failed batch): the next update starts over.
   void invalidate() noexcept;
   /// How the next updates bring the scores back within the bound (update_path::measured by default).

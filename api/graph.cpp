@@ -106,6 +106,11 @@ graph graph::closure(closure_info* info, const closure_progress& progress) const
 lcc_result graph::lcc() const { return p_->lcc(); }
 triangle_result graph::triangles(bool per_vertex) const { return p_->triangles(per_vertex); }
 graph_profile graph::profile() const { return p_->profile(); }
+memory_report graph::memory_use() const {
+  memory_report r = api::visit(*p_, [](const auto& s) { return s.memory_use(); });
+  if (p_->vertex_map) r.host_ids = p_->vertex_map->bytes();
+  return r;
+}
 read_plan graph::plan_reads(double reads, const std::string& kernel) const { return p_->plan_reads(reads, kernel); }
 
 void graph::save(const std::string& path, const std::vector<std::int64_t>& ids) const {

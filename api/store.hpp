@@ -130,6 +130,9 @@ class store final : public graph::impl {
   const fg::dcsr_matrix<fg::pattern, S>& in_pattern();
   /// The weighted in-edge copy (V = double; PageRank with pagerank_options::weighted), built on first use.
   const fg::dcsr_matrix<V, S>& in_weighted();
+  /// Where the graph's memory goes: the out-edge store, the in-edge copies, the kept PageRank, the
+  /// read views (the caller adds the id map's host bytes).
+  memory_report memory_use() const;
 
  private:
   template <class I>

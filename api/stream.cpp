@@ -58,6 +58,7 @@ struct stream::impl {
   virtual std::int64_t edges() const = 0;
   virtual const fg::stream_totals& totals() const = 0;
   virtual fg::dcsr_stats stats(std::int64_t& capacity) const = 0;
+  virtual memory_report memory() const = 0;
   virtual const fg::pagerank_result& scores() const = 0;
   virtual std::vector<std::pair<fg::vertex_t, double>> top(std::size_t k) const = 0;
   virtual std::int64_t closure_pairs() const = 0;
@@ -120,6 +121,7 @@ struct session final : stream::impl {
     capacity = s.current_graph().store().capacity();
     return s.current_graph().store().stats();
   }
+  memory_report memory() const override { return s.memory(); }
   const fg::pagerank_result& scores() const override { return s.scores(); }
   std::vector<std::pair<fg::vertex_t, double>> top(std::size_t k) const override { return s.top(k); }
   std::int64_t closure_pairs() const override { return s.closure().nnz(); }
@@ -279,6 +281,11 @@ store_stats stream::stats() const {
   store_stats s = p_->stats(capacity);
   s.capacity = capacity;
   return s;
+}
+memory_report stream::memory_use() const {
+  memory_report r = p_->memory();
+  if (p_->map) r.host_ids = p_->map->bytes();
+  return r;
 }
 pagerank_result stream::scores() const { return api::warm_started(p_->scores(), p_->options.pagerank_per_batch); }
 std::vector<std::pair<vertex_id, double>> stream::top(std::size_t k) const {

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "fluxgraph/reports.hpp"
+
 namespace fg::bench {
 
 /// Adds every benchmark under `bench` (`fluxgraph bench spmv|insert|...`) and `calibrate` under
@@ -39,6 +41,12 @@ void add_analyses(CLI::App& bench, int& status);
 void add_apps(CLI::App& bench, int& status);
 /// A stream with PageRank kept current per batch against the stream without it and PageRank from scratch.
 void add_incremental(CLI::App& bench, int& status);
+/// What a streamed graph costs in memory, part by part, in bytes per edge (PageRank kept current).
+void add_memory(CLI::App& bench, int& status);
+/// Prints r a line a part, "NAME  MB  X bytes per edge", then the parts' sum, the allocator's
+/// total less `base` (what was in use before the graph), its peak less base (0: not printed),
+/// the CSR floor and the id map's host bytes (`bench memory`, `info --memory`).
+void print_memory(const fluxgraph::memory_report& r, std::size_t base, std::size_t peak);
 /// The distributed store under mpirun: balance, bytes per batch and per PageRank iteration.
 void add_dist(CLI::App& bench, int& status);
 

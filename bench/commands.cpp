@@ -12,6 +12,7 @@ void add_benchmarks(CLI::App& bench, CLI::App& top, int& status) {
   add_select(bench, status);
   add_pagerank(bench, status);
   add_ppr(bench, status);
+  add_memory(bench, status);
   add_insert(bench, status);
   add_closure(bench, status);
   add_apps(bench, status);

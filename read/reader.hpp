@@ -70,6 +70,8 @@ class reader {
   double read_seconds() const noexcept { return read_seconds_; }      ///< the iterations' reads (device time)
   std::size_t decisions() const noexcept { return decisions_; }
   const view_cache<V, Space>& views() const noexcept { return cache_; }
+  /// Bytes of the views it holds (a fixed point's, a user's phase's) beyond the store.
+  std::size_t bytes() const noexcept { return view_.bytes + cache_.bytes(); }
 
  private:
   void start(const dcsr_matrix<V, Space>& A);

@@ -67,6 +67,12 @@ class view_cache {
   std::size_t hits() const noexcept { return hits_; }
   std::size_t invalidations() const noexcept { return invalidations_; }
   std::size_t size() const noexcept { return views_.size(); }
+  /// Bytes the views hold beyond the store.
+  std::size_t bytes() const noexcept {
+    std::size_t b = 0;
+    for (const auto& [name, v] : views_) b += v.bytes;
+    return b;
+  }
 
  private:
   std::map<std::string, spmv_view<V, Space>> views_;

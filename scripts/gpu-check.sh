@@ -5,7 +5,8 @@
 # Writes logs to $OUT (the device tool's folder) or /tmp/fg-gpu-check.
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
-# ppr (issue 53: bench ppr on rmat-22 and rmat-24), numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
+# ppr (issue 53: bench ppr on rmat-22 and rmat-24), memory (issue 54: bench memory, bytes per edge
+# with PageRank kept current, on rmat-22, rmat-24 and cnr-2000), memory-scale (the store alone on rmat-26), numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # amg-rounds (issue 21's Galerkin products, three rounds of 11 runs each: the spread between calls),
 # profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same), trace-spmv (one of the small graphs' SpMVs),
 # incremental (issue 50: PageRank kept current through stream -, against from scratch, bench incremental),
@@ -23,7 +24,7 @@ cd "$(dirname "$0")/.."
 # NVLink multicast stays off on the GPU machines (KINDS.md): a program that uses it can take the
 # host's shared GPUs out of service. Every program below inherits these.
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-parts=,${1:-tests,sanitize,bench,live,incremental,wal,spmv,select,ppr,closure,python,apps,analyses,numerics,locality,dist},
+parts=,${1:-tests,sanitize,bench,live,incremental,wal,spmv,select,ppr,memory,closure,python,apps,analyses,numerics,locality,dist},
 want() { [[ $parts == *,$1,* ]]; }
 # Logs go to a scratch folder; at the end the device tool's $OUT gets at most 8 files: the JSON
 # results, the plots, the summary and one tarball of every log.
@@ -100,6 +101,12 @@ for f in cnr-2000.mtx.gz soc-Slashdot0902.txt.gz email-Enron.txt.gz loc-Brightki
   usroads.data_165435.txt.gz; do [ -e ".data/$f" ] && pr_set+=(".data/$f"); done
 # Personalized PageRank (issue 53): 8 seed sets a read against 8 cuSPARSE SpMVs and one SpMM.
 want ppr && step ppr 400 build/cuda/fluxgraph bench ppr --runs 15 rmat:22 rmat:24
+# What a graph costs in memory (issue 54, docs/performance.md "Memory"): bytes per edge, part by part,
+# streamed with PageRank kept current; and the store alone at rmat-26 (1.07 G edges).
+mem_set=(rmat:22 rmat:24)
+[ -e .data/cnr-2000.mtx.gz ] && mem_set+=(.data/cnr-2000.mtx.gz)
+want memory && step memory 300 build/cuda/fluxgraph bench memory "${mem_set[@]}"
+want memory-scale && step memory-scale 400 build/cuda/fluxgraph bench memory --no-pagerank --batch 1e7 rmat:26
 want select && step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 9 "${pr_set[@]}" rmat:20
 # Transitive closure (issue 5) on the quick graphs of the published table (.closure/, see
 # scripts/prepare-bench-data.sh); all 20: `fluxgraph bench closure --expected ... .closure/*.gz`.

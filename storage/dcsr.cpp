@@ -62,6 +62,16 @@ std::size_t dcsr_matrix<V, S>::bytes() const noexcept {
 }
 
 template <class V, class S>
+void dcsr_matrix<V, S>::account(fluxgraph::memory_report& r, const std::string& name) const {
+  std::size_t undo = 0;
+  if (undo_) undo = undo_->sizes.bytes() + undo_->nseg.bytes() + undo_->seg.bytes() + undo_->col.bytes() + undo_->val.bytes();
+  r.parts.push_back({name + " rows", sizes_.bytes() + nseg_.bytes() + seg_.bytes() + order_.bytes() + order_ptr_.bytes()});
+  r.parts.push_back({name + " entries", col_.bytes() + val_.bytes()});
+  r.parts.push_back({name + " pair index", index_bytes()});
+  r.parts.push_back({name + " batch workspace", work_.bytes() + undo});
+}
+
+template <class V, class S>
 offset_t dcsr_matrix<V, S>::slack() const noexcept {
   if (cfg_.alpha >= 0) return cfg_.alpha;
   return rows_ > 0 ? std::max<offset_t>(1, (nnz_ + rows_ - 1) / rows_) : 1;

@@ -262,6 +262,14 @@ class dcsr_matrix {
   std::size_t bytes() const noexcept;
   /// Bytes of the duplicate-check index a device store keeps beside them (0 when it keeps none).
   std::size_t index_bytes() const noexcept { return set_.bytes(); }
+  /// Adds the store's parts to r as "<name> rows" (sizes, segment table, size order), "<name>
+  /// entries" (the buffer, its room included), "<name> pair index" (the duplicate check's; 0 when
+  /// it keeps none) and "<name> batch workspace" (scratch kept between batches, an undo record).
+  void account(fluxgraph::memory_report& r, const std::string& name) const;
+  /// Bytes of the same entries as a CSR (8-byte row offsets, no room): the floor a store compares with.
+  std::size_t packed_bytes() const noexcept {
+    return std::size_t(rows_ + 1) * sizeof(offset_t) + std::size_t(nnz_) * (sizeof(vertex_t) + sizeof(stored_t<V>) * !is_pattern_v<V>);
+  }
   /// The duplicate check's pair index, for lookups of whole pairs (slot null when the store keeps
   /// none); it holds exactly the stored pairs whenever a batch is not running.
   edge_set_view pair_index() const noexcept { return set_.view(); }

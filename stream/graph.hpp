@@ -75,6 +75,10 @@ class graph {
   defrag_decision maybe_defragment(double expected_reads, const defrag_policy& policy);
 
   orientation oriented() const noexcept { return orient_; }
+  /// Adds the store's parts to r, named "out-edge store ..." or "in-edge store ..." (dcsr_matrix::account).
+  void account(fluxgraph::memory_report& r) const {
+    store_.account(r, orient_ == orientation::out ? "out-edge store" : "in-edge store");
+  }
   vertex_t num_vertices() const noexcept { return store_.rows(); }
   offset_t num_edges() const noexcept { return store_.nnz(); }
   const dcsr_matrix<V, Space>& store() const noexcept { return store_; }

@@ -55,6 +55,10 @@ class id_map {
   bool identity() const noexcept { return identity_prefix_ == ids_.size(); }
   /// Whether look-ups go through the flat array (else the hash table); for tests and benchmarks.
   bool is_direct() const noexcept { return direct_mode_; }
+  /// Host bytes it holds (its arrays' capacities).
+  std::size_t bytes() const noexcept {
+    return direct_.capacity() * sizeof(vertex_t) + table_.capacity() * sizeof(slot) + ids_.capacity() * sizeof(std::int64_t);
+  }
 
  private:
   struct slot {

@@ -584,6 +584,18 @@ const fg::graph<pattern, S>& stream_session<S>::current_graph() const noexcept {
 template <class S>
 const stream_totals& stream_session<S>::totals() const noexcept { return s_->totals; }
 template <class S>
+fluxgraph::memory_report stream_session<S>::memory() const {
+  const state& s = *s_;
+  fluxgraph::memory_report r;
+  r.vertices = s.g.num_vertices(), r.edges = s.g.num_edges(), r.packed = s.g.store().packed_bytes();
+  s.g.account(r);
+  if (s.mirror) s.mirror->account(r);
+  if (s.dyn) r.parts.push_back({"kept pagerank", s.dyn->bytes()});
+  if (s.opt.closure) s.plus.account(r, "closure");
+  r.in_use = memory::bytes_in_use(), r.peak = memory::peak_bytes();
+  return r;
+}
+template <class S>
 const pagerank_result& stream_session<S>::scores() const {
   static const pagerank_result none;
   if (s_->scores == &s_->last && s_->opt.pagerank_per_batch) return s_->gather();

@@ -117,6 +117,9 @@ class stream_session {
   vertex_t num_vertices() const noexcept { return current_graph().num_vertices(); }
   offset_t num_edges() const noexcept { return current_graph().num_edges(); }
   const stream_totals& totals() const noexcept;
+  /// Where the session's memory goes: its store, the other orientation, the kept PageRank, the
+  /// closure (the applications' state is not itemized: in_use - total()).
+  fluxgraph::memory_report memory() const;
   /// The latest PageRank (per batch or finish()); empty scores before the first. Per batch the
   /// scores are gathered to the host at the first call after a batch.
   const pagerank_result& scores() const;

@@ -68,7 +68,8 @@ const std::vector<command_spec>& commands() {
   static const std::vector<command_spec> all = {
       {"info", {"FILE"}, "what the graph is and how the engine would read it",
        {{"explain", nullptr, "the kernel selector's estimates for every kernel"},
-        {"reads", "R", "SpMVs expected (with --explain)"}, kernel, json_format},
+        {"reads", "R", "SpMVs expected (with --explain)"}, kernel, json_format,
+        {"memory", nullptr, "where the graph's memory goes once PageRank ran: each part in bytes per edge"}},
        "FILE: Matrix Market (.mtx[.gz]) or an edge list (SNAP/whitespace, [.gz]).", run_info},
       {"pagerank", {"FILE"}, "PageRank of a graph file (networkx.pagerank semantics)",
        plus(pagerank_options, {{"weighted", nullptr, "edges count by their weight"}, backend, kernel, json_format,

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <utility>
 
+#include "bench/bench.hpp"
 #include "tools/cli.hpp"
 #include "tools/json.hpp"
 
@@ -164,7 +165,7 @@ int run_info(const options& o) {
     throw usage_error("--reads and --kernel go with --explain");
   double t_load = 0;
   const edge_file f = load(o.file, t_load);
-  const fluxgraph::graph g = graph_of(f, device::automatic, false);
+  fluxgraph::graph g = graph_of(f, device::automatic, false);
   const fluxgraph::graph_profile p = g.profile();
   fmt::print("file: {}\n", f.path);
   fmt::print("vertices: {}\nedges: {} in the file, {} distinct\n", p.rows, f.num_edges(), p.nnz);
@@ -174,6 +175,12 @@ int run_info(const options& o) {
   fmt::print("load time: {:.3f} s\n", t_load);
   fluxgraph::read_plan plan;
   if (o.has("explain")) plan = explain(o, g);
+  fluxgraph::memory_report mem;
+  if (o.has("memory")) {  // with what PageRank keeps: the in-edge copy and its state
+    g.pagerank();
+    mem = g.memory_use();
+    if (!json_output(o)) fmt::print("memory, after one PageRank:\n"), fg::bench::print_memory(mem, 0, mem.peak);
+  }
   if (json_output(o)) {  // the same facts; --explain adds the choice and every kernel's estimate
     json_line j = json_summary(o, f, g, g.backend());
     j.field("file_edges", f.num_edges()).flag("weights", !f.weight.empty()).field("mu", p.mu).field("sigma", p.sigma);
@@ -185,6 +192,12 @@ int run_info(const options& o) {
         est += fmt::format("{}{{\"kernel\":{},\"feasible\":{},\"total_ms\":{}}}", est.size() > 1 ? "," : "",
                            json_line::quoted(e.kernel), e.feasible ? "true" : "false", e.feasible ? e.total_ms : 0.0);
       j.field("reads", s.reads).text("kernel", s.kernel).text("reason", s.reason).field("estimates", est + "]");
+    }
+    if (o.has("memory")) {
+      json_line parts;
+      for (const auto& part : mem.parts) parts.field(part.name.c_str(), part.bytes);
+      j.field("memory", parts.object()).field("memory_bytes", mem.total()).field("bytes_per_edge", mem.per_edge(mem.total()));
+      j.field("allocator_bytes", mem.in_use).field("peak_bytes", mem.peak).field("csr_bytes", mem.packed);
     }
     j.print(data_stream());
   }

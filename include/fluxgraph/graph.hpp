@@ -138,6 +138,9 @@ class graph {
   void save(const std::string& path, const std::vector<std::int64_t>& ids = {}) const;
   /// @brief Row lengths and layout, as the kernel selector sees them.
   graph_profile profile() const;
+  /// @brief Where the graph's memory goes, part by part: its store, the in-edge copy and kept
+  ///        PageRank once PageRank ran, the read views; and the allocator's totals (memory_report).
+  memory_report memory_use() const;
   /// @brief How the engine would read this graph for `reads` SpMVs with double vectors: the cost
   ///        model's estimates and choice (kernel "auto"), or a forced kernel's.
   /// @throws fluxgraph::invalid_argument (reads < 1, an unknown kernel name)

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -214,6 +215,43 @@ struct live_times {
   double reader_blocked = 0;  ///< reader: waiting for room in the queue to the mapper
   double map = 0;             ///< mapper: input ids to dense ids
   double mapper_blocked = 0;  ///< mapper: waiting for room in the queue to next()
+};
+
+/// One part of a graph's memory (memory_report).
+struct memory_part {
+  std::string name;       ///< e.g. "store entries", "in-edge pair index", "kept pagerank"
+  std::size_t bytes = 0;
+};
+
+/// @brief Where a graph's memory goes (graph::memory_use, stream::memory_use; `fluxgraph bench memory`):
+///        the arrays each part holds, counted as the allocator counts them (core/memory: bytes as
+///        requested). Device memory in the CUDA build; host memory for a device::cpu store and in
+///        the CPU build (whose "device" is the host).
+struct memory_report {
+  std::int64_t vertices = 0, edges = 0;  ///< stored
+  /// What the graph holds, part by part. For each edge store (the graph's own, "store", and the
+  /// other orientation kept for PageRank and the applications, "in-edge" or "out-edge"): its row
+  /// table (sizes, segment table, size order), its entries (column indices and values: the whole
+  /// buffer, its unused room included), its pair index (the duplicate check) and its batch
+  /// workspace (scratch kept for the next batch). Then what the analyses keep: read views, the
+  /// kept PageRank's state, the applications'.
+  std::vector<memory_part> parts;
+  std::size_t packed = 0;     ///< the graph's own store as a CSR (8-byte row offsets, no room): the floor to compare with
+  std::size_t in_use = 0;     ///< the allocator's total now (device_space arrays of the whole process)
+  std::size_t peak = 0;       ///< the allocator's high-water mark since the process started or its last reset
+  std::size_t host_ids = 0;   ///< host memory of the id map (a renumbering graph or stream), not in parts
+  std::size_t total() const noexcept {
+    std::size_t t = 0;
+    for (const memory_part& p : parts) t += p.bytes;
+    return t;
+  }
+  /// Bytes of the part named `name` (0 when there is none).
+  std::size_t of(const std::string& name) const noexcept {
+    for (const memory_part& p : parts)
+      if (p.name == name) return p.bytes;
+    return 0;
+  }
+  double per_edge(std::size_t bytes) const noexcept { return edges > 0 ? double(bytes) / double(edges) : 0.0; }
 };
 
 }  // namespace fluxgraph

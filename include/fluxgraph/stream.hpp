@@ -74,6 +74,9 @@ class stream {
   std::int64_t num_edges() const noexcept;
   const stream_totals& totals() const noexcept;
   store_stats stats() const;
+  /// @brief Where the stream's memory goes, part by part: its store, the other orientation and the
+  ///        kept PageRank where it keeps them, the closure; the allocator's totals (memory_report).
+  memory_report memory_use() const;
   /// The latest PageRank (per batch or finish()), by dense id; empty before the first.
   pagerank_result scores() const;
   /// The k best (id, score) of the latest PageRank (renumbering: the caller's ids; else vertex

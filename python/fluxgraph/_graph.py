@@ -182,6 +182,14 @@ class Graph:
         """Out-degrees by vertex number."""
         return self._g.out_degree()
 
+    def memory_use(self):
+        """Where the graph's memory goes (device memory; host in the CPU build): a dict with
+        "parts" {name: bytes} (the stores' rows, entries, pair index and batch workspace, the
+        in-edge copy and kept PageRank once PageRank ran, read views), "total", "bytes_per_edge",
+        the allocator's "in_use" and "peak", "csr_bytes" (one orientation as a CSR) and "host_ids"
+        (the id map's host bytes)."""
+        return self._g.memory_use()
+
     def neighbors(self, v):
         """The successors of id v, sorted ids."""
         return self._g.neighbors(operator.index(v))

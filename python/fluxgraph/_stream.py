@@ -111,6 +111,11 @@ class Stream:
     def totals(self):
         return self._s.totals()
 
+    def memory_use(self):
+        """Where the stream's memory goes: Graph.memory_use's dict (its store, the other
+        orientation and kept PageRank with pagerank=True, the closure)."""
+        return self._s.memory_use()
+
     def closure_pairs(self):
         return self._s.closure_pairs()
 

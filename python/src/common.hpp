@@ -26,6 +26,17 @@ inline fluxgraph::device device_of(const std::string& d) {
   throw py::value_error("device must be 'auto', 'cpu' or 'cuda', got '" + d + "'");
 }
 
+/// memory_use() as a dict: "parts" {name: bytes}, "total" (their sum), "bytes_per_edge", the
+/// allocator's "in_use" and "peak", "csr_bytes" (one orientation's CSR) and "host_ids".
+inline py::dict memory_dict(const fluxgraph::memory_report& r) {
+  py::dict parts, d;
+  for (const auto& p : r.parts) parts[py::str(p.name)] = p.bytes;
+  d["vertices"] = r.vertices, d["edges"] = r.edges, d["parts"] = parts, d["total"] = r.total();
+  d["bytes_per_edge"] = r.per_edge(r.total()), d["in_use"] = r.in_use, d["peak"] = r.peak;
+  d["csr_bytes"] = r.packed, d["host_ids"] = r.host_ids;
+  return d;
+}
+
 /// fluxgraph.Stream's C++ half (python/src/stream.cpp).
 void register_stream(py::module_& m);
 /// fluxgraph.pointsto's C++ half (python/src/analyses.cpp).

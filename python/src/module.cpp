@@ -156,6 +156,7 @@ PYBIND11_MODULE(_fluxgraph, m) {
       .def_property_readonly("backend", &graph::backend)
       .def_property_readonly("version", &graph::version)
       .def("out_degree", [](const graph& g) { return owned(g.out_degree()); })
+      .def("memory_use", [](const graph& g) { return memory_dict(g.memory_use()); })
       .def("neighbors", [](const graph& g, std::int64_t v) { return owned(g.neighbors(v)); })
       .def("to_csr", [](const graph& g) {
         fluxgraph::csr c;

@@ -112,6 +112,7 @@ void register_stream(py::module_& m) {
         return d;
       })
       .def("closure_pairs", &stream::closure_pairs)
+      .def("memory_use", [](const stream& s) { return memory_dict(s.memory_use()); })
       .def("recovery", [](const stream& s) {
         const fluxgraph::recovery_info r = s.recovery();
         py::dict d;

@@ -299,3 +299,36 @@ def test_sparse_ids_go_through_renumbering(device):
     assert (g.num_vertices, g.num_edges) == (3, 2) and g.labels == [0, 200_000_000, 7]
     src, dst = g.edges()
     assert sorted(zip(src.tolist(), dst.tolist())) == [(0, 200_000_000), (200_000_000, 7)]
+
+
+def test_memory_use_adds_up():
+    """memory_use() against the allocator: a second graph like the first raises the allocator's
+    total by exactly its itemized parts (the first made whatever the code allocates once)."""
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, 3000, 20000), rng.integers(0, 3000, 20000)
+
+    def made():
+        g = fluxgraph.Graph(renumber=False)
+        g.insert(src, dst)
+        g.pagerank()
+        g.insert(dst[:500], src[:500])
+        g.pagerank()
+        return g
+
+    first = made()
+    m1 = first.memory_use()
+    second = made()
+    m2 = second.memory_use()
+    assert m2["total"] == sum(m2["parts"].values())
+    assert m2["in_use"] - m1["in_use"] == m2["total"]
+    assert m2["edges"] == second.num_edges and m2["vertices"] == second.num_vertices
+    assert m2["parts"]["out-edge store entries"] >= 4 * m2["edges"]
+    assert m2["parts"]["in-edge store entries"] >= 4 * m2["edges"]  # PageRank's in-edge copy
+    assert m2["parts"]["kept pagerank"] >= 16 * m2["vertices"]
+    assert m2["csr_bytes"] == 8 * (m2["vertices"] + 1) + 4 * m2["edges"]
+    assert m2["bytes_per_edge"] == pytest.approx(m2["total"] / m2["edges"])
+    s = fluxgraph.Stream(pagerank=True)
+    s.apply((src, dst))
+    ms = s.memory_use()
+    assert ms["edges"] == len(s.edges()[0]) and ms["parts"]["kept pagerank"] > 0
+    assert ms["parts"]["in-edge store entries"] >= 4 * ms["edges"]

@@ -175,3 +175,53 @@ TEST_CASE("api live_reader: text from a pipe, cut into batches, applied to a str
   twice.known_ids = {5, 9, 5};
   CHECK_THROWS_WITH_AS(fluxgraph::live_reader(0, twice), doctest::Contains("known twice"), fluxgraph::invalid_argument);
 }
+
+// memory_use() against the allocator's own total (core/memory): with every part of a graph and a
+// stream itemized, the allocator's total less the parts is what was in use before they existed
+// (`base`, from a graph of one vertex kept alive beside them). Run twice: the first run makes
+// whatever the device code allocates once per process.
+TEST_CASE("api memory: a graph's and a stream's parts add up to the allocator's total") {
+  const auto parts_of = [](const fluxgraph::memory_report& r, const std::string& name) {
+    CAPTURE(name);
+    return r.of(name);
+  };
+  for (int round = 0; round < 2; ++round) {
+    const fluxgraph::graph one(1);
+    const fluxgraph::memory_report r0 = one.memory_use();
+    std::mt19937 rng(5);
+    const std::int32_t n = 2000;
+    std::vector<std::int32_t> src, dst;
+    fluxgraph::graph g(n);
+    for (int b = 0; b < 4; ++b) {
+      src.clear(), dst.clear();
+      for (int i = 0; i < 5000; ++i) src.push_back(std::int32_t(rng() % n)), dst.push_back(std::int32_t(rng() % n));
+      g.insert(src, dst);
+      if (b == 2) g.erase(std::vector<std::int32_t>(src.begin(), src.begin() + 100), std::vector<std::int32_t>(dst.begin(), dst.begin() + 100));
+      g.pagerank();  // the in-edge copy and the kept PageRank, then fed by the next batches
+    }
+    std::vector<double> x(std::size_t(n), 1.0), y(x.size());
+    for (int i = 0; i < 4; ++i) g.spmv(x.data(), y.data());
+    const fluxgraph::memory_report r = g.memory_use();
+    CHECK(r.edges == g.num_edges());
+    CHECK(r.in_use - r.total() == r0.in_use);
+    CHECK(r.peak >= r.in_use);
+    CHECK(parts_of(r, "out-edge store entries") >= std::size_t(4 * r.edges));
+    CHECK(parts_of(r, "in-edge store entries") >= std::size_t(4 * r.edges));
+    CHECK(parts_of(r, "kept pagerank") >= std::size_t(16 * n));  // y and r at least
+    CHECK(r.packed == std::size_t(n + 1) * 8 + std::size_t(4 * r.edges));
+    fluxgraph::stream_options o;
+    o.pagerank_per_batch = true;
+    fluxgraph::stream s(o);
+    for (int b = 0; b < 5; ++b) {
+      fluxgraph::edge_list ins;
+      for (int i = 0; i < 3000; ++i) ins.src.push_back(std::int32_t(rng() % n)), ins.dst.push_back(std::int32_t(rng() % n));
+      s.apply(ins, {}, n);
+    }
+    const fluxgraph::memory_report rs = s.memory_use();
+    CHECK(rs.edges == s.num_edges());
+    CHECK(rs.in_use - rs.total() - r.total() == r0.in_use);
+    CHECK(parts_of(rs, "in-edge store entries") >= std::size_t(4 * rs.edges));  // PageRank's store holds in-edges
+    CHECK(parts_of(rs, "out-edge store entries") >= std::size_t(4 * rs.edges));  // the pushes' mirror
+    CHECK(parts_of(rs, "kept pagerank") >= std::size_t(16 * n));
+  }
+}

@@ -249,7 +249,7 @@ else fail "--help" "$STATUS, stdout: ${OUT_TEXT:0:200}"
 fi
 # every command and benchmark: CMD --help gives status 0 and its own usage line, with its options
 for cmd in info pagerank stream closure reach pointsto cfl cfa calibrate "bench spmv" "bench select" "bench pagerank" \
-  "bench insert" "bench closure" "bench stream" "bench pointsto" "bench cfl"; do
+  "bench insert" "bench closure" "bench stream" "bench pointsto" "bench cfl" "bench memory"; do
   # shellcheck disable=SC2086
   run $cmd --help
   status_text
@@ -345,6 +345,33 @@ status_text
 if [ "$RC" -ne 0 ]; then fail "info karate.mtx" "$STATUS: ${ERR_TEXT:0:300}"
 elif [[ $'\n'$OUT_TEXT$'\n' != *$'\nvertices: 34\n'* ]]; then fail "info karate.mtx" "no line 'vertices: 34' in: $OUT_TEXT"
 else pass "info karate.mtx: vertices: 34"
+fi
+
+# info --memory: a line a part ending "bytes per edge", and in JSON the parts add up to memory_bytes
+run info "$KARATE" --memory
+status_text
+if [ "$RC" -ne 0 ]; then fail "info --memory" "$STATUS: ${ERR_TEXT:0:300}"
+elif [[ $OUT_TEXT != *"out-edge store entries"*"bytes per edge"* ]] || [[ $OUT_TEXT != *"in-edge store entries"* ]] ||
+  [[ $OUT_TEXT != *"resident (the parts above)"* ]]; then fail "info --memory" "parts missing in: ${OUT_TEXT:0:600}"
+else pass "info --memory: the stores' parts in bytes per edge"
+fi
+run info "$KARATE" --memory --format json
+if [ "$RC" -eq 0 ] && python3 -c 'import json, sys
+j = json.loads(sys.stdin.read().strip().splitlines()[-1])
+assert j["memory_bytes"] == sum(j["memory"].values()) > 0, j
+assert j["allocator_bytes"] >= j["memory_bytes"] and j["csr_bytes"] == 8 * (j["vertices"] + 1) + 4 * j["edges"], j' <<<"$OUT_TEXT"; then
+  pass "info --memory --format json: the parts add up"
+else fail "info --memory --format json" "$STATUS: ${OUT_TEXT:0:400} ${ERR_TEXT:0:300}"
+fi
+# bench memory: a stream with PageRank kept current; every allocation after the session began is
+# one of its parts, so the resident line and the allocator's equal
+run bench memory --batch 40 "$KARATE"
+status_text
+res=$(sed -n 's/.*resident (the parts above) *\([0-9.]*\) MB *\([0-9.]*\) bytes per edge.*/\2/p' <<<"$OUT_TEXT")
+alloc=$(sed -n "s/.*allocator in use, the graph's *\([0-9.]*\) MB *\([0-9.]*\) bytes per edge.*/\2/p" <<<"$OUT_TEXT")
+if [ "$RC" -eq 0 ] && [[ $OUT_TEXT == *"kept pagerank"*"bytes per edge"* ]] && [ -n "$res" ] && [ "$res" = "$alloc" ]; then
+  pass "bench memory: parts, resident $res = allocator $alloc bytes per edge"
+else fail "bench memory" "$STATUS: resident '$res' allocator '$alloc': ${OUT_TEXT:0:600} ${ERR_TEXT:0:300}"
 fi
 
 # ---- --out into a directory that does not exist -------------------------------------------------
