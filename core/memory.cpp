@@ -55,7 +55,13 @@
 
 namespace fg::memory {
 namespace {
-std::atomic<std::size_t> in_use{0}, peak{0}, limit{0};
+// FG_MEMORY_LIMIT=BYTES: set_limit_for_testing(BYTES) from the start, for whole programs (the CLI's
+// out-of-memory checks: a stream's batch that cannot get memory, tests/cli/durability_checks.py).
+std::size_t limit_from_environment() {
+  const char* e = std::getenv("FG_MEMORY_LIMIT");
+  return e ? std::strtoull(e, nullptr, 10) : 0;
+}
+std::atomic<std::size_t> in_use{0}, peak{0}, limit{limit_from_environment()};
 std::atomic<std::uint64_t> to_device_bytes{0}, to_host_bytes{0};  // transfers()
 // Block sizes live on the host, so freeing needs no device round trip. cls: the block's cache class
 // (-1: not cached when freed), device: where it lives.

@@ -491,17 +491,25 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   const dcsr_stats before = st.g.store().stats();
   coo_matrix<pattern, S> added;
   if (st.mirrored() && !st.mirror) st.build_mirror();
+  bool stored = false;  // the batch is in the store (and in the journal, when durable)
   try {
     st.update_store(ins, del, order, r, added);
     st.grow(vertices);
     if (st.log) st.log_batch(ins, del, order, origin, r);
     else if (origin.new_ids) st.ids.insert(st.ids.end(), origin.new_ids->begin(), origin.new_ids->end());
     if (!st.log) st.lines += origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size());
+    stored = true;
     const dcsr_stats& after = st.g.store().stats();
     r.stored = after.entries_inserted - before.entries_inserted;
     r.removed = after.entries_deleted - before.entries_deleted;
     st.analyse(added, r);
     st.run_apps(ins, del, order, r);
+  } catch (const out_of_memory& e) {  // named by its batch, and what the stream holds now
+    st.lost_track();
+    throw out_of_memory("batch " + std::to_string(r.batch) + ": " + e.what() +
+                        (stored ? std::string(st.log ? "; the batch is applied and logged" : "; the batch is applied") +
+                                      ", the analyses after it did not run"
+                                : "; the store is as it was before the batch"));
   } catch (...) {
     // The store may hold part or all of the batch (a failed delete after its inserts, a journal
     // or an analysis that failed after the store update) that the mirror and analyses never saw.
@@ -517,18 +525,22 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
 
 template <class S>
 void stream_session<S>::warm_up() {
-  dcsr_matrix<pattern, S> scratch(s_->g.store().config());
-  // One edge takes the single-block kernels, thousands the general path (storage/cuda/dcsr_insert.cu).
-  for (const std::size_t n : {std::size_t(1), std::size_t(5000)}) {
-    std::vector<vertex_t> r(n), c(n);
-    for (std::size_t i = 0; i < n; ++i) r[i] = vertex_t(i % 64), c[i] = vertex_t(i);
-    const auto b = make_coo<pattern, S>(r, c);
-    scratch.insert_batch(b);
-    scratch.apply_batch(b, b);
-    scratch.delete_batch(b);
+  try {
+    dcsr_matrix<pattern, S> scratch(s_->g.store().config());
+    // One edge takes the single-block kernels, thousands the general path (storage/cuda/dcsr_insert.cu).
+    for (const std::size_t n : {std::size_t(1), std::size_t(5000)}) {
+      std::vector<vertex_t> r(n), c(n);
+      for (std::size_t i = 0; i < n; ++i) r[i] = vertex_t(i % 64), c[i] = vertex_t(i);
+      const auto b = make_coo<pattern, S>(r, c);
+      scratch.insert_batch(b);
+      scratch.apply_batch(b, b);
+      scratch.delete_batch(b);
+    }
+    scratch.defragment();
+    memory::synchronize();
+  } catch (const out_of_memory& e) {
+    throw out_of_memory(std::string("before the first batch (a trial batch on a scratch store): ") + e.what());
   }
-  scratch.defragment();
-  memory::synchronize();
 }
 
 template <class S>

@@ -18,7 +18,9 @@ Then, on purpose: a torn last record (dropped, T unchanged), a corrupted newest 
 from the one before and the log), a corrupted record inside a log, missing snapshots and every
 snapshot damaged (refused with a message naming the files, the folder unchanged), a log cut inside
 its acknowledged records (refused naming the batches lost; --accept-loss goes on), a second stream on the folder (refused), a full disk (RLIMIT_FSIZE:
-a clear error, every acknowledged batch recovered), and snapshot files (--snapshot-out / -in).
+a clear error, every acknowledged batch recovered), memory that runs out mid-stream (FG_MEMORY_LIMIT:
+the error names the batch, the store is as it was, every acknowledged batch recovered) and snapshot
+files (--snapshot-out / -in).
 """
 import json
 import os
@@ -248,7 +250,29 @@ def final_state(expect_t=None, sync="batch"):
     return t, "" if ok else f"T {t} (expected {expect_t}); {len(got)} edges vs {len(want)} in the model; stderr: {err}"
 
 
+def out_of_memory():
+    """Memory that runs out mid-stream (core/memory's FG_MEMORY_LIMIT: allocations fail past it), on a
+    folder of its own: a path 0 -> 1 -> 2 ... grows the row table every batch until one cannot get
+    its memory. The error names that batch and says the store is as it was; a start without the
+    limit recovers every batch acknowledged before it."""
+    d, out = os.path.join(TMP, "oom"), os.path.join(TMP, "oom-edges.txt")
+    lines = "".join(f"{i} {i + 1}\n" for i in range(300000)).encode()
+    p = subprocess.run([BIN, "stream", "-", "--batch", "1000", "--wal", d, "--top", "0"], input=lines, capture_output=True,
+                       timeout=120, env=dict(os.environ, FG_MEMORY_LIMIT=str(8 << 20)))
+    acks = [json.loads(x) for x in p.stdout.splitlines() if x.startswith(b'{"batch"')]
+    err = p.stderr.decode()
+    failed = len(acks) + 1
+    check(p.returncode == 1 and acks and f"batch {failed}: out of memory" in err and "as it was before the batch" in err,
+          f"out of memory at batch {failed}: one error naming it, the store as it was", (p.returncode, len(acks), err))
+    q = subprocess.run([BIN, "stream", "-", "--batch", "1000", "--wal", d, "--edges-out", out], input=b"", capture_output=True, timeout=120)
+    start = json.loads(q.stdout.splitlines()[0]) if q.stdout.startswith(b"{") else {}
+    acked = acks[-1]["lines"][1] if acks else -1
+    check(q.returncode == 0 and start.get("edges_in") == acked and read_edges(out) == [(i, i + 1) for i in range(acked)],
+          f"after it, a start recovers the {acked} acknowledged lines and nothing else", (q.returncode, start, q.stderr.decode()))
+
+
 def main():
+    out_of_memory()
     durable = kill_loop()
     t, why = final_state()
     check(t is not None and t >= durable and not why,

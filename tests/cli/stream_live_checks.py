@@ -18,12 +18,14 @@ What is checked:
  - bad lines: --on-error skip goes on and names each line on stderr; fail exits 1 naming the line,
    after exactly the batches before the bad line's, with no summary and no --out file;
  - --input-format bin and bin64 give what the text run gives (--format bin, the old spelling, too, with a note); a trailing partial pair is named by offset;
- - usage errors for options that do not go with standard input.
+ - usage errors for options that do not go with standard input;
+ - host memory: 2e7 lines over the same 1e5 pairs reach no more RSS than 2e6 (the input is not kept).
 """
 import gzip
 import json
 import os
 import random
+import resource
 import select
 import struct
 import subprocess
@@ -280,6 +282,29 @@ st, out, err = run(["stream", "-", "--batch", "10", "--max-line", "1000", "--on-
 summary = json.loads(out.strip().splitlines()[-1]) if st == 0 else {}
 check(st == 0 and summary.get("edges") == 2 and summary.get("lines_skipped") == 1,
       "--max-line with --on-error skip: the long line is skipped, the edges on both sides stay", f"status {st}, {out!r} {err!r}")
+
+# ---- host memory is bounded by the graph, not by the input ---------------------------------------
+# The same 1e5 pairs over and over (the store keeps them once): 2e6 lines, then 2e7 written through a
+# pipe as the reader takes them. ru_maxrss of the children is the largest any of them reached, so a
+# reader that kept its input would show the second run's growth (~10x the first's bytes).
+def stream_rss(lines):
+    p = subprocess.Popen([BIN, "stream", "-", "--batch", "100000", "--top", "0"], stdin=subprocess.PIPE,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    rng = random.Random(7)
+    chunk = "".join(f"{rng.randrange(1000)} {rng.randrange(1000)}\n" for _ in range(100000)).encode()
+    for _ in range(lines // 100000):
+        p.stdin.write(chunk)
+    p.stdin.close()
+    err = p.stderr.read().decode()
+    p.wait(timeout=TIMEOUT)
+    return p.returncode, err, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+st1, err1, rss_small = stream_rss(2000000)
+st2, err2, rss_large = stream_rss(20000000)
+check(st1 == 0 and st2 == 0 and rss_large < rss_small + 64 * 1024,
+      f"stream -: host memory bounded by the graph: {rss_small // 1024} MB at 2e6 lines, at most {rss_large // 1024} MB at 2e7",
+      f"status {st1}/{st2}, {err1[:200]} {err2[:200]}")
 
 if failures:
     print(f"\n{len(failures)} of {checks} checks FAILED:")
