@@ -42,6 +42,15 @@ bool same_pairs(const dcsr_matrix<pattern, S>& a, const dcsr_matrix<pattern, S>&
 orientation orientation_for(const stream_options& o) {
   return o.pagerank_per_batch || o.pagerank_at_end ? orientation::in : orientation::out;
 }
+// With PageRank kept current the store holds in-edges and the mirror out-edges, the same pairs
+// transposed. One pair index serves: the mirror's, which the kept PageRank probes for the pairs a
+// batch changed (algorithms/dynamic_pagerank.hpp); the store's duplicate check walks the rows the
+// batch touches instead. A second index would cost 16-64 bytes a pair (docs/performance.md, "Memory").
+dcsr_config store_config(const stream_options& o) {
+  dcsr_config c;
+  if (o.pagerank_per_batch) c.index = edge_index::never;
+  return c;
+}
 }  // namespace
 
 template <class S>
@@ -68,7 +77,7 @@ struct stream_session<S>::state {
   std::int64_t lines = 0;         // edge lines consumed
 
   state(const stream_options& o, vertex_t n)
-      : opt(o), policy(make_defrag_policy(o.defrag, o.layout)), quiet(silenced(o.pagerank)), g(orientation_for(o), n) {
+      : opt(o), policy(make_defrag_policy(o.defrag, o.layout)), quiet(silenced(o.pagerank)), g(orientation_for(o), n, store_config(o)) {
     FG_EXPECTS(n >= 0, "stream_session: negative vertex count");
     FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure || keeps_apps(o),
                "stream_session: compare goes with per-batch PageRank, the closure or a graph application");
@@ -136,7 +145,9 @@ struct stream_session<S>::state {
     t.col = std::move(c.row);
     const vertex_t n = g.num_vertices();
     const orientation other = g.oriented() == orientation::out ? orientation::in : orientation::out;
-    mirror = std::make_unique<fg::graph<pattern, S>>(other, dcsr_matrix<pattern, S>::from_coo(t, n, n, g.store().config()));
+    dcsr_config cfg = g.store().config();
+    cfg.index = dcsr_config{}.index;  // the one pair index (store_config)
+    mirror = std::make_unique<fg::graph<pattern, S>>(other, dcsr_matrix<pattern, S>::from_coo(t, n, n, cfg));
   }
   void grow(vertex_t n) {
     if (n > g.num_vertices()) g.grow(n);
