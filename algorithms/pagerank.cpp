@@ -147,6 +147,19 @@ struct score_block {
   int width() const { return int(set.size()); }
 };
 
+// The scores of columns `cols` of b into their sets' results: each column picked on the device into
+// one vector and copied out as it is (no host copy of the block to split, vertex by vertex).
+template <class S>
+void copy_out(const score_block<S>& b, const detail::column_pick& cols, std::vector<pagerank_result>& res, vertex_t n) {
+  array<double, S> one{std::size_t(n)};
+  for (int i = 0; i < cols.count; ++i) {
+    detail::column_pick pick;
+    pick.from[0] = cols.from[i], pick.count = 1;
+    detail::pagerank_kernels<S>::pick_columns(b.rank.data(), b.width(), one.data(), pick, n);
+    res[std::size_t(b.set[std::size_t(cols.from[i])])].score = to_vector(one);
+  }
+}
+
 // The finished columns (done[j]) leave `b`: their scores into res, the rest into a narrower block.
 template <class S>
 void narrow(score_block<S>& b, detail::ppr_step& step, std::vector<double>& sums, std::vector<pagerank_result>& res,
@@ -158,12 +171,7 @@ void narrow(score_block<S>& b, detail::ppr_step& step, std::vector<double>& sums
     detail::column_pick& to = step.done[j] ? leave : keep;
     to.from[to.count++] = j;
   }
-  array<double, S> out(std::size_t(n) * std::size_t(leave.count));
-  P::pick_columns(b.rank.data(), w, out.data(), leave, n);
-  const std::vector<double> done = to_vector(out);
-  for (int i = 0; i < leave.count; ++i) res[std::size_t(b.set[std::size_t(leave.from[i])])].score.resize(std::size_t(n));
-  for (std::size_t v = 0, e = 0; v < std::size_t(n); ++v)
-    for (int i = 0; i < leave.count; ++i, ++e) res[std::size_t(b.set[std::size_t(leave.from[i])])].score[v] = done[e];
+  copy_out(b, leave, res, n);
   score_block<S> next;
   next.rank = array<double, S>(std::size_t(n) * std::size_t(keep.count));
   next.scaled = array<double, S>(next.rank.size());
@@ -232,14 +240,9 @@ std::vector<pagerank_result> ppr_group(const dcsr_matrix<V, S>& At, const pagera
     if (opt.progress) opt.progress(++reads, furthest * tol_n);
     return step_report{going > 0, furthest * tol_n, watch.seconds()};
   });
-  memory::synchronize();
-  const std::vector<double> all = to_vector(b.rank);
-  const int w = b.width();
-  for (int j = 0; j < w; ++j) res[std::size_t(b.set[std::size_t(j)])].score.resize(std::size_t(n));
-  // Vertex by vertex: `all` is read once in order (set by set, each pass would read all of it:
-  // a vertex's scores share a cache line).
-  for (std::size_t v = 0, e = 0; v < std::size_t(n); ++v)
-    for (int j = 0; j < w; ++j, ++e) res[std::size_t(b.set[std::size_t(j)])].score[v] = all[e];
+  detail::column_pick all;
+  for (int j = 0; j < b.width(); ++j) all.from[all.count++] = j;
+  copy_out(b, all, res, n);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - in.view_seconds();
   for (pagerank_result& r : res) {
     r.kernel = in.kernel(), r.kernel_reason = in.reason();
