@@ -22,12 +22,8 @@ std::unique_ptr<fg::graph<W, S>> transposed(const fg::dcsr_matrix<V, S>& out) {
   t.row = std::move(c.col);
   t.col = std::move(c.row);
   if constexpr (std::is_same_v<V, W>) t.val = std::move(c.val);
-  fg::dcsr_config cfg = out.config();
+  fg::dcsr_config cfg = fg::paired_config(out.config(), fg::orientation::in);
   cfg.dups = fg::duplicates::automatic;
-  // The out-edge store's pair index is the one the kept PageRank probes; a second of the same pairs
-  // transposed would cost 16-64 bytes an edge (docs/performance.md, "Memory"): the copy's duplicate
-  // check walks the rows a batch touches instead.
-  cfg.index = fg::edge_index::never;
   auto g = std::make_unique<fg::graph<W, S>>(fg::orientation::in, 0, cfg);
   g->grow(out.rows());
   if (t.nnz > 0) g->insert(t);

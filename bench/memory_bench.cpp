@@ -2,7 +2,8 @@
 // stream session with PageRank kept current after every batch (as `stream --pagerank` keeps it),
 // then every part the session holds is printed from the allocator's own accounting (core/memory:
 // bytes as requested) with its bytes per stored edge, beside the allocator's total, its peak during
-// the stream and the CSR floor of one orientation. Lines end "bytes per edge" for scripts.
+// the stream and the CSR floor of one orientation. Lines end "bytes per edge" for scripts
+// (docs/performance.md, "Memory").
 #include <fmt/core.h>
 
 #include <algorithm>

@@ -55,13 +55,22 @@
 
 namespace fg::memory {
 namespace {
-// FG_MEMORY_LIMIT=BYTES: set_limit_for_testing(BYTES) from the start, for whole programs (the CLI's
-// out-of-memory checks: a stream's batch that cannot get memory, tests/cli/durability_checks.py).
-std::size_t limit_from_environment() {
-  const char* e = std::getenv("FG_MEMORY_LIMIT");
-  return e ? std::strtoull(e, nullptr, 10) : 0;
+std::atomic<std::size_t> in_use{0}, peak{0}, limit{0};
+// FG_MEMORY_LIMIT=BYTES (digits): set_limit_for_testing(BYTES) from the first allocation on, for
+// whole programs (the CLI's out-of-memory checks, tests/cli/durability_checks.py).
+void limit_from_environment() {
+  static const bool once = [] {
+    const char* e = std::getenv("FG_MEMORY_LIMIT");
+    if (!e) return true;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(e, &end, 10);
+    if (*e < '0' || *e > '9' || *end != '\0')
+      throw invalid_argument(std::string("FG_MEMORY_LIMIT must be a number of bytes, got '") + e + "'");
+    limit.store(std::size_t(v));
+    return true;
+  }();
+  (void)once;
 }
-std::atomic<std::size_t> in_use{0}, peak{0}, limit{limit_from_environment()};
 std::atomic<std::uint64_t> to_device_bytes{0}, to_host_bytes{0};  // transfers()
 // Block sizes live on the host, so freeing needs no device round trip. cls: the block's cache class
 // (-1: not cached when freed), device: where it lives.
@@ -255,6 +264,7 @@ void account(void* p, std::size_t bytes, int cls, int device, std::size_t mapped
 }  // namespace
 
 void* allocate(std::size_t bytes) {
+  limit_from_environment();
   if (bytes == 0) bytes = 1;
   std::size_t lim = limit.load();
   if (lim != 0 && in_use.load() + bytes > lim)

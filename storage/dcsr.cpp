@@ -63,8 +63,17 @@ std::size_t dcsr_matrix<V, S>::bytes() const noexcept {
 
 template <class V, class S>
 void dcsr_matrix<V, S>::account(fluxgraph::memory_report& r, const std::string& name) const {
-  std::size_t undo = 0;
-  if (undo_) undo = undo_->sizes.bytes() + undo_->nseg.bytes() + undo_->seg.bytes() + undo_->col.bytes() + undo_->val.bytes();
+  std::size_t undo = 0;  // an undoable batch's record until it is kept or undone (the distributed store's)
+  if (undo_) {
+    const relocation& m = undo_->moved;
+    undo = undo_->sizes.bytes() + undo_->nseg.bytes() + undo_->seg.bytes() + undo_->col.bytes() + undo_->val.bytes() +
+           m.rows.bytes() + m.pairs.bytes() + m.counts.bytes() + m.buffer.col.bytes() + m.buffer.val.bytes();
+    if (undo_->before) {
+      fluxgraph::memory_report whole;
+      undo_->before->account(whole, name);
+      undo += whole.total();
+    }
+  }
   r.parts.push_back({name + " rows", sizes_.bytes() + nseg_.bytes() + seg_.bytes() + order_.bytes() + order_ptr_.bytes()});
   r.parts.push_back({name + " entries", col_.bytes() + val_.bytes()});
   r.parts.push_back({name + " pair index", index_bytes()});

@@ -268,7 +268,7 @@ class dcsr_matrix {
   void account(fluxgraph::memory_report& r, const std::string& name) const;
   /// Bytes of the same entries as a CSR (8-byte row offsets, no room): the floor a store compares with.
   std::size_t packed_bytes() const noexcept {
-    return std::size_t(rows_ + 1) * sizeof(offset_t) + std::size_t(nnz_) * (sizeof(vertex_t) + sizeof(stored_t<V>) * !is_pattern_v<V>);
+    return (std::size_t(rows_) + 1) * sizeof(offset_t) + std::size_t(nnz_) * (sizeof(vertex_t) + sizeof(stored_t<V>) * !is_pattern_v<V>);
   }
   /// The duplicate check's pair index, for lookups of whole pairs (slot null when the store keeps
   /// none); it holds exactly the stored pairs whenever a batch is not running.

@@ -22,6 +22,23 @@ using fluxgraph::batch_report;
 /// v's predecessors, what pull-style PageRank reads).
 enum class orientation { out, in };
 
+/// @brief The configuration `c` of a store kept in orientation `o` beside its twin in the other (PageRank
+///        kept current: the stream's store and mirror, a graph's in-edge copy). The two hold the same
+///        pairs transposed, so one pair index serves: the out-edge store's, which the kept PageRank
+///        probes for the pairs a batch changed (algorithms/dynamic_pagerank.hpp). The in-edge store's
+///        duplicate check walks the rows a batch touches instead of a second index of 16-64 bytes a
+///        pair (docs/performance.md, "Memory"). The CPU build keeps its own choice (edge_index::
+///        automatic builds an index there only when probing the rows costs more).
+inline dcsr_config paired_config(dcsr_config c, orientation o) {
+#if defined(FG_WITH_CUDA)
+  c.index = o == orientation::in ? edge_index::never : dcsr_config{}.index;
+#else
+  c.index = dcsr_config{}.index;
+  (void)o;
+#endif
+  return c;
+}
+
 /// @brief A graph as a DCSR store in memory space Space; V = pattern (edges count once) or double.
 template <class V, class Space>
 class graph {

@@ -42,14 +42,9 @@ bool same_pairs(const dcsr_matrix<pattern, S>& a, const dcsr_matrix<pattern, S>&
 orientation orientation_for(const stream_options& o) {
   return o.pagerank_per_batch || o.pagerank_at_end ? orientation::in : orientation::out;
 }
-// With PageRank kept current the store holds in-edges and the mirror out-edges, the same pairs
-// transposed. One pair index serves: the mirror's, which the kept PageRank probes for the pairs a
-// batch changed (algorithms/dynamic_pagerank.hpp); the store's duplicate check walks the rows the
-// batch touches instead. A second index would cost 16-64 bytes a pair (docs/performance.md, "Memory").
+// With PageRank kept current the store holds in-edges beside the mirror's out-edges (paired_config).
 dcsr_config store_config(const stream_options& o) {
-  dcsr_config c;
-  if (o.pagerank_per_batch) c.index = edge_index::never;
-  return c;
+  return o.pagerank_per_batch ? paired_config({}, orientation_for(o)) : dcsr_config{};
 }
 }  // namespace
 
@@ -145,9 +140,8 @@ struct stream_session<S>::state {
     t.col = std::move(c.row);
     const vertex_t n = g.num_vertices();
     const orientation other = g.oriented() == orientation::out ? orientation::in : orientation::out;
-    dcsr_config cfg = g.store().config();
-    cfg.index = dcsr_config{}.index;  // the one pair index (store_config)
-    mirror = std::make_unique<fg::graph<pattern, S>>(other, dcsr_matrix<pattern, S>::from_coo(t, n, n, cfg));
+    mirror = std::make_unique<fg::graph<pattern, S>>(
+        other, dcsr_matrix<pattern, S>::from_coo(t, n, n, paired_config(g.store().config(), other)));
   }
   void grow(vertex_t n) {
     if (n > g.num_vertices()) g.grow(n);
@@ -502,29 +496,34 @@ batch_report stream_session<S>::apply(const edge_list& ins, const edge_list& del
   const dcsr_stats before = st.g.store().stats();
   coo_matrix<pattern, S> added;
   if (st.mirrored() && !st.mirror) st.build_mirror();
-  bool stored = false;  // the batch is in the store (and in the journal, when durable)
+  const std::uint64_t content = st.g.store().version();
+  bool logged = false;  // in the journal: the next batch is the one after it, whatever fails now
+  const auto failed = [&] {
+    // The store may hold part or all of the batch (a failed delete after its inserts, a journal
+    // or an analysis that failed after the store update) that the mirror and analyses never saw.
+    st.lost_track();
+    if (logged) st.totals.batches = r.batch;
+  };
   try {
     st.update_store(ins, del, order, r, added);
     st.grow(vertices);
-    if (st.log) st.log_batch(ins, del, order, origin, r);
+    if (st.log) st.log_batch(ins, del, order, origin, r), logged = true;
     else if (origin.new_ids) st.ids.insert(st.ids.end(), origin.new_ids->begin(), origin.new_ids->end());
     if (!st.log) st.lines += origin.lines >= 0 ? origin.lines : std::int64_t(ins.size() + del.size());
-    stored = true;
     const dcsr_stats& after = st.g.store().stats();
     r.stored = after.entries_inserted - before.entries_inserted;
     r.removed = after.entries_deleted - before.entries_deleted;
     st.analyse(added, r);
     st.run_apps(ins, del, order, r);
   } catch (const out_of_memory& e) {  // named by its batch, and what the stream holds now
-    st.lost_track();
-    throw out_of_memory("batch " + std::to_string(r.batch) + ": " + e.what() +
-                        (stored ? std::string(st.log ? "; the batch is applied and logged" : "; the batch is applied") +
-                                      ", the analyses after it did not run"
-                                : "; the store is as it was before the batch"));
+    failed();
+    const char* holds = logged                                 ? "; the batch is applied and logged, the analyses after it did not run"
+                        : st.g.store().version() == content    ? "; the store is as it was before the batch"
+                        : st.log                               ? "; the store holds the batch or its inserts, not logged"
+                                                               : "; the store holds the batch or its inserts, the analyses after it did not run";
+    throw out_of_memory("batch " + std::to_string(r.batch) + ": " + e.what() + holds);
   } catch (...) {
-    // The store may hold part or all of the batch (a failed delete after its inserts, a journal
-    // or an analysis that failed after the store update) that the mirror and analyses never saw.
-    st.lost_track();
+    failed();
     throw;
   }
   r.edges = st.g.num_edges();

@@ -237,7 +237,10 @@ struct memory_report {
   /// kept PageRank's state, the applications'.
   std::vector<memory_part> parts;
   std::size_t packed = 0;     ///< the graph's own store as a CSR (8-byte row offsets, no room): the floor to compare with
-  std::size_t in_use = 0;     ///< the allocator's total now (device_space arrays of the whole process)
+  /// The allocator's total now: the whole process's device arrays (a device::cpu store's parts, host
+  /// memory in the CUDA build, are not in it). What is not itemized in parts shows as in_use less
+  /// total(): the applications a stream keeps current, a snapshot's copy on its way to the disk.
+  std::size_t in_use = 0;
   std::size_t peak = 0;       ///< the allocator's high-water mark since the process started or its last reset
   std::size_t host_ids = 0;   ///< host memory of the id map (a renumbering graph or stream), not in parts
   std::size_t total() const noexcept {

@@ -25,7 +25,6 @@ import gzip
 import json
 import os
 import random
-import resource
 import select
 import struct
 import subprocess
@@ -285,19 +284,21 @@ check(st == 0 and summary.get("edges") == 2 and summary.get("lines_skipped") == 
 
 # ---- host memory is bounded by the graph, not by the input ---------------------------------------
 # The same 1e5 pairs over and over (the store keeps them once): 2e6 lines, then 2e7 written through a
-# pipe as the reader takes them. ru_maxrss of the children is the largest any of them reached, so a
-# reader that kept its input would show the second run's growth (~10x the first's bytes).
+# pipe as the reader takes them; each run's own peak RSS (wait4). A reader that kept its input would
+# show the second run's growth (~10x the first's bytes).
 def stream_rss(lines):
-    p = subprocess.Popen([BIN, "stream", "-", "--batch", "100000", "--top", "0"], stdin=subprocess.PIPE,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    rng = random.Random(7)
-    chunk = "".join(f"{rng.randrange(1000)} {rng.randrange(1000)}\n" for _ in range(100000)).encode()
-    for _ in range(lines // 100000):
-        p.stdin.write(chunk)
-    p.stdin.close()
-    err = p.stderr.read().decode()
-    p.wait(timeout=TIMEOUT)
-    return p.returncode, err, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    with open(tmp("rss.err"), "w+b") as err:
+        p = subprocess.Popen([BIN, "stream", "-", "--batch", "100000", "--top", "0"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=err)
+        rng = random.Random(7)
+        chunk = "".join(f"{rng.randrange(1000)} {rng.randrange(1000)}\n" for _ in range(100000)).encode()
+        for _ in range(lines // 100000):
+            p.stdin.write(chunk)
+        p.stdin.close()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return p.returncode, err.read().decode(), usage.ru_maxrss
 
 
 st1, err1, rss_small = stream_rss(2000000)
