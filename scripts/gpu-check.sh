@@ -9,13 +9,14 @@
 # with PageRank kept current, on rmat-22, rmat-24 and cnr-2000), memory-scale (the store alone on rmat-26), numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # amg-rounds (issue 21's Galerkin products, three rounds of 11 runs each: the spread between calls),
 # profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same), trace-spmv (one of the small graphs' SpMVs),
+# trace-insert (issue 54: 1e7-edge batches into rmat-22 and rmat-26 under the CUPTI timeline),
 # incremental (issue 50: PageRank kept current through stream -, against from scratch, bench incremental),
 # locality (issue 22: the renumbered views, evict-first loads A/B, PageRank on rmat-24), dist (issue 24:
 # mpirun -np 1|2 on the one GPU against one process), scaling (issue 25, a machine of 2+ GPUs: bench dist
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
 # FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
 # csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all but
-# scaling, profile, amg-rounds, profile-coarse, trace-amg and trace-spmv). All of them take longer than one device call
+# scaling, profile, amg-rounds, profile-coarse, trace-amg, trace-spmv, trace-insert and memory-scale). All of them take longer than one device call
 # (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
@@ -181,6 +182,14 @@ want trace-spmv && step trace-spmv 300 bash -c 'cuda=$(dirname $(dirname $(comma
   echo "== $g"; CUDA_INJECTION64_PATH=/tmp/libfgtrace.so FG_TRACE_OUT=/tmp/trace-spmv.csv LD_LIBRARY_PATH=$cuda/lib64:${LD_LIBRARY_PATH:-} \
   build/cuda/fluxgraph bench spmv --types float --kernels csr_merge,csr_vector,sell $g | tail -6 &&
   python3 bench/trace/gaps.py /tmp/trace-spmv.csv --top 5; done'
+# trace-insert (not in the default set): issue 54's insert rate at scale: the same 1e7-edge batches
+# into rmat-22 and rmat-26 under the CUPTI timeline, totals per kernel and API call for each (what
+# grows with the graph: the duplicate probe, compactions, the sort's key bits).
+want trace-insert && step trace-insert 500 bash -c 'cuda=$(dirname $(dirname $(command -v nvcc))) &&
+  g++ -O2 -shared -fPIC bench/trace/cupti_trace.cpp -I$cuda/include -L$cuda/lib64 -lcupti -o /tmp/libfgtrace.so &&
+  for s in 22 26; do echo "== rmat-$s"; CUDA_INJECTION64_PATH=/tmp/libfgtrace.so FG_TRACE_OUT=/tmp/trace-insert.csv \
+  LD_LIBRARY_PATH=$cuda/lib64:${LD_LIBRARY_PATH:-} build/cuda/fluxgraph bench insert --batches 1e7 rmat:$s | tail -12 &&
+  python3 bench/trace/totals.py /tmp/trace-insert.csv --top 25; done'
 # Issue 22: the locality layer. The renumbered views (dbg_*) and the column-sorted partitions
 # (colsort) beside csr_merge, csr_vector and cuSPARSE on the power-law graphs, with the matrix
 # loads evict-first (default) and cached (FG_SPMV_CACHED_LOADS=1, the A/B), then PageRank end to
