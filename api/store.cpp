@@ -62,9 +62,7 @@ std::string store<V, S>::backend() const {
 
 template <class V, class S>
 memory_report store<V, S>::memory_use() const {
-  memory_report r;
-  r.vertices = g_.num_vertices(), r.edges = g_.num_edges(), r.packed = g_.store().packed_bytes();
-  g_.account(r);
+  memory_report r = g_.memory_report();
   if (in_pattern_) in_pattern_->account(r);
   if (in_weighted_) in_weighted_->store().account(r, "weighted in-edge store");
   if (kept_) r.parts.push_back({"kept pagerank", kept_->bytes()});
@@ -72,7 +70,6 @@ memory_report store<V, S>::memory_use() const {
     std::lock_guard<std::mutex> hold(reads_->lock);
     r.parts.push_back({"read views", reads_->reader.bytes()});
   }
-  r.in_use = fg::memory::bytes_in_use(), r.peak = fg::memory::peak_bytes();
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory.hpp"
 #include "core/types.hpp"
 #include "fluxgraph/error.hpp"
 #include "fluxgraph/reports.hpp"
@@ -95,6 +96,15 @@ class graph {
   /// Adds the store's parts to r, named "out-edge store ..." or "in-edge store ..." (dcsr_matrix::account).
   void account(fluxgraph::memory_report& r) const {
     store_.account(r, orient_ == orientation::out ? "out-edge store" : "in-edge store");
+  }
+  /// A report of this graph: its counts, its store's parts and CSR floor, the allocator's totals;
+  /// the owner adds what it keeps beside (the other orientation, the analyses' state).
+  fluxgraph::memory_report memory_report() const {
+    fluxgraph::memory_report r;
+    r.vertices = num_vertices(), r.edges = num_edges(), r.packed = store_.packed_bytes();
+    r.in_use = memory::bytes_in_use(), r.peak = memory::peak_bytes();
+    account(r);
+    return r;
   }
   vertex_t num_vertices() const noexcept { return store_.rows(); }
   offset_t num_edges() const noexcept { return store_.nnz(); }

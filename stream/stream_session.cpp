@@ -608,13 +608,10 @@ const stream_totals& stream_session<S>::totals() const noexcept { return s_->tot
 template <class S>
 fluxgraph::memory_report stream_session<S>::memory() const {
   const state& s = *s_;
-  fluxgraph::memory_report r;
-  r.vertices = s.g.num_vertices(), r.edges = s.g.num_edges(), r.packed = s.g.store().packed_bytes();
-  s.g.account(r);
+  fluxgraph::memory_report r = s.g.memory_report();
   if (s.mirror) s.mirror->account(r);
   if (s.dyn) r.parts.push_back({"kept pagerank", s.dyn->bytes()});
   if (s.opt.closure) s.plus.account(r, "closure");
-  r.in_use = memory::bytes_in_use(), r.peak = memory::peak_bytes();
   return r;
 }
 template <class S>
