@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "algorithms/detail/dynamic_pagerank_kernels.hpp"
@@ -45,6 +46,14 @@ constexpr double pull_share = 0.8;
 /// After this many updates in a row that did not push, the next one pushes again to renew its
 /// measure; doubled (up to max_retry) each time that push still leaves the others ahead.
 constexpr int pulls_before_retry = 8, max_retry = 64;
+/// Only the CUDA queue walks hub rows in chunks (algorithms/cuda/push_queue.cuh), with a share and
+/// a count a vertex; the FIFO of the reference and the OpenMP build needs neither (12 bytes a vertex).
+template <class S>
+#if defined(FG_WITH_CUDA)
+constexpr bool queue_hubs = std::is_same_v<S, device_space>;
+#else
+constexpr bool queue_hubs = false;
+#endif
 /// How an update brings the bound back under the target.
 enum class way { push, pull, cold };
 }  // namespace
@@ -111,14 +120,15 @@ struct dynamic_pagerank<S>::state {
       y = grown(y, c), r = grown(r, c);
       net = grown(net, c), mark = grown(mark, c);
       zero(net, cap), zero(mark, cap);
-      list = array<vertex_t, S>(c), hub_left = array<std::int32_t, S>(c), hub_share = array<double, S>(c);
+      list = array<vertex_t, S>(c);
+      if (queue_hubs<S>) hub_left = array<std::int32_t, S>(c), hub_share = array<double, S>(c);
       cap = c;
     }
     if (v > n) K::extend(y.data(), r.data(), n, v);
     n = std::max(n, v);
   }
-  void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, array<double, S>& into) const;
-  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in);
+  void exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in, array<double, S>& into) const;
+  void cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in);
   // r's sums and the bound they give: two passes over r, made once for each state of y and r.
   struct reading {
     detail::residual_sums sums;
@@ -128,7 +138,7 @@ struct dynamic_pagerank<S>::state {
     const detail::residual_sums sums = K::sums(y.data(), r.data(), deg, n);
     return {sums, bound(sums)};
   }
-  reading sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, reading now);
+  reading sweep(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in, reading now);
   std::vector<double> normalised(double sum) const;
   double sweeps_for(double b) const {  // sweeps predicted to bring bound b under the target
     return std::max(1.0, std::ceil(std::log(target() / b) / std::log(pull_rate > 0 ? pull_rate : damping())));
@@ -147,31 +157,43 @@ struct dynamic_pagerank<S>::state {
     retried = forced;
     others_in_row = pushed ? 0 : others_in_row + 1;
   }
-  void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in, const std::vector<double>& scores);
+  void start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in, const std::vector<double>& scores);
   detail::residual_sums push(const dcsr_matrix<pattern, S>& out, vertex_t nf, double e, detail::residual_sums sums,
                              double goal);
   double converge(const dcsr_matrix<pattern, S>& out, reading now);
 };
 
-// into = 1 - y + d P y, P y pulled over the in-edge store.
+// into = 1 - y + d P y, P y pulled over the in-edge store, or read along the out-edges without one.
 template <class S>
-void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in,
                                                 array<double, S>& into) const {
-  FG_EXPECTS(in.rows() == n && out.rows() == n, "dynamic_pagerank: the in- and out-edge stores differ in size");
+  FG_EXPECTS(out.rows() == n && (!in || in->rows() == n), "dynamic_pagerank: the in- and out-edge stores differ in size");
   array<double, S> x{std::size_t(n)}, z{std::size_t(n)};
   K::spread(y.data(), out.view().sizes, x.data(), n);
-  spmv<plus_times<double>>(in, x, z);
+  if (in) spmv<plus_times<double>>(*in, x, z);
+  else K::scatter(out.view(), x.data(), z.data());
   K::residual(y.data(), z.data(), into.data(), n, damping());
 }
 
 // From scratch: PageRank's power iteration over the in-edges, scaled to the y of (I - dP) y = 1
-// (pi = c/n y with c = d * dangling + 1 - d), and its residual computed exactly.
+// (pi = c/n y with c = d * dangling + 1 - d), and its residual computed exactly. Without an in-edge
+// store: Jacobi sweeps along the out-edges from y = 1 (the uniform scores; the power iteration's
+// own sequence up to the scale), until the bound holds.
 template <class S>
-void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) {
+void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in) {
   const auto t0 = clock_type::now();
+  if (!in) {
+    K::extend(y.data(), r.data(), 0, n);
+    exact_residual(out, nullptr, r);
+    sweep(out, nullptr, read(out.view().sizes));
+    st.pulled = false;
+    st.cold = true;
+    cold_seconds_per_edge = since(t0) / double(std::max<offset_t>(out.nnz(), 1));
+    return;
+  }
   pagerank_start from;
   from.out_degree = out.view().sizes;  // the out-edge store's row sizes: no pass over the in-edges for them
-  const pagerank_result pr = pagerank(in, opt, from);
+  const pagerank_result pr = pagerank(*in, opt, from);
   st.cold = true;
   st.cold_iterations = pr.iterations;
   cold_kernel = pr.kernel;
@@ -180,23 +202,23 @@ void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const 
   if (pr.iterations > 1 && pr.last_change > 0 && pull_rate == 0)
     pull_rate = std::min(damping(), std::pow(pr.last_change / 2, 1.0 / pr.iterations));
   // a first guess at a sweep's cost until one is timed: the run's time per iteration
-  sweep_seconds_per_edge = pr.seconds / std::max(1, pr.iterations) / double(std::max<offset_t>(in.nnz(), 1));
+  sweep_seconds_per_edge = pr.seconds / std::max(1, pr.iterations) / double(std::max<offset_t>(out.nnz(), 1));
   start_from(out, in, pr.score);
-  cold_seconds_per_edge = since(t0) / double(std::max<offset_t>(in.nnz(), 1));
+  cold_seconds_per_edge = since(t0) / double(std::max<offset_t>(out.nnz(), 1));
 }
 
 // Power iterations from the y the batches left, where the scores are (no copy to the host and back:
 // rmat-22's took 35 ms a batch through the host-side PageRank, for ~3 iterations): Jacobi sweeps
-// y <- 1 + d P y pulled over the in-edges, whose r = 1 - y + d P y is what each sweep adds, from the
+// y <- 1 + d P y pulled over the in-edges (or read along the out-edges without them), whose r = 1 - y + d P y is what each sweep adds, from the
 // kept r (the batches left it exact: one SpMV a sweep) until the bound holds or max_iter. Each
 // sweep's residual is computed afresh, which also clears what rounding left in the kept one. The
 // store as it is: no view for a few sweeps. Returns the reading at the end.
 template <class S>
 typename dynamic_pagerank<S>::state::reading dynamic_pagerank<S>::state::sweep(const dcsr_matrix<pattern, S>& out,
-                                                                              const dcsr_matrix<pattern, S>& in,
+                                                                              const dcsr_matrix<pattern, S>* in,
                                                                               reading now) {
   st.pulled = true;
-  cold_kernel = "dcsr";
+  cold_kernel = in ? "dcsr" : "scatter";
   const auto t0 = clock_type::now();
   const double from = now.bound;
   int k = 0;
@@ -207,7 +229,7 @@ typename dynamic_pagerank<S>::state::reading dynamic_pagerank<S>::state::sweep(c
   }
   st.cold_iterations = k;
   if (k == 0) return now;
-  sweep_seconds_per_edge = since(t0) / k / double(std::max<offset_t>(in.nnz(), 1));  // the bound read waited
+  sweep_seconds_per_edge = since(t0) / k / double(std::max<offset_t>(out.nnz(), 1));  // the bound read waited
   if (now.bound > 0 && now.bound < from) pull_rate = std::pow(now.bound / from, 1.0 / k);
   return now;
 }
@@ -222,7 +244,7 @@ std::vector<double> dynamic_pagerank<S>::state::normalised(double sum) const {
 
 // y and r from scores pi of the graph now (a probability vector).
 template <class S>
-void dynamic_pagerank<S>::state::start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+void dynamic_pagerank<S>::state::start_from(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in,
                                            const std::vector<double>& scores) {
   FG_EXPECTS(scores.size() == std::size_t(n), "dynamic_pagerank: scores for another number of vertices");
   zero(net);  // a seed that threw may have left counts in it
@@ -310,7 +332,7 @@ template <class S>
 dynamic_pagerank<S>& dynamic_pagerank<S>::operator=(dynamic_pagerank&&) noexcept = default;
 
 template <class S>
-void dynamic_pagerank<S>::adopt(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in,
+void dynamic_pagerank<S>::adopt(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in,
                                 const std::vector<double>& scores) {
   state& s = *s_;
   s.ensure(out.rows());
@@ -355,7 +377,7 @@ void dynamic_pagerank<S>::after(const dcsr_matrix<pattern, S>& out) {
 
 template <class S>
 const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<pattern, S>& out,
-                                                          const dcsr_matrix<pattern, S>& in) {
+                                                          const dcsr_matrix<pattern, S>* in) {
   state& s = *s_;
   const auto t0 = clock_type::now();
   s.ensure(out.rows());
@@ -458,7 +480,7 @@ void dynamic_pagerank<S>::invalidate() noexcept {
 }
 
 template <class S>
-double dynamic_pagerank<S>::residual_drift(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>& in) const {
+double dynamic_pagerank<S>::residual_drift(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in) const {
   const state& s = *s_;
   array<double, S> exact(std::size_t(s.n));
   s.exact_residual(out, in, exact);

@@ -57,9 +57,11 @@ struct dynamic_pagerank_stats {
 enum class update_path { measured, push, pull };
 
 /// @brief PageRank (pagerank_options' damping and tol; unweighted) kept current over an out-edge
-///        store and its in-edge twin, both changed by the same batches. Per batch: before() while the
-///        stores hold the graph before it, after() once both took it, then update() (or several
-///        batches, then update()).
+///        store and, where one is kept, its in-edge twin, both changed by the same batches. Per batch:
+///        before() while the stores hold the graph before it, after() once both took it, then
+///        update() (or several batches, then update()). Without the in-edge store (`in` null: a
+///        graph kept in one orientation, fluxgraph::footprint::compact) the sweeps and the runs from
+///        scratch read P y along the out-edges, one atomic an entry, instead of pulling it.
 template <class Space>
 class dynamic_pagerank {
  public:
@@ -75,12 +77,13 @@ class dynamic_pagerank {
   /// @brief The batch of before() is in `out`: the pairs it added or removed move the residuals.
   void after(const dcsr_matrix<pattern, Space>& out);
   /// @brief The scores within the bound for the graph now: pushes from what the batches seeded, or a
-  ///        from-scratch run over `in` when the batches changed too much (or nothing is known yet).
-  const dynamic_pagerank_stats& update(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>& in);
+  ///        from-scratch run (over `in`, or sweeps along `out` when in is null) when the batches
+  ///        changed too much (or nothing is known yet).
+  const dynamic_pagerank_stats& update(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>* in);
   /// @brief Starts from given scores of the graph as the stores hold it now (a from-scratch run's:
   ///        the caller ran PageRank before any batch reached this object), so that the next batches
-  ///        push from them. One SpMV over `in` makes their residual.
-  void adopt(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>& in, const std::vector<double>& scores);
+  ///        push from them. One SpMV over `in` (or along `out`, in null) makes their residual.
+  void adopt(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>* in, const std::vector<double>& scores);
   /// @brief The scores of the last update, on the host (sum 1), with its counts and times.
   pagerank_result result() const;
   /// @brief The k best (vertex, score) of the last update, best first, ties to the smaller id, then
@@ -93,8 +96,9 @@ class dynamic_pagerank {
   void invalidate() noexcept;
   /// How the next updates bring the scores back within the bound (update_path::measured by default).
   void prefer(update_path p) noexcept;
-  /// For tests: the largest |r[v] - (1 - y[v] + d (P y)[v])| with P y pulled over `in` now.
-  double residual_drift(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>& in) const;
+  /// For tests: the largest |r[v] - (1 - y[v] + d (P y)[v])| with P y pulled over `in` now (or read
+  ///        along `out`, in null).
+  double residual_drift(const dcsr_matrix<pattern, Space>& out, const dcsr_matrix<pattern, Space>* in) const;
 
  private:
   struct state;

@@ -65,7 +65,7 @@ pagerank_result store<V, S>::pagerank(const pagerank_options& o) {
 template <class V, class S>
 pagerank_result store<V, S>::kept_pagerank(const pagerank_options& p) {
   if (kept_ && kept_opt_.damping == p.damping && kept_opt_.tol == p.tol) {
-    kept_->update(g_.store(), in_pattern());
+    kept_->update(g_.store(), &in_pattern());
     return warm_started(kept_->result(), !kept_->stats().cold);
   }
   kept_.reset();

@@ -109,7 +109,7 @@ batch_result store<V, S>::apply_ids(const edge_span<I>* ins, const edge_span<I>*
   if constexpr (fg::is_pattern_v<V>) {
     if (keep_last_) {  // a one-off PageRank pays nothing for keeping: the first batch after it does
       kept_ = std::make_unique<fg::dynamic_pagerank<S>>(kept_opt_);
-      kept_->adopt(g_.store(), in_pattern(), last_.score);
+      kept_->adopt(g_.store(), &in_pattern(), last_.score);
       keep_last_ = false;
     }
     if (kept_) kept_->before(g_.store(), in ? &*in : nullptr, out ? &*out : nullptr);

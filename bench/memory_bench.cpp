@@ -23,6 +23,8 @@ using D = device_space;
 struct memory_bench_options {
   double batch = 1e6;
   bool pagerank = true;
+  std::string memory = "fast";  // the footprint (stream --memory)
+  std::int64_t every = 1;       // PageRank brought within its bound every this many batches
   std::vector<std::string> graphs;
 };
 
@@ -39,6 +41,10 @@ int run_memory(const memory_bench_options& o) {
     stream_options so;
     so.pagerank_per_batch = o.pagerank;
     so.pagerank_at_end = false;
+    if (o.pagerank) {
+      so.memory_footprint = o.memory == "compact" ? fluxgraph::footprint::compact : fluxgraph::footprint::fast;
+      so.pagerank_every = o.every;
+    }
     memory::synchronize();
     const std::size_t before = memory::bytes_in_use();  // the session's own arrays count from here
     stream_session<D> s(so, e.n);
@@ -53,11 +59,13 @@ int run_memory(const memory_bench_options& o) {
       b.dst.assign(e.dst.begin() + std::ptrdiff_t(at), e.dst.begin() + std::ptrdiff_t(end));
       s.apply(b, none, e.n);
     }
+    if (o.pagerank) s.finish();  // the batches since the last update scored
     memory::synchronize();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const fluxgraph::memory_report r = s.memory();
-    fmt::print("\n{}: {} vertices, {} edges stored, {} batches of {}{}: {:.1f} M edges/s\n", e.name, r.vertices, r.edges, batches,
-               batch, o.pagerank ? ", PageRank kept current after each" : "", double(e.src.size()) / seconds / 1e6);
+    const std::string kept = !o.pagerank ? "" : o.every == 1 ? ", PageRank kept current after each" : fmt::format(", PageRank kept current every {}", o.every);
+    fmt::print("\n{}: {} vertices, {} edges stored, {} batches of {}{}{}: {:.1f} M edges/s\n", e.name, r.vertices, r.edges,
+               batches, batch, kept, o.pagerank ? " (memory " + o.memory + ")" : "", double(e.src.size()) / seconds / 1e6);
     print_memory(r, before, memory::peak_bytes());
   }
   return 0;
@@ -78,6 +86,10 @@ void add_memory(CLI::App& bench, int& status) {
   auto [app, o] = subcommand<memory_bench_options>(bench, "memory", "what a streamed graph costs in memory, part by part, in bytes per edge", status, run_memory);
   app->add_option("--batch", o->batch, "edges a batch")->check(CLI::PositiveNumber)->capture_default_str();
   app->add_flag("!--no-pagerank", o->pagerank, "the store alone: no PageRank kept current");
+  app->add_option("--memory", o->memory, "the footprint kept for PageRank (stream --memory)")
+      ->check(CLI::IsMember({"fast", "compact"}))->capture_default_str();
+  app->add_option("--pagerank-every", o->every, "PageRank brought within its bound every N batches")
+      ->check(CLI::PositiveNumber)->capture_default_str();
   app->add_option("GRAPH", o->graphs, matrix_help)->required();
 }
 

@@ -3,10 +3,12 @@
 that reads a *.bin file): Graph500's a, b, c = .57, .19, .19, 2^SCALE ids, EDGE_FACTOR edges a
 vertex, seed 42. The distribution of bench's rmat:SCALE (not its exact edges: another generator).
 Made in chunks of 2^26 edges (chunk 0 from seed 42, chunk i from (42, i)), written as they are made,
-so OUT may be - (standard output) and the memory stays ~1.5 GB at any scale: a stream of rmat-27's
+by up to 8 processes (the same edges in the same order), so OUT may be - (standard output) and the
+memory stays bounded (~1.5 GB a process) at any scale: a stream of rmat-27's
 2.1 G edges needs no 17 GB file,
     scripts/rmat-bin.py 27 - | fluxgraph stream - --input-format bin --batch 10000000
 usage: scripts/rmat-bin.py SCALE OUT.bin|- [EDGE_FACTOR]"""
+import os
 import sys
 
 import numpy as np
@@ -24,12 +26,24 @@ def rmat_chunk(scale, m, rng):
     return src, dst
 
 
-def rmat_chunks(scale, edge_factor=16, seed=42):
-    """(src, dst) arrays of at most CHUNK edges each, edge_factor << scale in all."""
+def chunk_at(args):
+    """Chunk i of rmat_chunks, alone: its own seed, so chunks can be made in any order."""
+    scale, m, i, seed = args
+    rng = np.random.default_rng(seed if i == 0 else [seed, i])
+    return rmat_chunk(scale, min(CHUNK, m - i * CHUNK), rng)
+
+
+def rmat_chunks(scale, edge_factor=16, seed=42, jobs=1):
+    """(src, dst) arrays of at most CHUNK edges each, edge_factor << scale in all, in order; made by
+    `jobs` processes (the same chunks: each has its own seed)."""
     m = edge_factor << scale
-    for i, start in enumerate(range(0, m, CHUNK)):
-        rng = np.random.default_rng(seed if i == 0 else [seed, i])
-        yield rmat_chunk(scale, min(CHUNK, m - start), rng)
+    work = [(scale, m, i, seed) for i in range((m + CHUNK - 1) // CHUNK)]
+    if jobs <= 1 or len(work) <= 1:
+        yield from map(chunk_at, work)
+        return
+    import multiprocessing
+    with multiprocessing.Pool(min(jobs, len(work))) as pool:
+        yield from pool.imap(chunk_at, work)
 
 
 def rmat(scale, edge_factor=16, seed=42):
@@ -43,7 +57,8 @@ if __name__ == "__main__":
     scale, factor = int(sys.argv[1]), int(sys.argv[3]) if len(sys.argv) == 4 else 16
     out = sys.stdout.buffer if sys.argv[2] == "-" else open(sys.argv[2], "wb")
     try:
-        for s, d in rmat_chunks(scale, factor):
+        jobs = int(os.environ.get("FG_RMAT_JOBS", min(8, os.cpu_count() or 1)))  # a chunk of rmat-27: ~5 s a core
+        for s, d in rmat_chunks(scale, factor, jobs=jobs):
             out.write(np.stack([s, d], axis=1).tobytes())
         out.flush()
     except BrokenPipeError:  # the reader stopped (an error it reported, or head): not ours to report

@@ -77,6 +77,10 @@ struct dcsr_config {
   double row_growth = 0.5;         ///< slack is at least this fraction of the row's new size (0: the paper's constant alpha)
   duplicates dups = duplicates::automatic;
   double growth = 1.5;             ///< buffer / row-table growth factor when full (> 1)
+  /// A full buffer whose used part holds entries in less than this share is compacted instead of
+  /// grown (the rest is slack and released segments).
+  double compact_fill = 0.25;
+  bool shrink = false;             ///< a whole compaction sizes the buffer to its entries and the batch, times growth (else it keeps its capacity)
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
   dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (docs/perf-journal.md, "size-ordered layout")
   edge_index index = edge_index::automatic;     ///< device stores: the duplicate check's edge set

@@ -2,6 +2,7 @@
 // of the row sizes gives every row its packed place; entries move there with no sort. In
 // dcsr_layout::size_order the rows are placed bin by bin (§IV-B), and the store keeps the order.
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.hpp"
 #include "storage/dcsr.hpp"
@@ -65,8 +66,11 @@ void dcsr_matrix<V, S>::defragment(dcsr_layout layout) {
 template <class V, class S>
 void dcsr_matrix<V, S>::pack() {
   using K = detail::kernels<S>;
-  array<vertex_t, S> col(col_.size());
-  array<stored_t<V>, S> val(val_.size());
+  // shrink (the compact footprint): the packed entries and the growth's headroom, not the old capacity
+  const auto cap = cfg_.shrink ? std::min<std::size_t>(col_.size(), std::size_t(std::ceil(double(nnz_) * cfg_.growth)))
+                               : col_.size();
+  array<vertex_t, S> col(cap);
+  array<stored_t<V>, S> val(is_pattern_v<V> ? 0 : cap);
   offset_t* row_ptr = work_.template get<offset_t>(0, std::size_t(rows_) + 1);
   if (rows_ > 0) {
     K::scan_sizes(sizes_.data(), rows_, row_ptr, nullptr);

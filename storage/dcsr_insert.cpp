@@ -124,14 +124,15 @@ detail::insert_status dcsr_matrix<V, S>::written_with_room(const coo_matrix<V, S
   return st;
 }
 
-// Whether a full buffer is compacted whole instead of grown: when less than a quarter of it holds
-// entries (the compaction, about one pass over the entries, frees three times as much). Growing
+// Whether a full buffer is compacted whole instead of grown: when less than dcsr_config::
+// compact_fill of it holds entries (by default a quarter: the compaction, about one pass over the
+// entries, frees three times as much; the compact footprint compacts sooner). Growing
 // costs no copy where the buffer is remapped (the CPU build) and a streaming copy elsewhere; a whole
 // compaction gathers every row: 10.7 s at 65.7 M edges and 16.7 M rows on 2 cores beside a busy
 // process, when slack, not holes, filled two thirds of the buffer (docs/durability.md, "Pauses").
 template <class V, class S>
 bool dcsr_matrix<V, S>::compacts_when_full() const {
-  return 4 * nnz_ < alloc_ptr_;
+  return double(nnz_) < cfg_.compact_fill * double(alloc_ptr_);
 }
 
 // A full buffer that is mostly entries grows (remapped or its used prefix copied as it lies) instead
@@ -165,7 +166,9 @@ detail::insert_status dcsr_matrix<V, S>::compacted_and_written(const coo_matrix<
   const bool by_segments = first.room == detail::insert_room::segments;
   const offset_t needed = nnz_ + segment_room(first, alpha, row_growth);
   const bool grow = needed > capacity();
-  const offset_t cap = grow ? grown_capacity(needed) : capacity();
+  // shrink: sized to what it holds with the batch, and the growth's headroom (the compact footprint)
+  const auto headroom = offset_t(std::ceil(double(needed) * cfg_.growth));
+  const offset_t cap = grow ? grown_capacity(needed) : cfg_.shrink ? std::min(capacity(), headroom) : capacity();
   dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
   next.set_ = std::move(set_);  // the same pairs; it gets the batch's only if the batch goes in
   detail::insert_status st;

@@ -40,6 +40,26 @@ inline dcsr_config paired_config(dcsr_config c, orientation o) {
   return c;
 }
 
+/// @brief The configuration of a store kept alone, in the compact footprint (fluxgraph::footprint::
+///        compact: the out-edges, PageRank reading them both ways): no pair index (a batch's
+///        duplicate check and the kept PageRank's probe walk the rows they touch); two segment pairs
+///        a row (37 bytes a row, not 133: a row past them is moved whole, with its slack); slack of
+///        a quarter of the row's size (no constant: R-MAT's rows of a few entries each kept a mean
+///        row's worth); a full buffer compacted while fewer than 60% of its used entries are stored,
+///        else grown by a quarter. On rmat-20 (CPU build, 1e6-edge batches) entries 1.26 a stored
+///        edge, the whole 9.8 bytes per edge (docs/performance.md, "Memory").
+inline dcsr_config compact_config() {
+  dcsr_config c;
+  c.index = edge_index::never;
+  c.max_segments = 2;
+  c.alpha = 1;
+  c.row_growth = 0.25;
+  c.growth = 1.25;
+  c.compact_fill = 0.6;
+  c.shrink = true;
+  return c;
+}
+
 /// @brief A graph as a DCSR store in memory space Space; V = pattern (edges count once) or double.
 template <class V, class Space>
 class graph {

@@ -37,13 +37,17 @@ bool same_pairs(const dcsr_matrix<pattern, S>& a, const dcsr_matrix<pattern, S>&
   return sorted(a) == sorted(b);
 }
 
-// PageRank pulls along in-edges with no atomics, so any PageRank means an in-edge store; a closure
-// alone keeps out-edges. (The closure of the in-edge store is the reversed closure: as many pairs.)
+bool compact(const stream_options& o) { return o.pagerank_per_batch && o.memory_footprint == fluxgraph::footprint::compact; }
+// PageRank pulls along in-edges with no atomics, so any PageRank means an in-edge store, but for the
+// compact footprint's kept PageRank, which reads the out-edges both ways; a closure alone keeps
+// out-edges. (The closure of the in-edge store is the reversed closure: as many pairs.)
 orientation orientation_for(const stream_options& o) {
-  return o.pagerank_per_batch || o.pagerank_at_end ? orientation::in : orientation::out;
+  return (o.pagerank_per_batch || o.pagerank_at_end) && !compact(o) ? orientation::in : orientation::out;
 }
-// With PageRank kept current the store holds in-edges beside the mirror's out-edges (paired_config).
+// With PageRank kept current the store holds in-edges beside the mirror's out-edges (paired_config),
+// or the out-edges alone (compact_config).
 dcsr_config store_config(const stream_options& o) {
+  if (compact(o)) return compact_config();
   return o.pagerank_per_batch ? paired_config({}, orientation_for(o)) : dcsr_config{};
 }
 }  // namespace
@@ -70,6 +74,7 @@ struct stream_session<S>::state {
   recovery_report recovered;
   std::vector<std::int64_t> ids;  // dense -> input id, from the batches' origins
   std::int64_t lines = 0;         // edge lines consumed
+  std::int64_t unscored = 0;      // batches the kept PageRank seeded since its last update
 
   state(const stream_options& o, vertex_t n)
       : opt(o), policy(make_defrag_policy(o.defrag, o.layout)), quiet(silenced(o.pagerank)), g(orientation_for(o), n, store_config(o)) {
@@ -77,6 +82,9 @@ struct stream_session<S>::state {
     FG_EXPECTS(!o.compare || o.pagerank_per_batch || o.closure || keeps_apps(o),
                "stream_session: compare goes with per-batch PageRank, the closure or a graph application");
     FG_EXPECTS(o.expected_reads >= 0, "stream_session: expected reads must be >= 0");
+    FG_EXPECTS(o.pagerank_every >= 1, "stream_session: pagerank_every must be >= 1");
+    FG_EXPECTS(o.pagerank_per_batch || (o.pagerank_every == 1 && o.memory_footprint == fluxgraph::footprint::fast),
+               "stream_session: pagerank_every and the compact footprint go with per-batch PageRank");
     if (!o.durability.dir.empty()) recover();
     if (o.closure) plus = transitive_closure(g.store());
     if (keeps_apps(o)) apps = std::make_unique<stream_apps<S>>(o);
@@ -130,7 +138,16 @@ struct stream_session<S>::state {
     if (apps)
       apps->update(r, g, *mirror, ins, del, order == batch_order::inserts_then_deletes, ids, r.batch, opt.compare);
   }
-  bool mirrored() const { return dyn || apps; }
+  // The mirror: for the applications, and for PageRank unless the store holds its out-edges alone.
+  bool mirrored() const { return apps || (dyn && g.oriented() == orientation::in); }
+  // What the kept PageRank reads: the out-edges (pushes, the batches' pairs) and the in-edges where
+  // kept (pulls; null: it reads the out-edges both ways).
+  const fg::graph<pattern, S>& out_graph() const { return g.oriented() == orientation::out ? g : *mirror; }
+  const dcsr_matrix<pattern, S>* in_store() const {
+    if (g.oriented() == orientation::in) return &g.store();
+    return mirror ? &mirror->store() : nullptr;
+  }
+  void score(batch_report& r);
   // The mirror as g is now (a copy with rows and columns swapped).
   void build_mirror() {
     coo_matrix<pattern, S> c = g.store().to_coo();
@@ -171,18 +188,21 @@ template <class S>
 void stream_session<S>::state::update_store(const edge_list& ins, const edge_list& del, batch_order order,
                                             batch_report& r, coo_matrix<pattern, S>& added) {
   added = g.batch(ins.src, ins.dst, ins.weight);
+  const coo_matrix<pattern, S> removed = g.batch(del.src, del.dst);
   std::optional<coo_matrix<pattern, S>> mi, md;
-  if (mirror) {
-    mi = mirror->batch(ins.src, ins.dst), md = mirror->batch(del.src, del.dst);
-    if (dyn) dyn->before(mirror->store(), &*mi, &*md);
-  }
-  g.take(added, g.batch(del.src, del.dst), order, &r);  // throws with g unchanged (or its inserts in)
-  if (!mirror) return;
-  if (!follow(mirror, &*mi, &*md, g.num_vertices(), order)) {
+  if (mirror) mi = mirror->batch(ins.src, ins.dst), md = mirror->batch(del.src, del.dst);
+  const bool out_is_g = g.oriented() == orientation::out;
+  if (dyn) dyn->before(out_graph().store(), out_is_g ? &added : &*mi, out_is_g ? &removed : &*md);
+  g.take(added, removed, order, &r);  // throws with g unchanged (or its inserts in)
+  if (mirror && !follow(mirror, &*mi, &*md, g.num_vertices(), order)) {
     lost_track();  // g holds the batch: the mirror is rebuilt from it when next needed
     return;
   }
-  if (dyn) dyn->after(mirror->store());
+  if (!dyn) return;
+  // The batch's seed moves y: with updates every few batches, the certified scores of the last
+  // one are gathered first (scores() gives them until the next).
+  if (opt.pagerank_every > 1 && scores == &last && !gathered) gather();
+  dyn->after(out_graph().store());
 }
 
 // A durable session's start: the journal's snapshot, then its log's batches (store updates only:
@@ -385,36 +405,51 @@ void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batc
   r.defrag = g.maybe_defragment(expected_reads(), policy);
   memory::synchronize();
   if (r.defrag.defragmented) r.defrag_seconds = since(t);
-  if (opt.pagerank_per_batch) {
-    const dynamic_pagerank_stats& pr = dyn->update(mirror->store(), g.store());
-    r.pr_iterations = pr.cold_iterations + pr.levels;
-    r.pr_seconds = pr.seconds;
-    r.pr_restarted = pr.cold;
-    r.pr_pulled = pr.pulled;
-    r.pr_bound = pr.bound;
-    r.pr_seeded_bound = pr.seeded_bound;
-    r.pr_edges = pr.edges;
-    // What the next update reads of g: nothing when it pushes (the pushes read the mirror's rows).
-    reads = pr.cold || pr.pulled ? pr.cold_iterations : 0.0;
-    gathered = false;
-    scores = &last;
-    if (opt.compare) {
-      const pagerank_result c = pagerank(g.store(), quiet);
-      r.cold_iterations = c.iterations;
-      r.cold_seconds = c.seconds + c.view_seconds;
-      const std::vector<double>& kept = gather().score;
-      r.pr_error = 0;
-      for (std::size_t v = 0; v < kept.size(); ++v) r.pr_error += std::fabs(kept[v] - c.score[v]);
-      // Both within their bounds of the fixed point: the scratch run's is d/(1-d) times its last
-      // change, plus its float reads' 2^-24 (pagerank_options::mixed_precision).
-      const double d = quiet.damping, scratch = d / (1 - d) * (c.last_change + std::ldexp(1.0, -24));
-      if (!(r.pr_error <= r.pr_bound + scratch))
-        throw error("stream --pagerank --compare: after batch " + std::to_string(r.batch) + " the kept scores are " +
-                    std::to_string(r.pr_error) + " (L1) from the ones computed from scratch, past the bounds (" +
-                    std::to_string(r.pr_bound) + " + " + std::to_string(scratch) + ")");
-    }
-  }
+  if (opt.pagerank_per_batch && ++unscored >= opt.pagerank_every) score(r);
   if (opt.closure) close(added, r);
+}
+
+// The kept PageRank brought within its bound (every pagerank_every batches, and by finish()); with
+// compare, also from scratch, and a distance past the two bounds is an error.
+template <class S>
+void stream_session<S>::state::score(batch_report& r) {
+  const dynamic_pagerank_stats& pr = dyn->update(out_graph().store(), in_store());
+  unscored = 0;
+  r.pr_updated = true;
+  r.pr_iterations = pr.cold_iterations + pr.levels;
+  r.pr_seconds = pr.seconds;
+  r.pr_restarted = pr.cold;
+  r.pr_pulled = pr.pulled;
+  r.pr_bound = pr.bound;
+  r.pr_seeded_bound = pr.seeded_bound;
+  r.pr_edges = pr.edges;
+  // What the next update reads of g: nothing when it pushes (the pushes read a share of the
+  // out-edges' rows), the graph once a sweep otherwise.
+  reads = pr.cold || pr.pulled ? pr.cold_iterations : 0.0;
+  gathered = false;
+  scores = &last;
+  if (opt.compare) {
+    std::optional<dcsr_matrix<pattern, S>> t;  // the in-edges, for the check, where none are kept
+    const dcsr_matrix<pattern, S>* in = in_store();
+    if (!in) {
+      coo_matrix<pattern, S> c = g.store().to_coo();
+      std::swap(c.row, c.col);
+      in = &t.emplace(dcsr_matrix<pattern, S>::from_coo(c, g.num_vertices(), g.num_vertices()));
+    }
+    const pagerank_result c = pagerank(*in, quiet);
+    r.cold_iterations = c.iterations;
+    r.cold_seconds = c.seconds + c.view_seconds;
+    const std::vector<double>& kept = gather().score;
+    r.pr_error = 0;
+    for (std::size_t v = 0; v < kept.size(); ++v) r.pr_error += std::fabs(kept[v] - c.score[v]);
+    // Both within their bounds of the fixed point: the scratch run's is d/(1-d) times its last
+    // change, plus its float reads' 2^-24 (pagerank_options::mixed_precision).
+    const double d = quiet.damping, scratch = d / (1 - d) * (c.last_change + std::ldexp(1.0, -24));
+    if (!(r.pr_error <= r.pr_bound + scratch))
+      throw error("stream --pagerank --compare: after batch " + std::to_string(r.batch) + " the kept scores are " +
+                  std::to_string(r.pr_error) + " (L1) from the ones computed from scratch, past the bounds (" +
+                  std::to_string(r.pr_bound) + " + " + std::to_string(scratch) + ")");
+  }
 }
 
 // R⁺ extended from the batch alone (extend_closure); after deletions it is recomputed, since a
@@ -558,6 +593,13 @@ final_report stream_session<S>::finish() {
   state& st = *s_;
   final_report f;
   if (st.opt.pagerank_per_batch) {
+    if (st.unscored > 0 && st.dyn && st.g.num_vertices() > 0) {  // batches since the last update
+      batch_report r;
+      r.batch = st.totals.batches;
+      st.score(r);
+      st.totals.pr_iterations += r.pr_iterations;
+      st.totals.pr_seconds += r.pr_seconds;
+    }
     if (st.scores) f.pagerank = &st.gather();
     return f;
   }

@@ -101,6 +101,11 @@ const std::vector<command_spec>& commands() {
                                      "standard error (stream - always writes JSON lines). bin|bin64: --input-format's old "
                                      "spelling, still taken"},
              {"pagerank", nullptr, "PageRank after every batch, warm-started from the last scores"},
+             {"pagerank-every", "N", "with --pagerank: bring the scores within their bound after every N batches and at the end "
+                                     "(default 1); a batch in between only moves the kept residual"},
+             {"memory", "fast|compact", "with --pagerank: keep both orientations and a pair index (fast, the default), or the "
+                                        "out-edges alone with less slack (compact: about half the bytes per edge; sweeps "
+                                        "read the out-edges with atomics)"},
              {"closure", nullptr, "keep the transitive closure current after every batch"},
              {"bfs", "ID", "keep BFS levels from vertex ID current after every batch"},
              {"sssp", "ID", "keep shortest-path lengths (hops) from vertex ID current after every batch"},

@@ -43,6 +43,12 @@ fluxgraph::stream_options stream_opts(const options& o, fluxgraph::device where)
   s.defrag = defrag_mode_of(o);
   s.layout = layout_of(o);
   s.pagerank_per_batch = o.has("pagerank");
+  s.pagerank_every = o.integer("pagerank-every", 1, 1, std::numeric_limits<std::int64_t>::max());
+  const std::string m = o.get("memory", "fast");
+  if (m != "fast" && m != "compact") throw usage_error("--memory: must be fast or compact, got '" + m + "'");
+  s.memory_footprint = m == "compact" ? fluxgraph::footprint::compact : fluxgraph::footprint::fast;
+  if (!s.pagerank_per_batch && (o.values.count("pagerank-every") || o.values.count("memory")))
+    throw usage_error("--pagerank-every and --memory go with --pagerank");
   s.closure = o.has("closure");
   s.bfs_source = o.values.count("bfs") ? o.integer("bfs", 0, 0, std::numeric_limits<std::int64_t>::max()) : -1;
   s.sssp_source = o.values.count("sssp") ? o.integer("sssp", 0, 0, std::numeric_limits<std::int64_t>::max()) : -1;
@@ -107,10 +113,12 @@ struct table {
       fmt::print("  {:>10}  {:>10.3f}  {:>14.0f}", r.deletes, r.delete_seconds * 1e3, rate(r.deletes, r.delete_seconds));
     if (r.defrag.defragmented) fmt::print("  {:>10.3f}", r.defrag_seconds * 1e3);
     else fmt::print("  {:>10}", "-");
-    if (per_batch)
+    if (per_batch && !r.pr_updated) fmt::print("  {:>8}  {:>10}  {:>9}", "-", "-", "-");  // --pagerank-every
+    else if (per_batch)
       fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", fmt::format("{}{}", r.pr_iterations, r.pr_restarted ? "*" : r.pr_pulled ? "+" : ""),
                  r.pr_seconds * 1e3, r.pr_bound);
-    if (compare && per_batch) fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", r.cold_iterations, r.cold_seconds * 1e3, r.pr_error);
+    if (compare && per_batch && !r.pr_updated) fmt::print("  {:>8}  {:>10}  {:>9}", "-", "-", "-");
+    else if (compare && per_batch) fmt::print("  {:>8}  {:>10.3f}  {:>9.2e}", r.cold_iterations, r.cold_seconds * 1e3, r.pr_error);
     if (closing)
       fmt::print("  {:>13}  {:>6}  {:>10.3f}", r.closure_pairs,
                  r.closure_recomputed ? std::string("redo") : std::to_string(r.closure_rounds), r.closure_seconds * 1e3);

@@ -176,7 +176,8 @@ int run_stream_live(const options& o) {
     j.field("edges", r.edges).field("vertices", r.vertices).field("lines", fmt::format("[{},{}]", b.first_line, b.last_line));
     j.field("wait_us", std::llround(wait)).field("apply_us", std::llround(apply));
     j.field("store_us", std::llround(r.store_seconds * 1e6)).flag("defragmented", r.defrag.defragmented);
-    if (per_batch) {
+    if (per_batch && !r.pr_updated) j.flag("pr_updated", false);  // --pagerank-every: seeded, not scored
+    if (per_batch && r.pr_updated) {
       j.field("pr_iterations", r.pr_iterations).field("pr_us", std::llround(r.pr_seconds * 1e6)).field("pr_edges", r.pr_edges)
           .field("pr_bound", r.pr_bound).flag("pr_restarted", r.pr_restarted).flag("pr_pulled", r.pr_pulled);
       add_top(j, session.top(std::size_t(k)), id, k);
@@ -212,6 +213,9 @@ int run_stream_live(const options& o) {
     add_top(j, session.top(std::size_t(k)), id, k);
   }
   if (closing) j.field("closure_pairs", session.closure_pairs());
+  // What the stream holds in device memory at the end, and the allocator's high-water mark.
+  const fluxgraph::memory_report mem = session.memory_use();
+  j.field("memory_bytes", mem.total()).field("bytes_per_edge", mem.per_edge(mem.total())).field("peak_bytes", mem.peak);
   j.print();
   return 0;
 }

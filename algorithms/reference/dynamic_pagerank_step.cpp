@@ -86,6 +86,15 @@ void K::spread(const double* y, const vertex_t* deg, double* x, vertex_t n) {
   for (vertex_t u = 0; u < n; ++u) x[u] = deg[u] > 0 ? y[u] / deg[u] : 0.0;
 }
 
+void K::scatter(const dcsr_view<pattern>& out, const double* x, double* z) {
+  std::fill(z, z + out.rows, 0.0);
+  for (vertex_t u = 0; u < out.rows; ++u)
+    for_each_entry(out, u, [&](offset_t j) {
+      z[out.col[j]] += x[u];
+      return true;
+    });
+}
+
 void K::residual(const double* y, const double* z, double* r, vertex_t n, double damping) {
   for (vertex_t v = 0; v < n; ++v) r[v] = 1.0 - y[v] + damping * z[v];
 }

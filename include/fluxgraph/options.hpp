@@ -60,6 +60,11 @@ struct stream_options {
   /// ids"); top() gives them, ids() names every vertex; stream_file() needs dense.
   vertex_ids ids = vertex_ids::renumber;
   bool pagerank_per_batch = false;  ///< warm-started PageRank after every batch
+  /// With pagerank_per_batch: the scores are brought within their bound after every this many
+  /// batches (and by finish()); a batch in between only moves the kept residual (O(batch) work), and
+  /// its report has pr_updated false. >= 1.
+  std::int64_t pagerank_every = 1;
+  footprint memory_footprint = footprint::fast;  ///< with pagerank_per_batch: both orientations, or one
   bool pagerank_at_end = true;      ///< finish() runs PageRank from scratch when not per batch
   /// Both PageRanks' options (weighted is ignored: each edge counts once; progress is heard by
   /// finish()'s PageRank only).

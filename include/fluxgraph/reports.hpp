@@ -115,6 +115,7 @@ struct batch_report {
   double store_seconds = 0, insert_seconds = 0, delete_seconds = 0;
   defrag_decision defrag;       ///< the policy's decision after the batch
   double defrag_seconds = 0;
+  bool pr_updated = false;      ///< per-batch PageRank brought the scores within the bound after this batch
   int pr_iterations = 0;        ///< per-batch PageRank: push rounds (+ iterations when it restarted)
   double pr_seconds = 0;
   bool pr_restarted = false;    ///< computed from scratch (the first batch, or one that changed too much)

@@ -96,6 +96,12 @@ enum class sync_mode { batch, interval, none };
 /// read the store with ADCSR), in row order, or grouped by length.
 enum class row_layout { automatic, rows, size };
 
+/// What a stream keeps in device memory for PageRank kept current (docs/performance.md, "Memory"):
+/// fast keeps the graph in both orientations (pulls over the in-edges, pushes along the out-edges)
+/// and a pair index; compact keeps the out-edges alone, no index and less slack (sweeps then read
+/// P y along the out-edges with one atomic an entry, and a batch's duplicate check walks its rows).
+enum class footprint { fast, compact };
+
 /// How a batch of inserts and deletes reaches the store: one mixed batch (every delete, then every
 /// insert; atomic), or an insert batch then a delete batch, timed apart.
 enum class batch_order { deletes_first, inserts_then_deletes };

@@ -31,7 +31,11 @@ class Stream:
     from the edges it changed; docs/dynamic-pagerank.md), each batch's scores within apply()'s
     pr_bound (L1) of the exact ones; closure: the transitive closure extended from each batch;
     compare: each also from scratch (pr_error: the L1 distance; a closure that differs, or scores
-    past the bounds, raise). defrag:
+    past the bounds, raise). pagerank_every=N: the scores brought within their bound after every N
+    batches and by finish() (a batch in between only moves the kept residual; its dict has
+    pr_updated False). memory="compact": the out-edges alone, no pair index, less slack (about half
+    the bytes per edge; docs/performance.md, "Memory"); "fast" (the default) keeps both orientations.
+    defrag:
     "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
     for it). Each edge counts once. The GIL is released while it works: call one Stream from one
     thread at a time (as with a Graph).
@@ -55,14 +59,17 @@ class Stream:
     def __init__(self, n=0, pagerank=False, closure=False, compare=False, defrag="measured", layout="auto",
                  damping=0.85, tol=1e-10, max_iter=1000, kernel="auto", device="auto", wal=None, sync="batch",
                  sync_interval=0.1, snapshot_every=1000, bfs=None, sssp=None, wcc=False, triangles=False, alpha=None,
-                 renumber=True):
+                 renumber=True, pagerank_every=1, memory="fast"):
         damping = _damping(damping, alpha)
+        if memory not in ("fast", "compact"):
+            raise ValueError(f"memory must be 'fast' or 'compact', got {memory!r}")
         self._s = _fluxgraph._Stream(_count(n, "n"), device, bool(pagerank), bool(closure), bool(compare), defrag,
                                      layout, float(damping), float(tol), int(max_iter), kernel,
                                      "" if wal is None else str(wal), sync, float(sync_interval),
                                      _count(snapshot_every, "snapshot_every"),
                                      -1 if bfs is None else _count(bfs, "bfs"), -1 if sssp is None else _count(sssp, "sssp"),
-                                     bool(wcc), bool(triangles), bool(renumber))
+                                     bool(wcc), bool(triangles), bool(renumber), _count(pagerank_every, "pagerank_every"),
+                                     memory == "compact")
         self._renumber = bool(renumber)
 
     def apply(self, insert=None, delete=None, vertices=0):

@@ -22,6 +22,7 @@ py::dict report_of(const fluxgraph::batch_report& r, const fluxgraph::stream_opt
   d["store_seconds"] = r.store_seconds, d["defragmented"] = r.defrag.defragmented, d["defrag_reason"] = r.defrag.reason;
   d["defrag_seconds"] = r.defrag_seconds, d["seconds"] = r.seconds();
   if (o.pagerank_per_batch) {
+    d["pr_updated"] = r.pr_updated;
     d["pr_iterations"] = r.pr_iterations, d["pr_seconds"] = r.pr_seconds, d["pr_restarted"] = r.pr_restarted;
     d["pr_pulled"] = r.pr_pulled, d["pr_bound"] = r.pr_bound, d["pr_edges"] = r.pr_edges;
     if (o.compare) d["cold_iterations"] = r.cold_iterations, d["cold_seconds"] = r.cold_seconds;
@@ -60,7 +61,7 @@ void register_stream(py::module_& m) {
                        const std::string& defrag, const std::string& layout, double damping, double tol, int max_iter,
                        const std::string& kernel, const std::string& wal, const std::string& sync, double interval,
                        std::int64_t snapshot_every, std::int64_t bfs, std::int64_t sssp, bool wcc, bool triangles,
-                       bool renumber) {
+                       bool renumber, std::int64_t pagerank_every, bool compact) {
         fluxgraph::stream_options o;
         o.ids = renumber ? fluxgraph::vertex_ids::renumber : fluxgraph::vertex_ids::dense;
         o.durability.dir = wal;
@@ -71,6 +72,9 @@ void register_stream(py::module_& m) {
         o.durability.sync_interval = interval, o.durability.snapshot_every = snapshot_every;
         o.where = device_of(device);
         o.pagerank_per_batch = pagerank, o.closure = closure, o.compare = compare;
+        if (pagerank_every < 1) throw py::value_error("pagerank_every must be >= 1");
+        o.pagerank_every = pagerank_every;
+        o.memory_footprint = compact ? fluxgraph::footprint::compact : fluxgraph::footprint::fast;
         o.bfs_source = bfs, o.sssp_source = sssp, o.wcc = wcc, o.triangles = triangles;
         o.defrag = mode_of(defrag), o.layout = layout_of(layout);
         o.pagerank.damping = damping, o.pagerank.tol = tol, o.pagerank.max_iter = max_iter, o.pagerank.kernel = kernel;

@@ -73,6 +73,46 @@ def test_kept_pagerank_equals_networkx_after_every_batch_of_a_real_graph(device)
     assert pushed >= 1  # the first update after a restart pushes, to measure the pushes
 
 
+@pytest.mark.parametrize("memory,every", [("compact", 1), ("compact", 3), ("fast", 4)])
+def test_compact_footprint_and_scores_every_few_batches_equal_networkx(device, memory, every):
+    # The out-edges alone (memory="compact"; the sweeps read them with atomics) and updates every few
+    # batches: a scored batch's scores are networkx's within the stated bound, a batch in between
+    # gives the last scored ones, the end scores the last batches, and compact holds one orientation.
+    rng = np.random.default_rng(9)
+    n = 600
+    s = fluxgraph.Stream(n, pagerank=True, tol=1e-12, device=device, memory=memory, pagerank_every=every)
+    present, last = set(), None
+    for b in range(1, 15):
+        src, dst = rng.integers(0, n, 150), (rng.integers(0, n, 150) ** 2) % n  # skewed targets
+        gone = [e for e in sorted(present) if rng.random() < 0.05] if b % 4 == 0 else []
+        present -= set(gone)
+        present |= set(zip(src.tolist(), dst.tolist()))
+        r = s.apply(insert=(src, dst), delete=([u for u, _ in gone], [v for _, v in gone]))
+        assert r["pr_updated"] == (b % every == 0), b
+        if not r["pr_updated"]:
+            assert last is None or np.array_equal(s.scores(), last)  # the last scored batch's, not the seeded state
+            continue
+        G = nx.DiGraph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(present)
+        want = nx.pagerank(G, alpha=0.85, tol=1e-15, max_iter=100000)
+        last = s.scores()
+        assert np.abs(last - np.array([want[v] for v in range(n)])).sum() <= r["pr_bound"] + 1e-9, b
+    s.finish()  # scores the batches since the last scored one
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(present)
+    want = nx.pagerank(G, alpha=0.85, tol=1e-15, max_iter=100000)
+    assert np.abs(s.scores() - np.array([want[v] for v in range(n)])).sum() < 1e-6
+    parts = s.memory_use()["parts"]
+    assert ("in-edge store entries" in parts) == (memory == "fast")
+    assert parts["out-edge store pair index"] == 0 or memory == "fast"
+    with pytest.raises(ValueError):
+        fluxgraph.Stream(n, pagerank=True, memory="tiny")
+    with pytest.raises(ValueError):
+        fluxgraph.Stream(n, pagerank=True, pagerank_every=0)
+
+
 def test_stream_errors_leave_it_unchanged():
     s = fluxgraph.Stream()
     s.apply(insert=([0, 1], [1, 2]))

@@ -565,6 +565,27 @@ for spec in karate.mtx:5 west0067.mtx:13 bips98_606.mtx.gz:1000; do
   else fail "stream $base --pagerank --compare" "rows '$rows', rounds '$rounds', scratch '$cold'"
   fi
 done
+# --memory compact keeps the out-edges alone (sweeps read them with atomics), --pagerank-every N
+# scores every N batches and at the end: the final scores are still networkx's, --compare checks
+# each scored batch, and the batches between show '-' in the PageRank columns.
+for spec in "compact:1" "fast:3" "compact:4"; do
+  mem=${spec%%:*}
+  every=${spec##*:}
+  out="$TMP/stream-pr-$mem-$every.out"
+  run stream "$DATA/pagerank/graphs/bips98_606.mtx.gz" --batch 1000 --pagerank --compare --tol 1e-12 --memory "$mem" \
+    --pagerank-every "$every" --out "$out"
+  scores_check "stream bips98_606 --pagerank --memory $mem --pagerank-every $every" "$out" "$DATA/pagerank/expected/bips98_606.pr" networkx
+  [ "$RC" -eq 0 ] || continue
+  scored=$(printf '%s\n' "$OUT_TEXT" | awk '$1 ~ /^[0-9]+$/ && NF >= 9 && $6 != "-" { n++ } END { print n + 0 }')
+  skipped=$(printf '%s\n' "$OUT_TEXT" | awk '$1 ~ /^[0-9]+$/ && NF >= 9 && $6 == "-" { n++ } END { print n + 0 }')
+  if [ $((scored + skipped)) -ge 2 ] && { [ "$every" -eq 1 ] && [ "$skipped" -eq 0 ] || [ "$every" -gt 1 ] && [ "$scored" -eq $(((scored + skipped) / every)) ]; }; then
+    pass "stream --memory $mem --pagerank-every $every: $scored batches scored, $skipped seeded only"
+  else fail "stream --memory $mem --pagerank-every $every" "scored '$scored', seeded only '$skipped'"
+  fi
+done
+usage_error "--memory tiny" stream "$KARATE" --batch 5 --pagerank --memory tiny --out "$TMP/usage.out"
+usage_error "--pagerank-every 0" stream "$KARATE" --batch 5 --pagerank --pagerank-every 0 --out "$TMP/usage.out"
+usage_error "--memory without --pagerank" stream "$KARATE" --batch 5 --memory compact --out "$TMP/usage.out"
 # --layout size: defragmentations place the rows by length; PageRank read by ADCSR straight from
 # the store (--kernel adcsr) or by any kernel gives the same scores.
 for kernel in adcsr auto; do
