@@ -6,7 +6,8 @@
 # usage: scripts/gpu-check.sh [PARTS]: PARTS a comma list of tests, sanitize (= memcheck +
 # racecheck + memcheck-apps), bench, live, wal, spmv, select, closure, python, apps, analyses,
 # ppr (issue 53: bench ppr on rmat-22 and rmat-24), memory (issue 54: bench memory, bytes per edge
-# with PageRank kept current, on rmat-22, rmat-24 and cnr-2000), memory-scale (the store alone on rmat-26), numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
+# with PageRank kept current, on rmat-22, rmat-24 and cnr-2000, both footprints), memory-scale (the store alone on rmat-26),
+# stream-scale (rmat-27 through stream -, PageRank every 10 batches, compact), numerics (issue 21: cg_fem with the CuPy CG beside it, amg_setup on 2D/3D Poisson and the FE problem),
 # amg-rounds (issue 21's Galerkin products, three rounds of 11 runs each: the spread between calls),
 # profile-coarse (ncu of every 2D Galerkin kernel), trace-amg (a CUPTI timeline of the same), trace-spmv (one of the small graphs' SpMVs),
 # trace-insert (issue 54: 1e7-edge batches into rmat-22 and rmat-26 under the CUPTI timeline),
@@ -16,7 +17,7 @@
 # at P = 1 and P = one rank per GPU over NCCL; FG_SCALING_SET, default rmat:24 rmat:25;
 # FG_SCALING_PARTITIONS, default blocks,cyclic,sorted), profile (ncu counters of issue 22's
 # csr_merge on rmat-24 and issue 21's Galerkin kernels; logs profile-*.log) (default: all but
-# scaling, profile, amg-rounds, profile-coarse, trace-amg, trace-spmv, trace-insert and memory-scale). All of them take longer than one device call
+# scaling, profile, amg-rounds, profile-coarse, trace-amg, trace-spmv, trace-insert, memory-scale and stream-scale). All of them take longer than one device call
 # (600 s) now: run it as
 # `scripts/gpu-check.sh tests` and then `scripts/gpu-check.sh bench,live,spmv,select,closure`
 # on the same machine (the second call reuses the build).
@@ -108,6 +109,16 @@ mem_set=(rmat:22 rmat:24)
 [ -e .data/cnr-2000.mtx.gz ] && mem_set+=(.data/cnr-2000.mtx.gz)
 want memory && step memory 300 build/cuda/fluxgraph bench memory "${mem_set[@]}"
 want memory-scale && step memory-scale 400 build/cuda/fluxgraph bench memory --no-pagerank --batch 1e7 rmat:26
+want memory && step memory-compact 300 build/cuda/fluxgraph bench memory --memory compact "${mem_set[@]}"
+# stream-scale (not in the default set): issue 54's 2-billion-edge stream: R-MAT of FG_STREAM_SCALE
+# (default 27: 2.1 G edges; 28 on an H200) made on the host by scripts/rmat-bin.py (8 processes),
+# through stream - in 1e7-edge batches, PageRank kept current every 10 batches in the compact
+# footprint; the summary line (memory_bytes, peak_bytes) and nvidia-smi's high-water mark.
+want stream-scale && step stream-scale 560 bash -c 's=${FG_STREAM_SCALE:-27};
+  (while sleep 5; do nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits; done) > /tmp/smi.txt & w=$!;
+  python3 scripts/rmat-bin.py $s - | build/cuda/fluxgraph stream - --input-format bin --batch 10000000 --pagerank \
+    --memory compact --pagerank-every 10 > /tmp/stream-scale.jsonl; rc=$?; kill $w;
+  tail -1 /tmp/stream-scale.jsonl; echo "nvidia-smi high-water MiB: $(sort -n /tmp/smi.txt | tail -1)"; exit $rc'
 want select && step pagerank-kernels 200 build/cuda/fluxgraph bench pagerank --runs 9 "${pr_set[@]}" rmat:20
 # Transitive closure (issue 5) on the quick graphs of the published table (.closure/, see
 # scripts/prepare-bench-data.sh); all 20: `fluxgraph bench closure --expected ... .closure/*.gz`.
