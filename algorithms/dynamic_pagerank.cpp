@@ -23,8 +23,9 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-/// A batch that changes more than this share of the edges is recomputed: pushes from residuals
-/// spread over much of the graph do the work of power iterations with atomics instead of pulls.
+/// A batch that changes more than this share of the edges is recomputed (swept, without an in-edge
+/// store): pushes from residuals spread over much of the graph do the work of power iterations
+/// with atomics instead of pulls.
 constexpr double cold_share = 0.25;
 /// Thresholds by level (docs/dynamic-pagerank.md): a level pushes every vertex with |r[v]| >
 /// eps (1 + deg v) until none is left, which leaves sum |r| <= eps (n + m). The first level's eps
@@ -183,6 +184,7 @@ template <class S>
 void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const dcsr_matrix<pattern, S>* in) {
   const auto t0 = clock_type::now();
   if (!in) {
+    zero(net);  // a seed that threw may have left counts in it
     K::extend(y.data(), r.data(), 0, n);
     exact_residual(out, nullptr, r);
     sweep(out, nullptr, read(out.view().sizes));
@@ -397,8 +399,11 @@ const dynamic_pagerank_stats& dynamic_pagerank<S>::update(const dcsr_matrix<patt
     why << "from scratch: no scores to start from";
     s.cold(out, in);
   } else if (double(s.changed) > cold_share * double(std::max<offset_t>(m, 1))) {
-    why << "from scratch: the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << ")";
-    s.cold(out, in);
+    why << "the batches changed " << s.changed << " of " << m << " edges (over " << cold_share << "): ";
+    // Without an in-edge store a run from scratch is sweeps from y = 1: sweeps from the kept
+    // scores (whose residual the batches kept exact) do the same from a better start.
+    if (in) why << "from scratch", s.cold(out, in);
+    else why << "swept from the kept scores", now = s.sweep(out, nullptr, s.read(out.view().sizes));
   } else {
     now = s.read(out.view().sizes);
     const way w = now->bound <= s.target() ? way::push : s.choose(m, now->bound, why);

@@ -4,7 +4,7 @@ that reads a *.bin file): Graph500's a, b, c = .57, .19, .19, 2^SCALE ids, EDGE_
 vertex, seed 42. The distribution of bench's rmat:SCALE (not its exact edges: another generator).
 Made in chunks of 2^26 edges (chunk 0 from seed 42, chunk i from (42, i)), written as they are made,
 by up to 8 processes (the same edges in the same order), so OUT may be - (standard output) and the
-memory stays bounded (~1.5 GB a process) at any scale: a stream of rmat-27's
+memory stays bounded (~1.5 GB a process, 8 chunks of 0.5 GB ahead) at any scale: a stream of rmat-27's
 2.1 G edges needs no 17 GB file,
     scripts/rmat-bin.py 27 - | fluxgraph stream - --input-format bin --batch 10000000
 usage: scripts/rmat-bin.py SCALE OUT.bin|- [EDGE_FACTOR]"""
@@ -41,9 +41,16 @@ def rmat_chunks(scale, edge_factor=16, seed=42, jobs=1):
     if jobs <= 1 or len(work) <= 1:
         yield from map(chunk_at, work)
         return
+    import collections
     import multiprocessing
     with multiprocessing.Pool(min(jobs, len(work))) as pool:
-        yield from pool.imap(chunk_at, work)
+        ahead = collections.deque()  # at most `jobs` chunks made ahead of the reader: bounded memory
+        for w in work:
+            if len(ahead) >= jobs:
+                yield ahead.popleft().get()
+            ahead.append(pool.apply_async(chunk_at, (w,)))
+        while ahead:
+            yield ahead.popleft().get()
 
 
 def rmat(scale, edge_factor=16, seed=42):

@@ -413,6 +413,7 @@ void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batc
 // compare, also from scratch, and a distance past the two bounds is an error.
 template <class S>
 void stream_session<S>::state::score(batch_report& r) {
+  if (mirrored() && !mirror) build_mirror();  // lost with a failed batch (finish() after one)
   const dynamic_pagerank_stats& pr = dyn->update(out_graph().store(), in_store());
   unscored = 0;
   r.pr_updated = true;
@@ -599,6 +600,9 @@ final_report stream_session<S>::finish() {
       st.score(r);
       st.totals.pr_iterations += r.pr_iterations;
       st.totals.pr_seconds += r.pr_seconds;
+      st.totals.pr_restarts += r.pr_restarted ? 1 : 0;
+      st.totals.pr_pulls += r.pr_pulled ? 1 : 0;
+      st.totals.pr_bound = std::max(st.totals.pr_bound, r.pr_bound);
     }
     if (st.scores) f.pagerank = &st.gather();
     return f;
