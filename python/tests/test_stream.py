@@ -113,6 +113,20 @@ def test_compact_footprint_and_scores_every_few_batches_equal_networkx(device, m
         fluxgraph.Stream(n, pagerank=True, pagerank_every=0)
 
 
+@pytest.mark.parametrize("memory", ["fast", "compact"])
+def test_finish_after_a_failed_batch_scores_the_batches_since_the_last_update(memory):
+    # A seeded batch, then one the store refuses (the analyses start over): finish() scores the graph.
+    s = fluxgraph.Stream(10, pagerank=True, pagerank_every=2, renumber=False, memory=memory, tol=1e-12)
+    assert not s.apply(insert=([0, 1, 2, 3], [1, 2, 0, 0]))["pr_updated"]
+    with pytest.raises(fluxgraph.BatchError):
+        s.apply(insert=([0, 2**31 - 1], [1, 2]))
+    s.finish()
+    G = nx.DiGraph([(0, 1), (1, 2), (2, 0), (3, 0)])
+    G.add_nodes_from(range(10))
+    want = nx.pagerank(G, alpha=0.85, tol=1e-15, max_iter=100000)
+    assert np.abs(s.scores() - np.array([want[v] for v in range(10)])).sum() < 1e-9
+
+
 def test_stream_errors_leave_it_unchanged():
     s = fluxgraph.Stream()
     s.apply(insert=([0, 1], [1, 2]))
