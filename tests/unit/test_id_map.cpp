@@ -230,5 +230,5 @@ TEST_CASE("id_map: intern_first on a non-empty map interns only the ids past it,
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   CHECK(big.identity());
   CHECK(big.size() == (std::int64_t(1) << 22) + 1000);
-  CHECK(seconds < 0.5);
+  CHECK(seconds < 2.0);  // 4e9 look-ups take tens of seconds; 1000 steps took 0.50 s under ASan beside a compiler
 }
