@@ -172,7 +172,7 @@ void dynamic_pagerank<S>::state::exact_residual(const dcsr_matrix<pattern, S>& o
   array<double, S> x{std::size_t(n)}, z{std::size_t(n)};
   K::spread(y.data(), out.view().sizes, x.data(), n);
   if (in) spmv<plus_times<double>>(*in, x, z);
-  else K::scatter(out.view(), x.data(), z.data());
+  else K::scatter(out.view(), out.nnz(), x.data(), z.data());
   K::residual(y.data(), z.data(), into.data(), n, damping());
 }
 
@@ -211,8 +211,9 @@ void dynamic_pagerank<S>::state::cold(const dcsr_matrix<pattern, S>& out, const 
 
 // Power iterations from the y the batches left, where the scores are (no copy to the host and back:
 // rmat-22's took 35 ms a batch through the host-side PageRank, for ~3 iterations): Jacobi sweeps
-// y <- 1 + d P y pulled over the in-edges (or read along the out-edges without them), whose r = 1 - y + d P y is what each sweep adds, from the
-// kept r (the batches left it exact: one SpMV a sweep) until the bound holds or max_iter. Each
+// y <- 1 + d P y pulled over the in-edges (or read along the out-edges without them), whose
+// r = 1 - y + d P y is what each sweep adds, from the kept r (the batches left it exact: one SpMV
+// a sweep) until the bound holds or max_iter. Each
 // sweep's residual is computed afresh, which also clears what rounding left in the kept one. The
 // store as it is: no view for a few sweeps. Returns the reading at the end.
 template <class S>

@@ -303,6 +303,9 @@ class dcsr_matrix {
   /// Entries the new segments of a batch that reported st may take; a buffer grown to hold `needed`.
   offset_t segment_room(const detail::insert_status& st, offset_t alpha, double row_growth) const;
   offset_t grown_capacity(offset_t needed) const;
+  /// A compaction's buffer for `needed` entries: with dcsr_config::shrink, needed and the growth's
+  /// headroom (never more than now), else the capacity it has.
+  offset_t packed_capacity(offset_t needed) const;
   bool compacts_when_full() const;
   /// What relocate_full_rows changed, kept until the batch is written or, in an undoable batch,
   /// kept or undone (put_back() undoes it).

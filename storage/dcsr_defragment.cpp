@@ -2,7 +2,6 @@
 // of the row sizes gives every row its packed place; entries move there with no sort. In
 // dcsr_layout::size_order the rows are placed bin by bin (§IV-B), and the store keeps the order.
 #include <algorithm>
-#include <cmath>
 
 #include "core/error.hpp"
 #include "storage/dcsr.hpp"
@@ -66,9 +65,7 @@ void dcsr_matrix<V, S>::defragment(dcsr_layout layout) {
 template <class V, class S>
 void dcsr_matrix<V, S>::pack() {
   using K = detail::kernels<S>;
-  // shrink (the compact footprint): the packed entries and the growth's headroom, not the old capacity
-  const auto cap = cfg_.shrink ? std::min<std::size_t>(col_.size(), std::size_t(std::ceil(double(nnz_) * cfg_.growth)))
-                               : col_.size();
+  const auto cap = std::size_t(packed_capacity(nnz_));
   array<vertex_t, S> col(cap);
   array<stored_t<V>, S> val(is_pattern_v<V> ? 0 : cap);
   offset_t* row_ptr = work_.template get<offset_t>(0, std::size_t(rows_) + 1);

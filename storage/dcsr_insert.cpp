@@ -166,9 +166,7 @@ detail::insert_status dcsr_matrix<V, S>::compacted_and_written(const coo_matrix<
   const bool by_segments = first.room == detail::insert_room::segments;
   const offset_t needed = nnz_ + segment_room(first, alpha, row_growth);
   const bool grow = needed > capacity();
-  // shrink: sized to what it holds with the batch, and the growth's headroom (the compact footprint)
-  const auto headroom = offset_t(std::ceil(double(needed) * cfg_.growth));
-  const offset_t cap = grow ? grown_capacity(needed) : cfg_.shrink ? std::min(capacity(), headroom) : capacity();
+  const offset_t cap = grow ? grown_capacity(needed) : packed_capacity(needed);
   dcsr_matrix next = compacted(cap, row_cap_, cfg_.layout);
   next.set_ = std::move(set_);  // the same pairs; it gets the batch's only if the batch goes in
   detail::insert_status st;
@@ -260,6 +258,12 @@ offset_t dcsr_matrix<V, S>::segment_room(const detail::insert_status& st, offset
 template <class V, class S>
 offset_t dcsr_matrix<V, S>::grown_capacity(offset_t needed) const {
   return std::max<offset_t>(needed, offset_t(std::ceil(capacity() * cfg_.growth)));
+}
+
+template <class V, class S>
+offset_t dcsr_matrix<V, S>::packed_capacity(offset_t needed) const {
+  if (!cfg_.shrink) return capacity();
+  return std::min(capacity(), std::max(needed, offset_t(std::ceil(double(needed) * cfg_.growth))));
 }
 
 // A whole compaction gathers every row (docs/durability.md, "Pauses"); this moves only the rows
@@ -398,6 +402,7 @@ void dcsr_matrix<V, S>::move_set_step() {
   template void dcsr_matrix<V, S>::put_back(typename dcsr_matrix<V, S>::buffer_before&); \
   template offset_t dcsr_matrix<V, S>::segment_room(const detail::insert_status&, offset_t, double) const; \
   template offset_t dcsr_matrix<V, S>::grown_capacity(offset_t) const;                            \
+  template offset_t dcsr_matrix<V, S>::packed_capacity(offset_t) const;                           \
   template void dcsr_matrix<V, S>::put_back(typename dcsr_matrix<V, S>::relocation&);
 #define FG_INSTANTIATE(V) FG_INSTANTIATE_IN(V, host_space) FG_INSTANTIATE_IN(V, device_space)
 FG_FOR_EACH_VALUE(FG_INSTANTIATE)

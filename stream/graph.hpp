@@ -46,8 +46,8 @@ inline dcsr_config paired_config(dcsr_config c, orientation o) {
 ///        a row (37 bytes a row, not 133: a row past them is moved whole, with its slack); slack of
 ///        a quarter of the row's size (no constant: R-MAT's rows of a few entries each kept a mean
 ///        row's worth); a full buffer compacted while fewer than 60% of its used entries are stored,
-///        else grown by a quarter. On rmat-20 (CPU build, 1e6-edge batches) entries 1.26 a stored
-///        edge, the whole 9.8 bytes per edge (docs/performance.md, "Memory").
+///        else grown by a quarter; compactions sized to the entries, not the old capacity
+///        (docs/performance.md, "The compact footprint", has the figures).
 inline dcsr_config compact_config() {
   dcsr_config c;
   c.index = edge_index::never;

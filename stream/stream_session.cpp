@@ -97,11 +97,8 @@ void stream_session<S>::state::score(batch_report& r) {
   if (opt.compare) {
     std::optional<dcsr_matrix<pattern, S>> t;  // the in-edges, for the check, where none are kept
     const dcsr_matrix<pattern, S>* in = in_store();
-    if (!in) {
-      coo_matrix<pattern, S> c = g.store().to_coo();
-      std::swap(c.row, c.col);
-      in = &t.emplace(dcsr_matrix<pattern, S>::from_coo(c, g.num_vertices(), g.num_vertices()));
-    }
+    const vertex_t n = g.num_vertices();
+    if (!in) in = &t.emplace(dcsr_matrix<pattern, S>::from_coo(reversed<pattern>(g.store().to_coo()), n, n));
     const pagerank_result c = pagerank(*in, quiet);
     r.cold_iterations = c.iterations;
     r.cold_seconds = c.seconds + c.view_seconds;
@@ -142,6 +139,20 @@ void stream_session<S>::state::close(const coo_matrix<pattern, S>& added, batch_
                 std::to_string(fresh.nnz()) + " pairs)");
 }
 
+// The per-batch PageRank's share of the totals (a batch's, or finish()'s last update).
+template <class S>
+void stream_session<S>::state::add_pagerank(const batch_report& r) {
+  stream_totals& t = totals;
+  t.pr_iterations += r.pr_iterations;
+  t.pr_restarts += r.pr_restarted ? 1 : 0;
+  t.pr_pulls += r.pr_pulled ? 1 : 0;
+  t.pr_bound = std::max(t.pr_bound, r.pr_bound);
+  t.pr_error = std::max(t.pr_error, r.pr_error);
+  t.cold_iterations += r.cold_iterations;
+  t.pr_seconds += r.pr_seconds;
+  t.cold_seconds += r.cold_seconds;
+}
+
 template <class S>
 void stream_session<S>::state::add_up(const batch_report& r) {
   stream_totals& t = totals;
@@ -154,14 +165,7 @@ void stream_session<S>::state::add_up(const batch_report& r) {
   t.defragmentations += r.defrag.defragmented ? 1 : 0;
   t.defrag_seconds += r.defrag_seconds;
   t.last_defrag = r.defrag;
-  t.pr_iterations += r.pr_iterations;
-  t.pr_restarts += r.pr_restarted ? 1 : 0;
-  t.pr_pulls += r.pr_pulled ? 1 : 0;
-  t.pr_bound = std::max(t.pr_bound, r.pr_bound);
-  t.pr_error = std::max(t.pr_error, r.pr_error);
-  t.cold_iterations += r.cold_iterations;
-  t.pr_seconds += r.pr_seconds;
-  t.cold_seconds += r.cold_seconds;
+  add_pagerank(r);
   if (opt.closure) (r.closure_recomputed ? t.closure_recomputed : t.closure_extended) += 1;
   t.closure_rounds += r.closure_rounds;
   t.closure_seconds += r.closure_seconds;
@@ -263,11 +267,7 @@ final_report stream_session<S>::finish() {
       batch_report r;
       r.batch = st.totals.batches;
       st.score(r);
-      st.totals.pr_iterations += r.pr_iterations;
-      st.totals.pr_seconds += r.pr_seconds;
-      st.totals.pr_restarts += r.pr_restarted ? 1 : 0;
-      st.totals.pr_pulls += r.pr_pulled ? 1 : 0;
-      st.totals.pr_bound = std::max(st.totals.pr_bound, r.pr_bound);
+      st.add_pagerank(r);
     }
     if (st.scores) f.pagerank = &st.gather();
     return f;

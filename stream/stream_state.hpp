@@ -129,15 +129,11 @@ struct stream_session<S>::state {
   void score(batch_report& r);
   // The mirror as g is now (a copy with rows and columns swapped).
   void build_mirror() {
-    coo_matrix<pattern, S> c = g.store().to_coo();
-    coo_matrix<pattern, S> t;
-    t.nnz = c.nnz;
-    t.row = std::move(c.col);
-    t.col = std::move(c.row);
     const vertex_t n = g.num_vertices();
     const orientation other = g.oriented() == orientation::out ? orientation::in : orientation::out;
     mirror = std::make_unique<fg::graph<pattern, S>>(
-        other, dcsr_matrix<pattern, S>::from_coo(t, n, n, paired_config(g.store().config(), other)));
+        other, dcsr_matrix<pattern, S>::from_coo(reversed<pattern>(g.store().to_coo()), n, n,
+                                                 paired_config(g.store().config(), other)));
   }
   void grow(vertex_t n) {
     if (n > g.num_vertices()) g.grow(n);
@@ -154,6 +150,7 @@ struct stream_session<S>::state {
   }
   void close(const coo_matrix<pattern, S>& added, batch_report& r);
   void add_up(const batch_report& r);
+  void add_pagerank(const batch_report& r);
   // The per-batch scores on the host (once a batch).
   const pagerank_result& gather() {
     if (!gathered) last = dyn->result(), gathered = true;

@@ -104,7 +104,7 @@ const std::vector<command_spec>& commands() {
              {"pagerank-every", "N", "with --pagerank: bring the scores within their bound after every N batches and at the end "
                                      "(default 1); a batch in between only moves the kept residual"},
              {"memory", "fast|compact", "with --pagerank: keep both orientations and a pair index (fast, the default), or the "
-                                        "out-edges alone with less slack (compact: about half the bytes per edge; sweeps "
+                                        "out-edges alone with less slack (compact: about a quarter of the bytes per edge; sweeps "
                                         "read the out-edges with atomics)"},
              {"closure", nullptr, "keep the transitive closure current after every batch"},
              {"bfs", "ID", "keep BFS levels from vertex ID current after every batch"},

@@ -60,9 +60,9 @@ struct dynamic_pagerank_kernels;
   static double shifted_l1(const double* r, double shift, vertex_t n);                                          \
   /* x[u] = y[u] / deg[u] (0 when deg[u] = 0) */                                                             \
   static void spread(const double* y, const vertex_t* deg, double* x, vertex_t n);                               \
-  /* z[w] = sum of x[u] over the out-edge store's entries u -> w: P y read along the out-edges (x = y / deg), \
-     for a graph kept in one orientation (fluxgraph::footprint::compact). Atomics on the device twin */     \
-  static void scatter(const dcsr_view<pattern>& out, const double* x, double* z);                               \
+  /* z[w] = sum of x[u] over the out-edge store's m entries u -> w: P y read along the out-edges (x = y /   \
+     deg), for a graph kept in one orientation (fluxgraph::footprint::compact). Atomics on the device twin */ \
+  static void scatter(const dcsr_view<pattern>& out, offset_t m, const double* x, double* z);                   \
   /* r = 1 - y + d z (z = P y, pulled over the in-edges or scattered along the out-edges) */                   \
   static void residual(const double* y, const double* z, double* r, vertex_t n, double damping);                 \
   /* y[v] += r[v] (a Jacobi sweep's step: the residual taken into y everywhere) */                             \

@@ -162,9 +162,10 @@ void K::spread(const double* y, const vertex_t* deg, double* x, vertex_t n) {
 // vectors are added (a CAS loop an entry on 2 cores was ~10x a pull over in-edges); n doubles a
 // thread, freed on return. The price of keeping no in-edge store, paid by the sweeps and the runs
 // from scratch, not by the pushes.
-void K::scatter(const dcsr_view<pattern>& out, const double* x, double* z) {
+void K::scatter(const dcsr_view<pattern>& out, offset_t m, const double* x, double* z) {
   const vertex_t n = out.rows;
 #if defined(FG_WITH_CUDA)
+  (void)m;
   parallel_for(n, FG_LAMBDA(std::int64_t v) { z[v] = 0.0; });
   const vertex_t* col = out.col;
   for_each_edge(out, nullptr, n, FG_LAMBDA(vertex_t, vertex_t u, offset_t j) {
@@ -174,9 +175,6 @@ void K::scatter(const dcsr_view<pattern>& out, const double* x, double* z) {
 #else
   // At most one vector a thread for every 4 stored entries a vertex: the sums' scratch stays under
   // 2 bytes per stored edge (rmat-27 on 16 cores would take 16 GB otherwise).
-  offset_t m = 0;
-#pragma omp parallel for reduction(+ : m)
-  for (vertex_t v = 0; v < n; ++v) m += out.sizes[v];
   const offset_t per_vertex = m / std::max<vertex_t>(n, 1);
   const int threads = int(std::min<offset_t>(omp_get_max_threads(), std::max<offset_t>(1, per_vertex / 4)));
   array<double, device_space> part(std::size_t(threads) * std::size_t(n));

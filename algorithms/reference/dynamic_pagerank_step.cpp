@@ -86,7 +86,7 @@ void K::spread(const double* y, const vertex_t* deg, double* x, vertex_t n) {
   for (vertex_t u = 0; u < n; ++u) x[u] = deg[u] > 0 ? y[u] / deg[u] : 0.0;
 }
 
-void K::scatter(const dcsr_view<pattern>& out, const double* x, double* z) {
+void K::scatter(const dcsr_view<pattern>& out, offset_t, const double* x, double* z) {
   std::fill(z, z + out.rows, 0.0);
   for (vertex_t u = 0; u < out.rows; ++u)
     for_each_entry(out, u, [&](offset_t j) {

@@ -33,8 +33,9 @@ class Stream:
     compare: each also from scratch (pr_error: the L1 distance; a closure that differs, or scores
     past the bounds, raise). pagerank_every=N: the scores brought within their bound after every N
     batches and by finish() (a batch in between only moves the kept residual; its dict has
-    pr_updated False). memory="compact": the out-edges alone, no pair index, less slack (about half
-    the bytes per edge; docs/performance.md, "Memory"); "fast" (the default) keeps both orientations.
+    pr_updated False). memory="compact": the out-edges alone, no pair index, less slack (about a
+    quarter of the bytes per edge; docs/performance.md, "Memory"); "fast" (the default) keeps both
+    orientations.
     defrag:
     "none", "limit" (a row at k segments) or "measured" (when the reads before the next batch pay
     for it). Each edge counts once. The GIL is released while it works: call one Stream from one

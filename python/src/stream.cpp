@@ -72,7 +72,6 @@ void register_stream(py::module_& m) {
         o.durability.sync_interval = interval, o.durability.snapshot_every = snapshot_every;
         o.where = device_of(device);
         o.pagerank_per_batch = pagerank, o.closure = closure, o.compare = compare;
-        if (pagerank_every < 1) throw py::value_error("pagerank_every must be >= 1");
         o.pagerank_every = pagerank_every;
         o.memory_footprint = compact ? fluxgraph::footprint::compact : fluxgraph::footprint::fast;
         o.bfs_source = bfs, o.sssp_source = sssp, o.wcc = wcc, o.triangles = triangles;
