@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,8 +29,22 @@ namespace fg::bench {
 namespace {
 results table;
 dcsr_config store_config;  // --index: the stores' duplicate-check index (dcsr_config::index)
+std::string parts = ",queued,rebuild,delete,spmv,";  // --parts, between commas
+bool want(const char* part) { return parts.find(fmt::format(",{},", part)) != std::string::npos; }
 void record(const std::string& g, const std::string& what, double v, const std::string& unit) {
   table.record(g, what, v, unit);
+}
+
+// Where a run's time sits: the median batch, the slowest, and the share of the slowest tenth (a
+// store that grows in steps spends its time in a few batches; one that slows as it grows, in all).
+void spread(const std::string& g, std::vector<double> ms) {
+  if (ms.empty()) return;
+  const double total = std::accumulate(ms.begin(), ms.end(), 0.0);
+  std::sort(ms.begin(), ms.end());
+  const std::size_t tenth = std::max<std::size_t>(1, ms.size() / 10);
+  const double top = std::accumulate(ms.end() - std::ptrdiff_t(tenth), ms.end(), 0.0);
+  record(g, "  batch ms: median / slowest", ms[ms.size() / 2], fmt::format("/ {:.2f}", ms.back()));
+  record(g, "  share of the time in the slowest tenth", 100.0 * top / total, "%");
 }
 
 // Time streaming all edges in batches of `batch` into DCSR and into a per-batch CSR rebuild.
@@ -39,14 +54,19 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
   const std::size_t nb = batches.size();
   dcsr_matrix<pattern, device_space> A(store_config);
   A.resize(g.n, g.n);
-  double ms = 0;
-  for (auto& b : batches) ms += t.time_ms([&] { A.insert_batch(b); });
+  std::vector<double> each;
+  for (auto& b : batches) each.push_back(t.time_ms([&] { A.insert_batch(b); }));
+  const double ms = std::accumulate(each.begin(), each.end(), 0.0);
   const std::string tag = fmt::format("batch {:.0e} ({} batches)", double(batch), nb);
   record(g.name, "DCSR insert " + tag, double(m) / (ms * 1e-3) / 1e6, "M edges/s");
+  spread(g.name, each);
   const auto& st = A.stats();
   record(g.name, "  auto compactions (segment limit + buffer)", double(st.compactions_segment_limit + st.compactions_buffer_full), "");
+  record(g.name, "  buffer grows / row-table grows", double(st.buffer_grows), fmt::format("/ {}", st.row_table_grows));
+  record(g.name, "  rows relocated", double(st.rows_relocated), "");
+  record(g.name, "  edge-set builds / moving steps", double(st.index_builds), fmt::format("/ {}", st.index_moves));
   // The same batches queued (dcsr_pipeline): no read-back per batch, one per 64 batches.
-  {
+  if (want("queued")) {
     dcsr_matrix<pattern, device_space> P(store_config);
     P.resize(g.n, g.n);
     dcsr_pipeline<pattern, device_space> pipe(P, 64);
@@ -58,7 +78,7 @@ dcsr_matrix<pattern, device_space> stream(const edge_list& g, std::size_t batch,
     record(g.name, "  queued / one at a time", ms / pms, "x");
     if (P.nnz() != A.nnz()) throw error("bench insert: the queued store disagrees on the edge count");
   }
-  if (baseline && nb <= 200) {
+  if (baseline && nb <= 200 && want("rebuild")) {
     csr_rebuild csr(g.n);
     double cms = 0;
     offset_t distinct = 0;
@@ -109,18 +129,21 @@ void bench_graph(const std::string& spec, double copy_gbs, const std::vector<std
     if (b > g.src.size() && have) continue;
     auto A = stream(g, std::min(b, g.src.size()), t, true);
     if (!have) frag = std::move(A), have = true;  // the smallest batches fragment the most
-    delete_rate(g, std::min(b, g.src.size()), t);
+    if (want("delete")) delete_rate(g, std::min(b, g.src.size()), t);
   }
-  spmv_fragmentation(g.name, frag, copy_gbs, table);
+  if (want("spmv")) spmv_fragmentation(g.name, frag, copy_gbs, table);
 }
 
 struct insert_options {
   std::string json, batches = "1e5,1e6,1e7", index = "auto";
+  std::vector<std::string> parts{"queued", "rebuild", "delete", "spmv"};
   std::vector<std::string> graphs;
 };
 
 int run_insert(const insert_options& o) {
   const std::vector<std::size_t> batches = parse_sizes(o.batches);
+  parts = ",";
+  for (const auto& p : o.parts) parts += p + ",";
   store_config.index = o.index == "always" ? edge_index::always : o.index == "never" ? edge_index::never : edge_index::automatic;
   fmt::print("device: {} ({})\n", device_backend_name(), device_description());
   const double copy = copy_bandwidth_gbs(std::size_t(1) << 30);
@@ -136,6 +159,8 @@ void add_insert(CLI::App& bench, int& status) {
   app->add_option("--json", o->json, "write the results as JSON");
   app->add_option("--batches", o->batches, "batch sizes, comma-separated (1e5 notation)")->capture_default_str();
   app->add_option("--index", o->index, "the stores' duplicate-check edge set")->check(CLI::IsMember({"auto", "always", "never"}))->capture_default_str();
+  app->add_option("--parts", o->parts, "what runs beside the inserts: queued (dcsr_pipeline), rebuild (CSR every batch), delete, spmv (on the fragmented store), or none")
+      ->delimiter(',')->expected(1)->check(CLI::IsMember({"queued", "rebuild", "delete", "spmv", "none"}))->capture_default_str();
   app->add_option("MATRIX", o->graphs, matrix_help)->required();
 }
 

@@ -67,6 +67,10 @@ int run_memory(const memory_bench_options& o) {
     fmt::print("\n{}: {} vertices, {} edges stored, {} batches of {}{}{}: {:.1f} M edges/s\n", e.name, r.vertices, r.edges,
                batches, batch, kept, o.pagerank ? " (memory " + o.memory + ")" : "", double(e.src.size()) / seconds / 1e6);
     print_memory(r, before, memory::peak_bytes());
+    const auto& st = s.current_graph().store().stats();
+    fmt::print("  store: {} compactions ({} in place), {} buffer grows, {} rows moved past k; {} defragmentations\n",
+               st.compactions_segment_limit + st.compactions_buffer_full, st.compactions_in_place, st.buffer_grows,
+               st.rows_relocated, s.totals().defragmentations);
   }
   return 0;
 }

@@ -36,6 +36,17 @@ class array {
       if (data_ == nullptr) throw out_of_memory("host out of memory");
     }
   }
+  /// @brief n elements that resize_in_place can grow without a copy (memory::allocate_growable).
+  static array growable(std::size_t n) {
+    array a;
+    if (n == 0) return a;
+    if constexpr (std::is_same_v<Space, device_space>) {
+      a.data_ = static_cast<T*>(memory::allocate_growable(n * sizeof(T)));
+      a.size_ = n;
+      return a;
+    }
+    return array(n);
+  }
   array(const array&) = delete;
   array& operator=(const array&) = delete;
   array(array&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}

@@ -1,4 +1,5 @@
-// The only file that allocates device memory (DESIGN.md habit 5).
+// The only file that allocates device memory (DESIGN.md habit 5); growable blocks are mapped through
+// core/vmm.cpp, which only this file calls.
 //
 // CUDA build: stream-ordered allocation from the device's default memory pool (cudaMallocAsync /
 // cudaFreeAsync on the legacy default stream) with the pool's release threshold at its maximum, so
@@ -41,6 +42,7 @@
 #if defined(FG_WITH_CUDA)
 #include <cuda_runtime_api.h>
 #include "core/cuda_check.hpp"
+#include "core/vmm.hpp"
 #else
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -78,6 +80,7 @@ struct block_info {
   std::size_t bytes = 0;
   int cls = -1, device = 0;
   std::size_t mapped = 0;  ///< CPU build: the bytes of a block mapped on its own (0: malloc's)
+  bool growable = false;   ///< CUDA build: a block of core/vmm.hpp
 };
 std::mutex sizes_mutex;
 std::unordered_map<void*, block_info> sizes;
@@ -92,6 +95,9 @@ struct block_cache {
   std::size_t bytes = 0;
 };
 std::unordered_map<int, block_cache> caches;  // by device; under sizes_mutex
+// Blocks from allocate_growable of at least this size are growable (core/vmm.hpp); smaller ones,
+// and every block of a device without virtual memory management, come from the pool.
+constexpr std::size_t growable_min = std::size_t(32) << 20;
 constexpr std::size_t class_bytes(int k) { return std::size_t(256) << k; }
 // FG_DEVICE_BLOCK_CACHE=0 turns the cache off (exact sizes, every free to the pool): compute-sanitizer's
 // runs need it, as a cached block is neither reported as a leak at exit nor checked past its request.
@@ -311,6 +317,38 @@ void* allocate(std::size_t bytes) {
   return p;
 }
 
+void* allocate_growable(std::size_t bytes) {
+#if defined(FG_WITH_CUDA)
+  int device = 0;
+  FG_CUDA_TRY(cudaGetDevice(&device));
+  if (bytes < growable_min || !vmm::supported(device)) return allocate(bytes);
+  limit_from_environment();
+  const std::size_t lim = limit.load();
+  if (lim != 0 && in_use.load() + bytes > lim)
+    throw out_of_memory("out of memory: " + std::to_string(bytes) + " bytes requested (test limit)");
+  std::size_t mapped = 0;
+  std::unique_lock<std::mutex> lock(sizes_mutex);
+  void* p = vmm::create(bytes, device, mapped);
+  if (p == nullptr) {  // the pool's and the host's cached blocks may be what is missing
+    release_cached(device);
+    lock.unlock();
+    FG_CUDA_TRY(cudaDeviceSynchronize());
+    if (const cudaMemPool_t mp = pool_of(device)) FG_CUDA_TRY(cudaMemPoolTrimTo(mp, 0));
+    lock.lock();
+    p = vmm::create(bytes, device, mapped);
+  }
+  if (p == nullptr)
+    throw out_of_memory("device out of memory: " + std::to_string(bytes) + " bytes requested (growable), " +
+                        std::to_string(in_use.load()) + " in use");
+  sizes.emplace(p, block_info{bytes, -1, device, mapped, true});
+  lock.unlock();
+  raise_peak(in_use.fetch_add(bytes) + bytes);
+  return p;
+#else
+  return allocate(bytes);  // a large block is mapped on its own, and remapped to grow
+#endif
+}
+
 void deallocate(void* p) noexcept {
   if (p == nullptr) return;
   [[maybe_unused]] std::size_t freed_mapped = 0;
@@ -323,6 +361,10 @@ void deallocate(void* p) noexcept {
       in_use -= b.bytes;
       sizes.erase(it);
 #if defined(FG_WITH_CUDA)
+      if (b.growable) {
+        vmm::destroy(p);
+        return;
+      }
       if (b.cls >= 0) {
         try {
           block_cache& c = caches[b.device];
@@ -350,7 +392,19 @@ void deallocate(void* p) noexcept {
 
 void* resize_in_place([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
 #if defined(FG_WITH_CUDA)
-  return nullptr;
+  if (p == nullptr || bytes == 0) return nullptr;
+  std::lock_guard<std::mutex> lock(sizes_mutex);
+  auto it = sizes.find(p);
+  if (it == sizes.end() || !it->second.growable) return nullptr;
+  block_info& b = it->second;
+  const std::size_t lim = limit.load();
+  if (lim != 0 && bytes > b.bytes && in_use.load() + (bytes - b.bytes) > lim) return nullptr;
+  if (!vmm::resize(p, bytes, b.mapped)) return nullptr;
+  in_use += bytes;
+  in_use -= b.bytes;
+  b.bytes = bytes;
+  raise_peak(in_use.load());
+  return p;
 #else
   const std::size_t mapped = (bytes + page_bytes - 1) / page_bytes * page_bytes;
   if (p == nullptr || bytes < big_block) return nullptr;

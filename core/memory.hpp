@@ -10,12 +10,17 @@ namespace fg::memory {
 /// @brief Device memory (host memory in the CPU build). Never returns null for bytes > 0.
 /// @throws fg::out_of_memory when the allocation fails (the caller's state is untouched).
 void* allocate(std::size_t bytes);
+/// @brief allocate(), for a buffer that will grow (a store's entries): resize_in_place can then
+///        grow it without a copy in the CUDA build too (driver-mapped memory, core/vmm.hpp; blocks
+///        of 32 MiB or more on a device that supports it). The CPU build maps large blocks anyway.
+void* allocate_growable(std::size_t bytes);
 void deallocate(void* p) noexcept;
 /// @brief Block p (from allocate) resized to `bytes`, its first min(old, bytes) bytes kept, without a
 ///        copy where the memory allows it: the CPU build remaps a block mapped on its own (mremap
 ///        moves its pages; a grown buffer's copy into fresh pages paused a stream for a second).
-///        Null when it cannot (CUDA build, AddressSanitizer builds, a small block, a test limit):
-///        p is then unchanged.
+///        The CUDA build maps more memory behind a block from allocate_growable (the address
+///        stays). Null when it cannot (a block not made for it, AddressSanitizer builds, a small
+///        block, a test limit, memory short): p is then unchanged.
 void* resize_in_place(void* p, std::size_t bytes) noexcept;
 
 void copy_to_device(void* dst, const void* src, std::size_t bytes);

@@ -32,9 +32,9 @@ dcsr_matrix<V, S>::dcsr_matrix(const dcsr_config& cfg, vertex_t row_capacity, of
       sizes_(row_capacity),
       nseg_(row_capacity),
       seg_(std::size_t(cfg.max_segments) * 2 * std::size_t(std::max(pitch_rows, row_capacity))),
-      col_(capacity),
-      val_(is_pattern_v<V> ? 0 : capacity),
-      pitch_rows_(std::max(pitch_rows, row_capacity)) {
+      pitch_rows_(std::max(pitch_rows, row_capacity)),
+      col_(array<vertex_t, S>::growable(std::size_t(capacity))),
+      val_(array<stored_t<V>, S>::growable(is_pattern_v<V> ? 0 : std::size_t(capacity))) {
   check_config(cfg);
   if (!zeroed) return;
   fill_zero(sizes_);

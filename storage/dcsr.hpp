@@ -65,7 +65,7 @@ enum class edge_index {
               ///< order stream; row-ordered files never do, and lost 1.6-2.2x with a set on 2
               ///< cores: docs/perf-journal.md, 2026-11-25 and -29) while the store holds at most 2^22
               ///< entries (a whole build of a larger one pauses the stream for seconds)
-  always,     ///< whenever it fits in a quarter of the free memory
+  always,     ///< whenever it fits in half the free memory
   never,
 };
 
@@ -80,6 +80,10 @@ struct dcsr_config {
   /// A full buffer whose used part holds entries in less than this share is compacted instead of
   /// grown (the rest is slack and released segments).
   double compact_fill = 0.25;
+  /// Compactions and defragmentations in row order pack the store in its own buffer: the entries in
+  /// the row-ordered prefix the last pack left move in place, the rest through scratch; no second
+  /// buffer (dcsr_matrix::pack). Not for a batch kept undoable.
+  bool in_place = false;
   bool shrink = false;             ///< a whole compaction sizes the buffer to its entries and the batch, times growth (else it keeps its capacity)
   bool square = true;              ///< a graph: rows and columns grow together to max id + 1
   dcsr_layout layout = dcsr_layout::row_order;  ///< row order of compactions (docs/perf-journal.md, "size-ordered layout")
@@ -225,6 +229,9 @@ class dcsr_matrix {
   void append_sorted(const coo_matrix<V, Space>& batch, bool pack = false);
   /// @brief Ensure at least rows x cols (square stores keep rows == cols).
   void resize(vertex_t rows, vertex_t cols);
+  /// @brief Frees the batch scratch kept between batches (the next batch allocates it again): what
+  ///        the compact footprint holds between batches is then the store itself.
+  void release_scratch() noexcept { work_ = {}; }
   /// @brief Compact every row into one segment with no slack (Algorithm 4), rows placed in the
   ///        configured layout (config().layout).
   void defragment();
@@ -326,12 +333,15 @@ class dcsr_matrix {
   void put_back(relocation& moved);
   detail::insert_status written_with_room(const coo_matrix<V, Space>& batch, detail::insert_status st, bool sorted,
                                           offset_t alpha, double row_growth);
+  /// Whether pack() packs in the store's own buffer (dcsr_config::in_place, no batch kept undoable).
+  bool packs_in_place() const noexcept { return cfg_.in_place && !undo_; }
   detail::insert_status grown_and_written(const coo_matrix<V, Space>& batch, const detail::insert_status& st,
                                           bool sorted, offset_t alpha, double row_growth, relocation& moved);
   detail::insert_status compacted_and_written(const coo_matrix<V, Space>& batch, const detail::insert_status& st,
                                               bool sorted, offset_t alpha, double row_growth);
   dcsr_matrix compacted(offset_t new_capacity, vertex_t row_capacity, dcsr_layout layout) const;
-  /// defragment() in row order, in place: the row table is kept, the entries move to a new buffer.
+  /// defragment() in row order: the row table is kept, the entries move to a new buffer, or within
+  /// their own (packs_in_place()).
   void pack();
   offset_t slack() const noexcept;
   // Deletion (storage/dcsr_delete.cpp): one kernels<S>::erase; with `log`, what it overwrote stays in
@@ -386,7 +396,7 @@ class dcsr_matrix {
   };
   /// Device stores that collapse duplicates, when config().index asks for one: an edge set with
   /// room for `more` pairs, (re)built when it is missing or would pass half full; none when it
-  /// would take more than a quarter of the free memory (the duplicate check then probes the rows).
+  /// would take more than half the free memory (the duplicate check then probes the rows).
   void prepare_set(std::size_t more);
   /// Whether prepare_set(more) would leave the set as it is (nothing to build, grow or decide).
   bool set_ready(std::size_t more) const;
@@ -419,6 +429,9 @@ class dcsr_matrix {
   std::array<vertex_t, adcsr_bins + 1> bin_ptr_{};
   std::uint64_t ordered_version_ = 0;
   vertex_t ordered_rows_ = -1;
+  // Positions [0, row_ordered_end_) hold rows' first segments only, in row order (what a pack in
+  // row order leaves; later segments are allocated above it): pack() moves those in place.
+  offset_t row_ordered_end_ = 0;
   batch_workspace<Space> work_;  ///< scratch every batch reuses (not part of the content)
   edge_set<Space> set_;          ///< device stores: the pairs, for the duplicate check (not content)
   std::unique_ptr<undo_record> undo_;  ///< apply_batch_undoable's batch, until kept or undone

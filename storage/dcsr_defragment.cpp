@@ -18,6 +18,7 @@ dcsr_matrix<V, S> dcsr_matrix<V, S>::compacted(offset_t new_capacity, vertex_t r
   next.rows_ = rows_;
   next.cols_ = cols_;
   next.nnz_ = next.alloc_ptr_ = nnz_;
+  next.row_ordered_end_ = layout == dcsr_layout::row_order ? nnz_ : 0;
   next.max_nseg_ = 1;
   next.version_ = version_;  // same entries, new layout
   if (layout == dcsr_layout::size_order) {  // valid for these rows and this content (size_ordered())
@@ -62,26 +63,42 @@ void dcsr_matrix<V, S>::defragment(dcsr_layout layout) {
 // its packed range (later slots are dead once nseg is 1). compacted() would allocate, zero and fill
 // a whole new table (k * 16 bytes a row): on small graphs that fixed cost was most of a defragment
 // (Slashdot 0.10 ms, 6 SpMVs, for a packed store). The scan's output lives in the batch workspace.
+//
+// In place (packs_in_place(), the compact footprint): after a pack the rows lie in row order, and a
+// stream that packs after its batches has only the segments added since above that prefix, so the
+// pack needs scratch for those and not a second buffer: the peak falls from the store twice to the
+// store and its tail, and is never above a second buffer's (the tail is at most every entry). A
+// buffer with much room left is then shrunk in place where the memory allows it (config().shrink).
 template <class V, class S>
 void dcsr_matrix<V, S>::pack() {
   using K = detail::kernels<S>;
-  const auto cap = std::size_t(packed_capacity(nnz_));
-  array<vertex_t, S> col(cap);
-  array<stored_t<V>, S> val(is_pattern_v<V> ? 0 : cap);
+  const bool in_place = packs_in_place();
+  const offset_t tail = in_place && nnz_ > 0 ? nnz_ - K::prefix_entries(view(), row_ordered_end_) : 0;
+  const bool packed = in_place && tail == 0 && alloc_ptr_ == nnz_ && row_ordered_end_ == nnz_;
+  const auto cap = std::size_t(in_place ? 0 : packed_capacity(nnz_));
+  auto col = array<vertex_t, S>::growable(cap);
+  auto val = array<stored_t<V>, S>::growable(is_pattern_v<V> ? 0 : cap);
   offset_t* row_ptr = work_.template get<offset_t>(0, std::size_t(rows_) + 1);
-  if (rows_ > 0) {
+  if (rows_ > 0 && !packed) {
     K::scan_sizes(sizes_.data(), rows_, row_ptr, nullptr);
-    K::compact(view(), row_ptr, nullptr, nnz_, col.data(), is_pattern_v<V> ? nullptr : val.data());
+    if (in_place) K::pack_in_place(view(), row_ptr, row_ordered_end_, tail);
+    else K::compact(view(), row_ptr, nullptr, nnz_, col.data(), is_pattern_v<V> ? nullptr : val.data());
     K::single_segments(sizes_.data(), nseg_.data(), seg_.data(), rows_, row_ptr, nullptr, false);
   }
-  col_ = std::move(col);
-  val_ = std::move(val);
-  alloc_ptr_ = nnz_;
+  if (!in_place) {
+    col_ = std::move(col);
+    val_ = std::move(val);
+  }
+  alloc_ptr_ = row_ordered_end_ = nnz_;
   max_nseg_ = 1;
   at_limit_ = false;
   ordered_rows_ = -1;
   order_ = {};
   order_ptr_ = {};
+  if (!in_place) return;
+  const auto was = std::size_t(capacity()), fit = std::size_t(packed_capacity(nnz_));
+  if (fit < was && col_.resize_in_place(fit) && !is_pattern_v<V> && !val_.resize_in_place(fit)) col_.resize_in_place(was);
+  ++stats_.compactions_in_place;
 }
 
 template <class V, class S>

@@ -37,6 +37,11 @@ constexpr offset_t probe_walk_limit = 4, probe_min_batch = 1024;
 // soak, docs/durability.md "Pauses"); a larger store keeps probing its rows. R-MAT streams, where
 // the set pays most, pass the limit while the store is small.
 constexpr offset_t set_build_cap = offset_t(1) << 22;
+// A set (or a set and the one it grows into) is kept while it fits in this share of the free
+// memory. A quarter refused rmat-26's growth to 2^31 slots (26 GB with the old table, 55 GB free on
+// the H100) and the probe walked the hubs' rows instead: 21 ms of a 1e7-edge batch's 23
+// (docs/performance.md, "Store inserts and deletes").
+bool set_fits(std::size_t slots) { return slots * sizeof(std::uint64_t) <= memory::available_bytes() / 2; }
 }  // namespace
 
 template <class V, class S>
@@ -111,10 +116,25 @@ detail::insert_status dcsr_matrix<V, S>::written_with_room(const coo_matrix<V, S
                                                           bool sorted, offset_t alpha, double row_growth) {
   relocation moved;
   try {
-    if (st.room == detail::insert_room::segments && relocate_full_rows(batch, segment_room(st, alpha, row_growth), moved))
+    // A store that packs in place packs instead of moving rows whole: the rows moved would be its
+    // next pack's scratch (R-MAT's hubs moved at k = 2 put 88% of rmat-20 there).
+    if (st.room == detail::insert_room::segments && !packs_in_place() &&
+        relocate_full_rows(batch, segment_room(st, alpha, row_growth), moved))
       st = attempt(batch, sorted, alpha, row_growth);
     if (!st.written && st.room == detail::insert_room::buffer && !compacts_when_full())
       st = grown_and_written(batch, st, sorted, alpha, row_growth, moved);
+    if (!st.written && packs_in_place()) {
+      pack();
+      // Packed in its own buffer: what this batch moved or grew is part of the store now (nothing
+      // before the pack is put back), and every row is one segment, so the batch needs only room.
+      moved = relocation{};
+      ++(st.room == detail::insert_room::segments ? stats_.compactions_segment_limit : stats_.compactions_buffer_full);
+      const offset_t needed = nnz_ + segment_room(st, alpha, row_growth);
+      if (needed > capacity()) grow_buffer(grown_capacity(needed), moved.buffer);
+      moved = relocation{};
+      st = attempt(batch, sorted, alpha, row_growth);
+      FG_EXPECTS(st.written, "dcsr: a batch found no room in a store packed in place (internal error)");
+    }
     if (!st.written) st = compacted_and_written(batch, st, sorted, alpha, row_growth);
   } catch (...) {
     put_back(moved);
@@ -220,7 +240,7 @@ bool dcsr_matrix<V, S>::set_ready(std::size_t more) const {
 #endif
     return nnz_ == 0 || nnz_ < 2 * set_decided_at_;  // decided for a store half this size
   }
-  return set_slots(more) * sizeof(std::uint64_t) > memory::available_bytes() / 4;  // wanted, but too large
+  return !set_fits(set_slots(more));  // wanted, but too large
 }
 
 template <class V, class S>
@@ -238,7 +258,7 @@ void dcsr_matrix<V, S>::prepare_set(std::size_t more) {
     const std::size_t slots = set_slots(more);  // a quarter full after a (re)build
     if (set_.active() && grow_set(slots, more)) return;
     set_ = {};  // the old table goes first: the peak is one table
-    if (slots * sizeof(std::uint64_t) > memory::available_bytes() / 4) return;
+    if (!set_fits(slots)) return;
     edge_set<S> fresh;  // becomes the set only complete: a build that runs out of memory leaves none
     fresh.slots = array<std::uint64_t, S>(slots);
     detail::edge_set_build(fresh.view(), view(), nnz_);
@@ -326,8 +346,8 @@ void dcsr_matrix<V, S>::grow_buffer(offset_t cap, buffer_before& before) {
     }
     col_.resize_in_place(std::size_t(before.capacity));  // a shrink: kept pages, no copy
   }
-  array<vertex_t, S> col{std::size_t(cap)};
-  array<stored_t<V>, S> val{is_pattern_v<V> ? 0 : std::size_t(cap)};
+  auto col = array<vertex_t, S>::growable(std::size_t(cap));
+  auto val = array<stored_t<V>, S>::growable(is_pattern_v<V> ? 0 : std::size_t(cap));
   copy_prefix(col, col_, std::size_t(alloc_ptr_));
   if (!is_pattern_v<V>) copy_prefix(val, val_, std::size_t(alloc_ptr_));
   before.col = std::exchange(col_, std::move(col));
@@ -351,7 +371,7 @@ void dcsr_matrix<V, S>::put_back(buffer_before& before) {
 }
 
 // A set that would pass half full moves into one of `slots` over the next batches (edge_set.hpp)
-// when both tables fit a quarter of the free memory; false: rebuild it whole instead.
+// when both tables fit half the free memory (set_fits); false: rebuild it whole instead.
 template <class V, class S>
 bool dcsr_matrix<V, S>::grow_set(std::size_t slots, std::size_t more) {
   if (set_.migrating()) {  // batches came faster than the move: finish it (the step makes this rare)
@@ -359,7 +379,7 @@ bool dcsr_matrix<V, S>::grow_set(std::size_t slots, std::size_t more) {
     move_set_step();
     if (set_.fits(std::int64_t(more))) return true;
   }
-  if ((slots + set_.slots.size()) * sizeof(std::uint64_t) > memory::available_bytes() / 4) return false;
+  if (!set_fits(slots + set_.slots.size())) return false;
   edge_set<S> next;
   next.slots = array<std::uint64_t, S>(slots);
   detail::edge_set_clear(next.slots.data(), slots);

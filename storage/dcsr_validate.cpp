@@ -40,6 +40,8 @@ void dcsr_matrix<V, S>::validate() const {
   offset_t total = 0;
   bool any_at_limit = false;
   std::vector<vertex_t> row_cols;
+  if (row_ordered_end_ < 0 || row_ordered_end_ > alloc_ptr_) fail("row-ordered prefix past the allocation pointer");
+  offset_t prefix_at = 0;  // the end of the last first segment in the row-ordered prefix
   for (vertex_t r = 0; r < row_cap_; ++r) {
     const std::string at = "row " + std::to_string(r) + ": ";
     if (r >= rows_) {
@@ -55,6 +57,9 @@ void dcsr_matrix<V, S>::validate() const {
     for (int s = 0; s < nseg[r]; ++s) {
       offset_t b = seg[s * pitch + 2 * offset_t(r)], e = seg[s * pitch + 2 * offset_t(r) + 1];
       if (b < 0 || b > e || e > alloc_ptr_) fail(at + "segment " + std::to_string(s) + " out of range");
+      if (b < row_ordered_end_ && (s > 0 || e > row_ordered_end_ || b < prefix_at))
+        fail(at + "segment " + std::to_string(s) + " breaks the row-ordered prefix (an in-place pack)");
+      if (b < row_ordered_end_) prefix_at = e;
       // Insertion opens a segment only for entries, deletion releases the ones it empties.
       if (s > 0 && cap >= sizes[r]) fail(at + "segment " + std::to_string(s) + " holds no entry");
       if (e > b) extents.emplace_back(b, e);

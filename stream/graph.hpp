@@ -56,6 +56,7 @@ inline dcsr_config compact_config() {
   c.row_growth = 0.25;
   c.growth = 1.25;
   c.compact_fill = 0.6;
+  c.in_place = true;
   c.shrink = true;
   return c;
 }
@@ -73,6 +74,8 @@ class graph {
   void insert(const edge_file& file, std::size_t first, std::size_t last);
   /// @brief Insert a batch already in this graph's orientation (what batch() returns).
   void insert(const coo_matrix<V, Space>& oriented_batch) { store_.insert_batch(oriented_batch); }
+  /// @brief The store's batch scratch freed until the next batch (dcsr_matrix::release_scratch).
+  void release_scratch() noexcept { store_.release_scratch(); }
   /// @brief Edges [first, last) of `file` as a batch in this graph's orientation: what insert(file,
   ///        first, last) stores, for a caller that also needs the batch (incremental closure).
   coo_matrix<V, Space> batch(const edge_file& file, std::size_t first, std::size_t last) const;

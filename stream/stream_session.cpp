@@ -72,6 +72,7 @@ void stream_session<S>::state::analyse(const coo_matrix<pattern, S>& added, batc
   if (r.defrag.defragmented) r.defrag_seconds = since(t);
   if (opt.pagerank_per_batch && ++unscored >= opt.pagerank_every) score(r);
   if (opt.closure) close(added, r);
+  if (stream_detail::compact(opt)) g.release_scratch();  // between batches the compact footprint holds the store alone
 }
 
 // The kept PageRank brought within its bound (every pagerank_every batches, and by finish()); with

@@ -155,9 +155,9 @@ void print_totals(const options& o, const fluxgraph::edge_file& f, const fluxgra
                st.deletes_absent);
   fmt::print("{} distinct edges remain\n", s.num_edges());
   fmt::print("store: capacity {}, {} segments allocated, {} rows moved past k segments, automatic compactions {} "
-             "(segment limit) + {} (buffer full); buffer grown {} times\n",
+             "(segment limit) + {} (buffer full), {} of them in place; buffer grown {} times\n",
              st.capacity, st.segments_allocated, st.rows_relocated, st.compactions_segment_limit,
-             st.compactions_buffer_full, st.buffer_grows);
+             st.compactions_buffer_full, st.compactions_in_place, st.buffer_grows);
   fmt::print("defragmentation policy {}: {} of {} batches defragmented, {:.3f} ms; last decision: {}\n",
              mode_name(defrag_mode_of(o)), tot.defragmentations, tot.batches, tot.defrag_seconds * 1e3,
              tot.last_defrag.reason);

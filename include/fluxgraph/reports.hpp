@@ -177,6 +177,7 @@ struct store_stats {
   std::int64_t rows_relocated = 0;             ///< rows moved whole into one segment: a batch took them past k
   std::int64_t compactions_buffer_full = 0;    ///< automatic: the buffer was full
   std::int64_t buffer_grows = 0;               ///< of those, the ones that enlarged the buffer
+  std::int64_t compactions_in_place = 0;       ///< compactions and defragmentations that packed the store in its own buffer
   std::int64_t row_table_grows = 0;            ///< times the row table was enlarged for new vertices
   std::int64_t entries_deleted = 0;            ///< stored entries removed by deletions
   std::int64_t deletes_absent = 0;             ///< deletions that removed nothing

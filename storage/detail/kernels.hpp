@@ -155,6 +155,15 @@ FG_HD inline int segments_holding(const dcsr_view<V>& A, vertex_t r, offset_t n)
   return s == 0 && A.nseg[r] > 0 ? 1 : s;
 }
 
+/// Stored entries of row r's first segment when it starts below `ordered_end` (the row-ordered
+/// prefix of the buffer, an in-place dcsr_matrix::pack), else 0.
+template <class V>
+FG_HD inline offset_t prefix_piece(const dcsr_view<V>& A, vertex_t r, offset_t ordered_end) {
+  if (A.nseg[r] == 0 || A.seg[2 * offset_t(r)] >= ordered_end) return 0;
+  const offset_t len = A.seg[2 * offset_t(r) + 1] - A.seg[2 * offset_t(r)];
+  return len < A.sizes[r] ? len : offset_t(A.sizes[r]);
+}
+
 /// Every SpMV entry point's argument check: x must cover the columns and y the rows.
 inline void check_spmv_sizes(std::size_t x, std::size_t y, vertex_t rows, vertex_t cols, const char* who = "spmv") {
   FG_EXPECTS(x >= std::size_t(cols), std::string(who) + ": x shorter than the matrix has columns");
@@ -237,6 +246,15 @@ struct kernels;
   template <class V>                                                                               \
   static void compact(const dcsr_view<V>& A, const offset_t* row_ptr, const vertex_t* order,       \
                       offset_t nnz, vertex_t* out_col, stored_t<V>* out_val);                      \
+  /* the entries pack_in_place finds in place: the sum of prefix_piece over the rows */             \
+  template <class V>                                                                               \
+  static offset_t prefix_entries(const dcsr_view<V>& A, offset_t ordered_end);                     \
+  /* compact(A, row_ptr, null, ...) into A's own buffer: row r's entries, in order, to positions    \
+     [row_ptr[r], row_ptr[r+1]). The rows' prefix pieces are moved in place and the other `tail`    \
+     entries through scratch; allocates it all before it writes. The segment table is the caller's */ \
+  template <class V>                                                                               \
+  static void pack_in_place(const dcsr_view<V>& A, const offset_t* row_ptr, offset_t ordered_end,  \
+                            offset_t tail);                                                        \
   /* true when every non-empty row has one segment, starting at row_ptr[r] (row order): the store   \
      is CSR already, and compact(A, row_ptr, null, ...) is a copy of its first nnz entries */      \
   template <class V>                                                                               \
