@@ -340,7 +340,12 @@ void* allocate_growable(std::size_t bytes) {
   if (p == nullptr)
     throw out_of_memory("device out of memory: " + std::to_string(bytes) + " bytes requested (growable), " +
                         std::to_string(in_use.load()) + " in use");
-  sizes.emplace(p, block_info{bytes, -1, device, mapped, true});
+  try {
+    sizes.emplace(p, block_info{bytes, -1, device, mapped, true});
+  } catch (...) {  // no host memory for the entry: the block goes back
+    vmm::destroy(p);
+    throw;
+  }
   lock.unlock();
   raise_peak(in_use.fetch_add(bytes) + bytes);
   return p;

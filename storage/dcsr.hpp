@@ -333,8 +333,11 @@ class dcsr_matrix {
   void put_back(relocation& moved);
   detail::insert_status written_with_room(const coo_matrix<V, Space>& batch, detail::insert_status st, bool sorted,
                                           offset_t alpha, double row_growth);
-  /// Whether pack() packs in the store's own buffer (dcsr_config::in_place, no batch kept undoable).
-  bool packs_in_place() const noexcept { return cfg_.in_place && !undo_; }
+  /// Whether pack() packs in the store's own buffer (dcsr_config::in_place, in row order, no batch
+  /// kept undoable, no deletion's undo log live under the insertion: both name positions).
+  bool packs_in_place() const noexcept {
+    return cfg_.in_place && !undo_ && !erase_logged_ && cfg_.layout == dcsr_layout::row_order;
+  }
   detail::insert_status grown_and_written(const coo_matrix<V, Space>& batch, const detail::insert_status& st,
                                           bool sorted, offset_t alpha, double row_growth, relocation& moved);
   detail::insert_status compacted_and_written(const coo_matrix<V, Space>& batch, const detail::insert_status& st,
@@ -364,6 +367,7 @@ class dcsr_matrix {
   /// scratch and, unless next already has it, its edge set.
   void adopt(dcsr_matrix&& next) {
     next.work_ = std::move(work_);
+    next.erase_logged_ = erase_logged_;
     if (!next.set_.active()) next.set_ = std::move(set_);
     if (undo_) {  // an undoable batch compacted: the store before it is what undo_batch returns to
       auto u = std::move(undo_);
@@ -432,6 +436,7 @@ class dcsr_matrix {
   // Positions [0, row_ordered_end_) hold rows' first segments only, in row order (what a pack in
   // row order leaves; later segments are allocated above it): pack() moves those in place.
   offset_t row_ordered_end_ = 0;
+  bool erase_logged_ = false;  // apply_batch: the deletion's undo log is live (packs_in_place)
   batch_workspace<Space> work_;  ///< scratch every batch reuses (not part of the content)
   edge_set<Space> set_;          ///< device stores: the pairs, for the duplicate check (not content)
   std::unique_ptr<undo_record> undo_;  ///< apply_batch_undoable's batch, until kept or undone

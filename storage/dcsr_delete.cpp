@@ -53,9 +53,14 @@ void dcsr_matrix<V, S>::delete_batch(const coo_matrix<V, S>& batch) {
 template <class V, class S>
 void dcsr_matrix<V, S>::apply_batch(const coo_matrix<V, S>& inserts, const coo_matrix<V, S>& deletes) {
   const detail::erase_status st = erase(deletes, true);
+  // The deletion's undo log names positions: the insertion must not pack in place under it (a
+  // failure after a pack would undo into moved entries).
+  erase_logged_ = st.removed > 0;
   try {
     insert_batch(inserts);  // counts the batch; on failure it has left the store as the deletion did
+    erase_logged_ = false;
   } catch (...) {
+    erase_logged_ = false;
     if (st.removed > 0) {
       // A failed insertion wrote nothing and left the log's workspace slots alone; the released
       // segments' table slots are intact (only a committed batch writes them).
